@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "highlight-ls",
+    products: [
+        .executable(name: "highlight-ls", targets: ["highlight-ls"]),
+    ],
+    dependencies: [],
+    targets: [
+        // MARK: TextIndex — line index and UTF-8 <-> UTF-16/UTF-32 positions; depends on nothing.
+        .target(name: "TextIndex", swiftSettings: strict),
+        .testTarget(name: "TextIndexTests", dependencies: ["TextIndex"], swiftSettings: strict),
+
+        // MARK: PatternEngine — rules, literal automaton, regex, overlap resolution; depends on nothing.
+        .target(name: "PatternEngine", swiftSettings: strict),
+        .testTarget(name: "PatternEngineTests", dependencies: ["PatternEngine"], swiftSettings: strict),
+
+        // MARK: JSONValue — a JSON value, a parser (with comments and locations) and a fast writer.
+        .target(name: "JSONValue", swiftSettings: strict),
+        .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"], swiftSettings: strict),
+
+        // MARK: HighlightConfig — .highlights.json schema, layers, styles, built-in rules, errors with line/column.
+        .target(name: "HighlightConfig", dependencies: ["JSONValue", "PatternEngine"], swiftSettings: strict),
+        .testTarget(name: "HighlightConfigTests", dependencies: ["HighlightConfig"], swiftSettings: strict),
+
+        // MARK: JSONRPC — Content-Length framing and messages; knows nothing of LSP.
+        .target(name: "JSONRPC", dependencies: ["JSONValue"], swiftSettings: strict),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], swiftSettings: strict),
+
+        // MARK: LanguageServer — LSP types, documents, handlers; the only module that knows LSP.
+        .target(
+            name: "LanguageServer",
+            dependencies: ["JSONRPC", "JSONValue", "HighlightConfig", "PatternEngine", "TextIndex"],
+            swiftSettings: strict),
+
+        // MARK: highlight-ls — the executable: CLI and wiring only.
+        .executableTarget(name: "highlight-ls", dependencies: ["LanguageServer"], swiftSettings: strict),
+
+        // MARK: highlight-bench — engine benchmark (release build), figures go to BENCHMARKS.md.
+        .executableTarget(name: "highlight-bench", dependencies: ["PatternEngine"], swiftSettings: strict),
+
+        // MARK: SessionTests — transcript files that drive the real server from initialize to exit.
+        .testTarget(
+            name: "SessionTests",
+            dependencies: ["LanguageServer", "JSONRPC", "JSONValue"],
+            resources: [.copy("Transcripts")],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

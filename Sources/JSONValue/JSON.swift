@@ -1,0 +1,99 @@
+/// A JSON value as read from or written to the wire or a config file.
+///
+/// Integral numbers that fit in `Int` are kept as `.integer` so that request ids and
+/// positions round-trip exactly; every other number is a `.double`.
+public enum JSON: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
+}
+
+extension JSON {
+    /// The member `key` of an object, or `nil` for a missing key or a value that is not an object.
+    public subscript(key: String) -> JSON? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    /// The string, or `nil` when the value is not a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The integer, or `nil` when the value is not an integral number that fits in `Int`.
+    public var integerValue: Int? {
+        switch self {
+        case .integer(let value): return value
+        case .double(let value):
+            guard value.rounded() == value, let exact = Int(exactly: value) else { return nil }
+            return exact
+        default: return nil
+        }
+    }
+
+    /// The number as a `Double`, or `nil` when the value is not a number.
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .double(let value): return value
+        default: return nil
+        }
+    }
+
+    /// The boolean, or `nil` when the value is not a boolean.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, or `nil` when the value is not an array.
+    public var arrayValue: [JSON]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The members, or `nil` when the value is not an object.
+    public var objectValue: [String: JSON]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// `true` for `.null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// A short name of the value's type for error messages ("string", "object", ...).
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .integer, .double: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+}
+
+extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(dictionaryLiteral elements: (String, JSON)...) {
+        var members: [String: JSON] = [:]
+        for (key, value) in elements { members[key] = value }
+        self = .object(members)
+    }
+}

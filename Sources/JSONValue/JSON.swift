@@ -30,8 +30,7 @@ extension JSON {
         switch self {
         case .integer(let value): return value
         case .double(let value):
-            guard value.rounded() == value, let exact = Int(exactly: value) else { return nil }
-            return exact
+            return Int(exactly: value)
         default: return nil
         }
     }

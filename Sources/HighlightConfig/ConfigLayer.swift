@@ -1,0 +1,19 @@
+/// One source of configuration: a `.highlights.json` file, the client's settings, the
+/// `initializationOptions`, or the built-in defaults.
+///
+/// A layer is what its source says and nothing more; `HighlightConfiguration` combines layers.
+public struct ConfigLayer: Sendable {
+    /// Whether to include the built-in rules; `nil` when this layer does not say.
+    public var defaults: Bool?
+    /// Styles by name, as this layer defines them.
+    public var styles: [String: Style]
+    /// Rules in the order written; names are unique within a layer.
+    public var rules: [RuleDefinition]
+
+    /// A layer from its parts.
+    public init(defaults: Bool? = nil, styles: [String: Style] = [:], rules: [RuleDefinition] = []) {
+        self.defaults = defaults
+        self.styles = styles
+        self.rules = rules
+    }
+}

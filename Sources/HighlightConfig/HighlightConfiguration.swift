@@ -1,0 +1,107 @@
+import PatternEngine
+
+/// The effective configuration for one workspace folder: the layers combined, styles resolved,
+/// and the rule set compiled once.
+///
+/// Combining, with layers given highest precedence first and the built-in layer after them:
+///
+/// * `defaults`: the highest layer that sets it decides; when none does, the built-in rules are
+///   included. Built-in *styles* are always available, so `"style": "warning"` keeps working.
+/// * `rules`: the highest layer's rules come first, in their written order, then each lower
+///   layer's rules whose names no higher layer used. A rule with `"enabled": false` takes its
+///   name out of every lower layer and adds nothing. Since the engine gives ties between equal
+///   matches to the rule listed first, a higher layer also wins ties.
+/// * `styles`: merged by name; a style in a higher layer replaces the whole style of that name.
+///
+/// A rule's style is its inline style, else the named style it refers to, else the style named
+/// after the rule, else `Style.neutral`.
+public struct HighlightConfiguration: Sendable {
+    /// The engine rules, in final order.
+    public let rules: [Rule]
+    /// `styles[i]` is the resolved style of `rules[i]`.
+    public let styles: [Style]
+    /// Every style by name after merging, built-ins included.
+    public let namedStyles: [String: Style]
+    /// The rules compiled for searching; match rule indices are indices into `rules`.
+    public let ruleSet: RuleSet
+    /// Problems found while combining: unknown style references and rules the engine rejected
+    /// (those rules are left out). Problems inside a layer come from `ConfigLayer.parse`.
+    public let diagnostics: [ConfigDiagnostic]
+
+    /// The configuration with only the built-in rules and styles.
+    public static let builtInOnly = HighlightConfiguration(layers: [])
+
+    /// Combines `layers`, highest precedence first; `ConfigLayer.builtIn` is added by this initialiser.
+    ///
+    /// - Complexity: O(*r* + *s*) in the number of rules and styles, plus compiling the rule set.
+    public init(layers: [ConfigLayer]) {
+        let includesBuiltInRules = layers.lazy.compactMap(\.defaults).first ?? true
+        let allLayers = layers + [includesBuiltInRules ? ConfigLayer.builtIn : ConfigLayer(styles: ConfigLayer.builtIn.styles)]
+
+        var namedStyles: [String: Style] = [:]
+        for layer in allLayers.reversed() {
+            namedStyles.merge(layer.styles) { _, higher in higher }
+        }
+
+        var usedNames: Set<String> = []
+        var definitions: [RuleDefinition] = []
+        for layer in allLayers {
+            var namesInThisLayer: Set<String> = []
+            for definition in layer.rules where !usedNames.contains(definition.name) {
+                // Within one layer the first rule of a name wins, as the file loader already ensures.
+                guard namesInThisLayer.insert(definition.name).inserted else { continue }
+                if definition.enabled, definition.pattern != nil {
+                    definitions.append(definition)
+                }
+            }
+            usedNames.formUnion(namesInThisLayer)
+        }
+
+        var diagnostics: [ConfigDiagnostic] = []
+        var resolvedStyles: [Style] = []
+        resolvedStyles.reserveCapacity(definitions.count)
+        for definition in definitions {
+            switch definition.style {
+            case .inline(let style)?:
+                resolvedStyles.append(style)
+            case .named(let styleName)?:
+                if let style = namedStyles[styleName] {
+                    resolvedStyles.append(style)
+                } else {
+                    let suffix = ConfigKeys.suggestionSuffix(for: styleName, among: namedStyles.keys.sorted())
+                    let message = "rule \"\(definition.name)\": unknown style \"\(styleName)\"\(suffix); using the neutral highlight"
+                    let origin = definition.styleOrigin ?? definition.origin ?? ConfigOrigin(source: "configuration")
+                    diagnostics.append(origin.diagnostic(.warning, message))
+                    resolvedStyles.append(.neutral)
+                }
+            case nil:
+                resolvedStyles.append(namedStyles[definition.name] ?? .neutral)
+            }
+        }
+
+        // Rules the engine rejects are reported and left out, so that indices stay aligned with `styles`.
+        var rules = definitions.compactMap(\.rule)
+        var ruleSet = RuleSet(rules: rules)
+        if !ruleSet.errors.isEmpty {
+            var rejected: Set<Int> = []
+            for error in ruleSet.errors where error.ruleIndex >= 0 && error.ruleIndex < definitions.count {
+                let definition = definitions[error.ruleIndex]
+                let origin = definition.patternOrigin ?? definition.origin ?? ConfigOrigin(source: "configuration")
+                var message = "rule \"\(definition.name)\": \(error.message)"
+                if let wordIndex = error.wordIndex { message += " (words[\(wordIndex)])" }
+                diagnostics.append(origin.diagnostic(.error, message))
+                rejected.insert(error.ruleIndex)
+            }
+            let kept = definitions.indices.filter { !rejected.contains($0) }
+            rules = kept.compactMap { definitions[$0].rule }
+            resolvedStyles = kept.map { resolvedStyles[$0] }
+            ruleSet = RuleSet(rules: rules)
+        }
+
+        self.rules = rules
+        self.styles = resolvedStyles
+        self.namedStyles = namedStyles
+        self.ruleSet = ruleSet
+        self.diagnostics = diagnostics
+    }
+}

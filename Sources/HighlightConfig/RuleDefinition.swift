@@ -1,0 +1,72 @@
+import PatternEngine
+
+/// A rule as a layer states it: the engine rule, how to draw its matches, and whether it is on.
+///
+/// An entry with `enabled == false` switches off the rule of the same name in lower layers
+/// (including a built-in rule); such an entry may leave `pattern` out.
+public struct RuleDefinition: Sendable {
+    /// How a rule names its style.
+    public enum StyleReference: Sendable, Hashable {
+        /// A style from `styles` of any layer, or a built-in style, by name.
+        case named(String)
+        /// A style written inside the rule.
+        case inline(Style)
+    }
+
+    /// The rule's name; also its LSP semantic token type. Matches `[A-Za-z][A-Za-z0-9_.-]*`.
+    public var name: String
+    /// What to match; `nil` only for an entry that switches a rule off.
+    public var pattern: Rule.Pattern?
+    /// Whether letters must match in case (default `true`).
+    public var caseSensitive: Bool
+    /// Whether a match must not touch a word character on either side (default `false`).
+    public var wholeWord: Bool
+    /// The style to draw matches with; `nil` means the style named after the rule, else the neutral one.
+    public var style: StyleReference?
+    /// Whether the rule is on (default `true`).
+    public var enabled: Bool
+
+    /// Where the rule was written, for messages produced when layers are combined.
+    var origin: ConfigOrigin?
+    /// Where the rule's `words` or `regex` value was written.
+    var patternOrigin: ConfigOrigin?
+    /// Where the rule's `style` value was written.
+    var styleOrigin: ConfigOrigin?
+
+    /// A rule definition from its parts.
+    public init(
+        name: String, pattern: Rule.Pattern?, caseSensitive: Bool = true, wholeWord: Bool = false,
+        style: StyleReference? = nil, enabled: Bool = true
+    ) {
+        self.name = name
+        self.pattern = pattern
+        self.caseSensitive = caseSensitive
+        self.wholeWord = wholeWord
+        self.style = style
+        self.enabled = enabled
+    }
+
+    /// The engine rule, or `nil` when the definition has no pattern.
+    public var rule: Rule? {
+        guard let pattern else { return nil }
+        return Rule(name: name, pattern: pattern, caseSensitive: caseSensitive, wholeWord: wholeWord)
+    }
+}
+
+/// A place in a configuration source, kept so that later stages can point at it.
+struct ConfigOrigin: Sendable, Hashable {
+    /// A file path, `settings` or `initializationOptions`.
+    var source: String
+    /// The 1-based line, when the source is a file.
+    var line: Int?
+    /// The 1-based column, when the source is a file.
+    var column: Int?
+    /// The 0-based UTF-8 offset into the file, when the source is a file.
+    var utf8Offset: Int?
+
+    /// A diagnostic at this place.
+    func diagnostic(_ severity: ConfigDiagnostic.Severity, _ message: String) -> ConfigDiagnostic {
+        ConfigDiagnostic(
+            severity: severity, message: message, source: source, line: line, column: column, utf8Offset: utf8Offset)
+    }
+}

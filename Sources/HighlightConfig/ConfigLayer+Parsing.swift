@@ -374,6 +374,9 @@ struct LayerReader {
 
 /// The rule-name grammar, `[A-Za-z][A-Za-z0-9_.-]*`, which keeps names usable as LSP semantic token types.
 enum RuleName {
+    /// The grammar as a JSON Schema `pattern`; the schema test checks that the schema says the same.
+    static let schemaPattern = "^[A-Za-z][A-Za-z0-9_.-]*$"
+
     /// Whether `name` is a letter followed by letters, digits, `_`, `.` or `-` (ASCII only).
     static func isValid(_ name: String) -> Bool {
         var bytes = name.utf8.makeIterator()

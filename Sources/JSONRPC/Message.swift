@@ -1,0 +1,147 @@
+import JSONValue
+
+/// A JSON-RPC 2.0 message: a request, a notification or a response.
+public enum Message: Sendable, Equatable {
+    case request(id: RequestID, method: String, params: JSON?)
+    case notification(method: String, params: JSON?)
+    case response(id: RequestID, result: Result<JSON, ResponseError>)
+}
+
+/// A request id, kept as the JSON value it arrived as so that it is echoed exactly.
+public struct RequestID: Sendable, Hashable, CustomStringConvertible {
+    public var json: JSON
+    public init(_ json: JSON) { self.json = json }
+    public init(_ value: Int) { self.json = .integer(value) }
+    public var description: String { json.jsonText }
+}
+
+/// An error object of a JSON-RPC response.
+public struct ResponseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: Int
+    public var message: String
+    public var data: JSON?
+
+    public init(code: Int, message: String, data: JSON? = nil) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    // JSON-RPC 2.0.
+    public static let parseErrorCode = -32700
+    public static let invalidRequestCode = -32600
+    public static let methodNotFoundCode = -32601
+    public static let invalidParamsCode = -32602
+    public static let internalErrorCode = -32603
+    // Language Server Protocol.
+    public static let serverNotInitializedCode = -32002
+    public static let unknownErrorCode = -32001
+    public static let requestFailedCode = -32803
+    public static let serverCancelledCode = -32802
+    public static let contentModifiedCode = -32801
+    public static let requestCancelledCode = -32800
+
+    public static func parseError(_ message: String) -> ResponseError { ResponseError(code: parseErrorCode, message: message) }
+    public static func invalidRequest(_ message: String) -> ResponseError { ResponseError(code: invalidRequestCode, message: message) }
+    public static func methodNotFound(_ method: String) -> ResponseError {
+        ResponseError(code: methodNotFoundCode, message: "method not found: \(method)")
+    }
+    public static func invalidParams(_ message: String) -> ResponseError { ResponseError(code: invalidParamsCode, message: message) }
+    public static func internalError(_ message: String) -> ResponseError { ResponseError(code: internalErrorCode, message: message) }
+    public static func requestFailed(_ message: String) -> ResponseError { ResponseError(code: requestFailedCode, message: message) }
+    public static let requestCancelled = ResponseError(code: requestCancelledCode, message: "request cancelled")
+}
+
+/// Why a message body could not be turned into a `Message`, and the id to answer with, if any.
+public struct MessageDecodingError: Error, Sendable, Equatable {
+    public var id: RequestID?
+    public var error: ResponseError
+}
+
+extension Message {
+    /// Decodes a message body (one JSON value).
+    ///
+    /// Bodies that are not UTF-8 JSON give -32700 with no id; values that are not a valid
+    /// JSON-RPC 2.0 message give -32600, with the id when one could be read.
+    public static func decode(body: [UInt8]) -> Result<Message, MessageDecodingError> {
+        let json: JSON
+        do {
+            json = try JSONParser.parse(body)
+        } catch {
+            return .failure(MessageDecodingError(id: nil, error: .parseError("parse error: \(error.message)")))
+        }
+        return decode(json)
+    }
+
+    /// Decodes a JSON value as a message.
+    public static func decode(_ json: JSON) -> Result<Message, MessageDecodingError> {
+        guard case .object(let object) = json else {
+            if case .array = json {
+                return .failure(MessageDecodingError(id: nil, error: .invalidRequest("batch requests are not supported")))
+            }
+            return .failure(MessageDecodingError(id: nil, error: .invalidRequest("a message must be a JSON object, not \(json.typeName)")))
+        }
+        let id: RequestID?
+        switch object["id"] {
+        case nil: id = nil
+        case .some(let value):
+            switch value {
+            case .integer, .double, .string, .null: id = RequestID(value)
+            default:
+                return .failure(MessageDecodingError(id: nil, error: .invalidRequest("\"id\" must be a string or a number")))
+            }
+        }
+        guard object["jsonrpc"] == .string("2.0") else {
+            return .failure(MessageDecodingError(id: id, error: .invalidRequest("\"jsonrpc\" must be \"2.0\"")))
+        }
+        let params = object["params"]
+        if let params, !(params.objectValue != nil || params.arrayValue != nil) {
+            return .failure(MessageDecodingError(id: id, error: .invalidRequest("\"params\" must be an object or an array")))
+        }
+        if let methodValue = object["method"] {
+            guard let method = methodValue.stringValue else {
+                return .failure(MessageDecodingError(id: id, error: .invalidRequest("\"method\" must be a string")))
+            }
+            if let id { return .success(.request(id: id, method: method, params: params)) }
+            return .success(.notification(method: method, params: params))
+        }
+        guard let id else {
+            return .failure(MessageDecodingError(id: nil, error: .invalidRequest("a message needs \"method\" or \"id\"")))
+        }
+        if let errorValue = object["error"] {
+            guard let code = errorValue["code"]?.integerValue, let message = errorValue["message"]?.stringValue else {
+                return .failure(MessageDecodingError(id: id, error: .invalidRequest("malformed error object")))
+            }
+            return .success(.response(id: id, result: .failure(ResponseError(code: code, message: message, data: errorValue["data"]))))
+        }
+        guard let result = object["result"] else {
+            return .failure(MessageDecodingError(id: id, error: .invalidRequest("a response needs \"result\" or \"error\"")))
+        }
+        return .success(.response(id: id, result: .success(result)))
+    }
+
+    /// The message as a JSON value.
+    public var json: JSON {
+        switch self {
+        case .request(let id, let method, let params):
+            var object: [String: JSON] = ["jsonrpc": "2.0", "id": id.json, "method": .string(method)]
+            if let params { object["params"] = params }
+            return .object(object)
+        case .notification(let method, let params):
+            var object: [String: JSON] = ["jsonrpc": "2.0", "method": .string(method)]
+            if let params { object["params"] = params }
+            return .object(object)
+        case .response(let id, .success(let result)):
+            return ["jsonrpc": "2.0", "id": id.json, "result": result]
+        case .response(let id, .failure(let error)):
+            var errorObject: [String: JSON] = ["code": .integer(error.code), "message": .string(error.message)]
+            if let data = error.data { errorObject["data"] = data }
+            return ["jsonrpc": "2.0", "id": id.json, "error": .object(errorObject)]
+        }
+    }
+
+    /// The message framed for the wire.
+    public var framedBytes: [UInt8] { framed(json.encoded()) }
+}

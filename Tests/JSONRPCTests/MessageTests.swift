@@ -1,0 +1,60 @@
+import JSONRPC
+import JSONValue
+import Testing
+
+@Suite struct MessageTests {
+    private func decode(_ text: String) -> Result<Message, MessageDecodingError> {
+        Message.decode(body: Array(text.utf8))
+    }
+
+    @Test func request() throws {
+        #expect(try decode(#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1}}"#).get()
+            == .request(id: RequestID(1), method: "m", params: ["a": 1]))
+    }
+
+    @Test func notification() throws {
+        #expect(try decode(#"{"jsonrpc":"2.0","method":"n"}"#).get() == .notification(method: "n", params: nil))
+    }
+
+    @Test func responses() throws {
+        #expect(try decode(#"{"jsonrpc":"2.0","id":"x","result":null}"#).get() == .response(id: RequestID("x"), result: .success(.null)))
+        #expect(try decode(#"{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}"#).get()
+            == .response(id: RequestID(2), result: .failure(ResponseError(code: -1, message: "no"))))
+    }
+
+    /// (body, expected error code, expected id)
+    static let invalid: [(String, Int, JSON?)] = [
+        ("{", ResponseError.parseErrorCode, nil),
+        ("\u{FF}", ResponseError.parseErrorCode, nil),
+        ("42", ResponseError.invalidRequestCode, nil),
+        ("null", ResponseError.invalidRequestCode, nil),
+        ("{}", ResponseError.invalidRequestCode, nil),
+        ("[]", ResponseError.invalidRequestCode, nil),
+        (#"{"jsonrpc":"1.0","id":3,"method":"m"}"#, ResponseError.invalidRequestCode, 3),
+        (#"{"jsonrpc":"2.0","id":4,"method":7}"#, ResponseError.invalidRequestCode, 4),
+        (#"{"jsonrpc":"2.0","id":{},"method":"m"}"#, ResponseError.invalidRequestCode, nil),
+        (#"{"jsonrpc":"2.0","id":5,"method":"m","params":3}"#, ResponseError.invalidRequestCode, 5),
+    ]
+
+    @Test(arguments: invalid)
+    func invalidMessages(body: String, code: Int, id: JSON?) {
+        guard case .failure(let problem) = decode(body) else {
+            Issue.record("\(body) decoded")
+            return
+        }
+        #expect(problem.error.code == code)
+        #expect(problem.id?.json == id)
+    }
+
+    @Test func idsAreEchoedExactly() {
+        for id in [#""abc""#, "12", "-3", "1.5", "9007199254740993"] {
+            let body = #"{"jsonrpc":"2.0","id":"# + id + #","method":"m"}"#
+            guard case .success(.request(let decoded, _, _)) = decode(body) else {
+                Issue.record("\(body) did not decode")
+                continue
+            }
+            let answer = Message.response(id: decoded, result: .success(.null)).json.jsonText
+            #expect(answer.contains("\"id\":\(id)"), "\(answer)")
+        }
+    }
+}

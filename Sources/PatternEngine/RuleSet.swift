@@ -1,0 +1,273 @@
+// A compiled set of rules and the merge that resolves their overlaps.
+//
+// All literal words of all rules share one automaton (one pass over the text);
+// each regex rule has its own compiled regex. Each of these is a *stream* that
+// can answer "your best match starting at or after p". The merge keeps one
+// candidate per stream and repeatedly takes the best by
+//
+//     (earliest start, then longest, then lowest rule index)
+//
+// appends it, moves p to its end, and asks again only the streams whose
+// candidate starts before p. So no stream scans text on behalf of another,
+// and the output is sorted and free of overlaps by construction.
+//
+// Whole-word regex rules: the regex's leftmost-longest match is tested for
+// the whole-word condition; a rejected match is discarded and the search goes
+// on from its start plus one character. When the start side failed (a word
+// character before a match that begins with one), every start inside the same
+// run of word characters would fail as well, so the search resumes at the end
+// of the run. Only the longest match at a start is considered. The bound is
+// O(n · L) for rejected candidates of at most L bytes that fail on their end
+// side; rejections on the start side stay linear.
+
+/// A compiled, immutable set of rules that finds non-overlapping matches in UTF-8 text.
+public struct RuleSet: Sendable {
+    /// Limits that keep a search bounded; when one cuts results short, the result says so.
+    public struct Limits: Sendable, Hashable {
+        /// The most matches returned per search; nil for no limit.
+        public var maximumMatchCount: Int?
+        /// The largest dense transition table, in bytes, before the automaton falls back to a sparse form.
+        public var denseAutomatonByteBudget: Int
+
+        /// Creates limits.
+        public init(maximumMatchCount: Int? = nil, denseAutomatonByteBudget: Int = 16 << 20) {
+            self.maximumMatchCount = maximumMatchCount
+            self.denseAutomatonByteBudget = denseAutomatonByteBudget
+        }
+
+        /// No match limit and a 16 MiB automaton budget.
+        public static let `default` = Limits()
+    }
+
+    /// One regex (a regex rule, or a case-insensitive word with too many case variants).
+    struct RegexStream: Sendable {
+        var ruleIndex: Int
+        var regex: CompiledRegex
+        var wholeWord: Bool
+    }
+
+    /// The rules as given; rule indices in matches and errors are positions in this list.
+    public let rules: [Rule]
+    /// Rules (or words) that could not be compiled; they never match, the others work.
+    public let errors: [RuleError]
+    /// The longest byte length a match can have, or nil when a regex makes it unbounded.
+    public let maximumMatchUTF8Length: Int?
+    /// Whether some rule can match `\n` or `\r`.
+    public let canMatchLineTerminator: Bool
+    let limits: Limits
+    let literalAutomaton: LiteralAutomaton?
+    let regexStreams: [RegexStream]
+
+    /// Compiles every valid rule; invalid rules are reported in `errors` and never match, the others work. Rule indices are positions in `rules`.
+    ///
+    /// - Complexity: O(total word bytes × byte classes) for the words, plus each regex's compile time.
+    public init(rules: [Rule], limits: Limits = .default) {
+        self.init(
+            rules: rules, limits: limits,
+            automatonConfiguration: LiteralAutomaton.Configuration(
+                kind: nil, usesPrefilter: true, denseByteBudget: limits.denseAutomatonByteBudget))
+    }
+
+    /// Compiles the rules with an explicit automaton configuration (tests use it to force each variant).
+    init(rules: [Rule], limits: Limits, automatonConfiguration: LiteralAutomaton.Configuration) {
+        self.rules = rules
+        self.limits = limits
+        var errors: [RuleError] = []
+        var words: [LiteralPatternSet.Word] = []
+        var streams: [RegexStream] = []
+        var regexIsUnbounded = false
+        var lineTerminator = false
+
+        for (ruleIndex, rule) in rules.enumerated() {
+            switch rule.pattern {
+            case .words(let list):
+                if list.isEmpty {
+                    errors.append(RuleError(ruleIndex: ruleIndex, message: "the rule has no words"))
+                }
+                for (wordIndex, word) in list.enumerated() {
+                    words.append(LiteralPatternSet.Word(
+                        ruleIndex: ruleIndex, wordIndex: wordIndex, text: word,
+                        caseSensitive: rule.caseSensitive, wholeWord: rule.wholeWord))
+                    if word.utf8.contains(0x0A) || word.utf8.contains(0x0D) {
+                        lineTerminator = true
+                    }
+                }
+            case .regex(let pattern):
+                do {
+                    let regex = try CompiledRegex(pattern, caseInsensitive: !rule.caseSensitive)
+                    streams.append(RegexStream(ruleIndex: ruleIndex, regex: regex, wholeWord: rule.wholeWord))
+                    regexIsUnbounded = true
+                    if regex.canMatchLineTerminator { lineTerminator = true }
+                } catch {
+                    errors.append(RuleError(
+                        ruleIndex: ruleIndex, message: error.message, patternUTF8Offset: error.patternUTF8Offset))
+                }
+            }
+        }
+
+        let patternSet = LiteralPatternSet(words: words)
+        errors.append(contentsOf: patternSet.errors)
+        var maximumLength = patternSet.maximumVariantUTF8Length
+        for word in patternSet.overflowWords {
+            do {
+                let regex = try CompiledRegex(RegexEscaping.escaped(word.word), caseInsensitive: true)
+                streams.append(RegexStream(ruleIndex: word.ruleIndex, regex: regex, wholeWord: word.wholeWord))
+                maximumLength = max(maximumLength, RegexEscaping.maximumCaseInsensitiveUTF8Length(of: word.word))
+            } catch {
+                errors.append(RuleError(
+                    ruleIndex: word.ruleIndex, message: "could not compile the word: \(error.message)",
+                    wordIndex: word.wordIndex))
+            }
+        }
+        // Streams are tried in rule order so equal candidates resolve to the lower rule without extra work.
+        streams.sort { $0.ruleIndex < $1.ruleIndex }
+        errors.sort { ($0.ruleIndex, $0.wordIndex ?? -1) < ($1.ruleIndex, $1.wordIndex ?? -1) }
+
+        self.errors = errors
+        self.regexStreams = streams
+        self.literalAutomaton = patternSet.patterns.isEmpty
+            ? nil : LiteralAutomaton(patternSet: patternSet, configuration: automatonConfiguration)
+        self.maximumMatchUTF8Length = regexIsUnbounded ? nil : maximumLength
+        self.canMatchLineTerminator = lineTerminator
+    }
+
+    /// All matches in `text`: sorted, non-overlapping, resolved leftmost, then longest, then first rule.
+    ///
+    /// - Complexity: O(n) in the scanned text for rules of bounded length (see the type's notes for whole-word regexes).
+    public func matches(in text: UnsafeBufferPointer<UInt8>) -> MatchList {
+        matches(in: text, startingIn: 0..<text.count)
+    }
+
+    /// All matches in `text` (an array of UTF-8 bytes).
+    ///
+    /// - Complexity: O(n) in the scanned text.
+    public func matches(in text: [UInt8]) -> MatchList {
+        text.withUnsafeBufferPointer { matches(in: $0) }
+    }
+
+    /// The matches that start inside `utf8Range`, resolved as if the search began at its lower bound; bytes outside are context for boundaries and anchors, and matches may end past the range.
+    ///
+    /// The range is clamped to the text.
+    ///
+    /// - Complexity: O(n) in the scanned text: the range, plus what a regex reads to find its next match.
+    public func matches(in text: UnsafeBufferPointer<UInt8>, startingIn utf8Range: Range<Int>) -> MatchList {
+        let lower = min(max(utf8Range.lowerBound, 0), text.count)
+        let upper = min(max(utf8Range.upperBound, lower), text.count)
+        guard lower < upper else { return MatchList(matches: [], truncated: false) }
+
+        // A stream's state: its candidate, or whether it is exhausted.
+        var literalCandidate: Match?
+        var literalExhausted = literalAutomaton == nil
+        var regexCandidates = [Match?](repeating: nil, count: regexStreams.count)
+        var regexExhausted = [Bool](repeating: false, count: regexStreams.count)
+        var results: [Match] = []
+        var truncated = false
+        var position = lower
+
+        while position < upper {
+            // Refresh the streams whose candidate is gone or overlapped.
+            if !literalExhausted, literalCandidate.map({ $0.utf8Range.lowerBound < position }) ?? true,
+               let automaton = literalAutomaton {
+                literalCandidate = automaton.nextMatch(in: text, from: position, startLimit: upper)
+                literalExhausted = literalCandidate == nil
+            }
+            for index in regexStreams.indices where !regexExhausted[index] {
+                if regexCandidates[index].map({ $0.utf8Range.lowerBound < position }) ?? true {
+                    regexCandidates[index] = nextRegexMatch(regexStreams[index], in: text, from: position, startLimit: upper)
+                    regexExhausted[index] = regexCandidates[index] == nil
+                }
+            }
+
+            var best = literalCandidate
+            for candidate in regexCandidates {
+                guard let candidate else { continue }
+                if let current = best, !Self.isBetter(candidate, than: current) { continue }
+                best = candidate
+            }
+            guard let chosen = best else { break }
+            if let maximum = limits.maximumMatchCount, results.count >= maximum {
+                truncated = true
+                break
+            }
+            results.append(chosen)
+            position = chosen.utf8Range.upperBound
+        }
+        return MatchList(matches: results, truncated: truncated)
+    }
+
+    /// The overlap order: earlier start, then longer, then lower rule index.
+    @inline(__always)
+    static func isBetter(_ a: Match, than b: Match) -> Bool {
+        if a.utf8Range.lowerBound != b.utf8Range.lowerBound { return a.utf8Range.lowerBound < b.utf8Range.lowerBound }
+        if a.utf8Range.upperBound != b.utf8Range.upperBound { return a.utf8Range.upperBound > b.utf8Range.upperBound }
+        return a.ruleIndex < b.ruleIndex
+    }
+
+    /// The next acceptable match of one regex that starts in `utf8Offset..<startLimit`.
+    private func nextRegexMatch(
+        _ stream: RegexStream, in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int
+    ) -> Match? {
+        var from = utf8Offset
+        while from < startLimit {
+            guard let range = stream.regex.firstMatch(in: text, from: from) else { return nil }
+            // Distrust what cannot be: empty, out of bounds or before `from`; step over it.
+            guard range.lowerBound >= from, range.upperBound <= text.count, !range.isEmpty else {
+                from = Self.nextCharacterOffset(in: text, after: max(from, min(range.lowerBound, text.count)))
+                continue
+            }
+            if range.lowerBound >= startLimit { return nil }
+            guard stream.wholeWord else { return Match(ruleIndex: stream.ruleIndex, utf8Range: range) }
+
+            let startsWithWordCharacter = WordBoundary.isWordCharacter(in: text, startingAt: range.lowerBound)
+            let startFails = startsWithWordCharacter
+                && WordBoundary.isWordCharacter(in: text, endingAt: range.lowerBound)
+            if !startFails, WordBoundary.accepts(
+                text, utf8Range: range, startsWithWordCharacter: startsWithWordCharacter,
+                endsWithWordCharacter: WordBoundary.isWordCharacter(in: text, endingAt: range.upperBound)) {
+                return Match(ruleIndex: stream.ruleIndex, utf8Range: range)
+            }
+            if startFails {
+                // Every start in the rest of this run of word characters would fail the same way.
+                var next = range.lowerBound
+                while next < text.count, WordBoundary.isWordCharacter(in: text, startingAt: next) {
+                    next = Self.nextCharacterOffset(in: text, after: next)
+                }
+                from = next
+            } else {
+                from = Self.nextCharacterOffset(in: text, after: range.lowerBound)
+            }
+        }
+        return nil
+    }
+
+    /// The offset of the character after the one at `utf8Offset` (one byte on invalid UTF-8).
+    static func nextCharacterOffset(in text: UnsafeBufferPointer<UInt8>, after utf8Offset: Int) -> Int {
+        guard utf8Offset < text.count else { return utf8Offset + 1 }
+        if let (_, length) = UTF8Decoding.scalar(in: text, at: utf8Offset) {
+            return utf8Offset + length
+        }
+        return utf8Offset + 1
+    }
+}
+
+/// Writing a literal word as a regex, for case-insensitive words with too many case variants.
+enum RegexEscaping {
+    /// `word` with every regex metacharacter escaped.
+    static func escaped(_ word: String) -> String {
+        var result = ""
+        for scalar in word.unicodeScalars {
+            if "\\^$.|?*+()[]{}".unicodeScalars.contains(scalar) {
+                result.unicodeScalars.append("\\")
+            }
+            result.unicodeScalars.append(scalar)
+        }
+        return result
+    }
+
+    /// The longest UTF-8 length of any case variant of `word`.
+    static func maximumCaseInsensitiveUTF8Length(of word: String) -> Int {
+        word.unicodeScalars.reduce(0) { total, scalar in
+            total + CaseFolding.equivalents(of: scalar).reduce(0) { max($0, $1.utf8.count) }
+        }
+    }
+}

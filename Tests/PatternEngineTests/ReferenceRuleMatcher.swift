@@ -1,0 +1,141 @@
+@testable import PatternEngine
+
+/// A deliberately simple implementation of the rule set's semantics, used only as a test oracle.
+///
+/// For every start offset and every rule it lists candidate ends by naive comparison
+/// (bytes for case-sensitive words, case-fold representatives of scalars otherwise,
+/// `ReferenceRegexMatcher` for regexes), then resolves greedily: at the first start
+/// with any candidate take the longest, the lowest rule on ties, and go on after it.
+/// Quadratic and proud of it.
+enum ReferenceRuleMatcher {
+    /// The matches of `rules` in `text` starting inside `utf8Range` (the whole text by default).
+    static func matches(rules: [Rule], in text: [UInt8], startingIn utf8Range: Range<Int>? = nil) -> [Match] {
+        let range = utf8Range ?? 0..<text.count
+        let units = decode(text)
+        // Per regex rule, the accepted leftmost-longest matches found by the "discard and retry" rule.
+        var regexMatches: [Int: [Int: Int]] = [:]
+        for (ruleIndex, rule) in rules.enumerated() {
+            if case .regex(let pattern) = rule.pattern,
+               let regex = try? CompiledRegex(pattern, caseInsensitive: !rule.caseSensitive) {
+                regexMatches[ruleIndex] = acceptedRegexMatches(regex, wholeWord: rule.wholeWord, text: text, from: range.lowerBound, units: units)
+            }
+        }
+
+        var results: [Match] = []
+        var position = range.lowerBound
+        while position < range.upperBound {
+            var best: Match?
+            for start in position..<range.upperBound {
+                for (ruleIndex, rule) in rules.enumerated() {
+                    for end in candidateEnds(rule: rule, ruleIndex: ruleIndex, text: text, start: start, units: units, regexMatches: regexMatches) {
+                        let candidate = Match(ruleIndex: ruleIndex, utf8Range: start..<end)
+                        if let current = best {
+                            if end > current.utf8Range.upperBound { best = candidate }
+                        } else {
+                            best = candidate
+                        }
+                    }
+                }
+                if best != nil { break }
+            }
+            guard let chosen = best else { break }
+            results.append(chosen)
+            position = chosen.utf8Range.upperBound
+        }
+        return results
+    }
+
+    /// Decoded text: for each byte offset that starts a unit, the scalar (nil for an invalid byte) and the unit's length.
+    struct Unit {
+        var scalar: Unicode.Scalar?
+        var length: Int
+    }
+
+    static func decode(_ text: [UInt8]) -> [Int: Unit] {
+        var units: [Int: Unit] = [:]
+        var offset = 0
+        text.withUnsafeBufferPointer { buffer in
+            while offset < text.count {
+                if let (scalar, length) = UTF8Decoding.scalar(in: buffer, at: offset) {
+                    units[offset] = Unit(scalar: scalar, length: length)
+                    offset += length
+                } else {
+                    units[offset] = Unit(scalar: nil, length: 1)
+                    offset += 1
+                }
+            }
+        }
+        return units
+    }
+
+    static func isWordBefore(_ offset: Int, units: [Int: Unit]) -> Bool {
+        for length in 1...4 {
+            if let unit = units[offset - length], unit.length == length {
+                return unit.scalar.map(WordBoundary.isWordCharacter) ?? false
+            }
+        }
+        return false
+    }
+
+    static func isWordAt(_ offset: Int, units: [Int: Unit]) -> Bool {
+        units[offset]?.scalar.map(WordBoundary.isWordCharacter) ?? false
+    }
+
+    static func wholeWordAccepts(start: Int, end: Int, first: Bool, last: Bool, units: [Int: Unit]) -> Bool {
+        !(first && isWordBefore(start, units: units)) && !(last && isWordAt(end, units: units))
+    }
+
+    static func candidateEnds(
+        rule: Rule, ruleIndex: Int, text: [UInt8], start: Int, units: [Int: Unit], regexMatches: [Int: [Int: Int]]
+    ) -> [Int] {
+        switch rule.pattern {
+        case .regex:
+            return regexMatches[ruleIndex]?[start].map { [$0] } ?? []
+        case .words(let words):
+            var ends: [Int] = []
+            for word in words where !word.isEmpty {
+                guard let end = wordEnd(word, caseSensitive: rule.caseSensitive, text: text, start: start, units: units)
+                else { continue }
+                let scalars = Array(word.unicodeScalars)
+                if rule.wholeWord, let first = scalars.first, let last = scalars.last,
+                   !wholeWordAccepts(start: start, end: end, first: WordBoundary.isWordCharacter(first),
+                                     last: WordBoundary.isWordCharacter(last), units: units) {
+                    continue
+                }
+                ends.append(end)
+            }
+            return ends
+        }
+    }
+
+    static func wordEnd(_ word: String, caseSensitive: Bool, text: [UInt8], start: Int, units: [Int: Unit]) -> Int? {
+        if caseSensitive {
+            let bytes = Array(word.utf8)
+            guard start + bytes.count <= text.count, Array(text[start..<start + bytes.count]) == bytes else { return nil }
+            return start + bytes.count
+        }
+        var offset = start
+        for scalar in word.unicodeScalars {
+            guard let unit = units[offset], let textScalar = unit.scalar,
+                  CaseFolding.representative(of: textScalar) == CaseFolding.representative(of: scalar) else { return nil }
+            offset += unit.length
+        }
+        return offset
+    }
+
+    /// Start -> end of each accepted regex match, searching from `from` with "discard and retry from the next character".
+    static func acceptedRegexMatches(_ regex: CompiledRegex, wholeWord: Bool, text: [UInt8], from: Int, units: [Int: Unit]) -> [Int: Int] {
+        var accepted: [Int: Int] = [:]
+        var position = from
+        while position < text.count {
+            guard let range = ReferenceRegexMatcher.firstMatch(regex, in: text, from: position), !range.isEmpty else { break }
+            if !wholeWord || wholeWordAccepts(
+                start: range.lowerBound, end: range.upperBound, first: isWordAt(range.lowerBound, units: units),
+                last: isWordBefore(range.upperBound, units: units), units: units) {
+                accepted[range.lowerBound] = range.upperBound
+            }
+            position = range.lowerBound + (units[range.lowerBound]?.length ?? 1)
+        }
+        return accepted
+    }
+}

@@ -1,0 +1,140 @@
+// The public face of the regex engine.
+//
+//     pattern --RegexParser--> RegexSyntax --NFACompiler--> NFAs --> engines
+//
+// Three NFAs are compiled: the forward one restricted to non-empty matches
+// (for search), its reverse (to find where a match starts once its end is
+// known), and a forward one with capture slots (for `captures`). Searching
+// uses a lazily built DFA and falls back to the Pike VM when the DFA's state
+// cache thrashes; see LazyDFA.swift for the algorithm and its proof.
+//
+// Thread safety: a `CompiledRegex` is an immutable value around an immutable
+// program. The mutable search state (DFA caches, Pike VM buffers) lives in
+// scratch values kept in a small pool guarded by a `Mutex`; a search checks
+// one out, uses it without locking, and puts it back. Concurrent searches
+// therefore never share a cache, and a warm cache is reused by later calls.
+
+import Synchronization
+
+/// A compiled pattern with leftmost-longest, non-empty, linear-time matching over UTF-8 bytes.
+public struct CompiledRegex: Sendable {
+    let program: RegexProgram
+
+    /// Compiles `pattern` (RE2 / Rust `regex` syntax); `caseInsensitive` is the same as a leading `(?i)`.
+    ///
+    /// - Complexity: O(pattern size after expanding repetitions), bounded by the automaton size limit.
+    public init(_ pattern: String, caseInsensitive: Bool = false) throws(RegexError) {
+        let syntax = try RegexParser.parse(pattern, caseInsensitive: caseInsensitive)
+        program = try RegexProgram(pattern: pattern, syntax: syntax)
+    }
+
+    /// The pattern as written.
+    public var pattern: String { program.pattern }
+
+    /// The number of capturing groups, excluding group 0 (the whole match).
+    public var captureCount: Int { program.syntax.captureCount }
+
+    /// The names of groups 0...captureCount; nil for unnamed groups (group 0 is always nil).
+    public var captureNames: [String?] { program.syntax.captureNames }
+
+    /// Byte strings one of which starts every match, when the pattern has such a small set (e.g. `TODO|FIXME`).
+    public var prefixLiterals: [[UInt8]]? { program.prefixLiterals }
+
+    /// True when a match can contain a line terminator (the caller must then rescan beyond the edited line).
+    public var canMatchLineTerminator: Bool { program.canMatchLineTerminator }
+
+    /// Leftmost, then longest, non-empty match with lowerBound >= from; bytes before `from` are context for assertions.
+    ///
+    /// - Complexity: O(n) for the bytes scanned: the bytes up to the match end plus the look-ahead needed to
+    ///   rule out a longer match (usually a few bytes).
+    public func firstMatch(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int) -> Range<Int>? {
+        firstMatch(in: text, from: utf8Offset, engine: .automatic)
+    }
+
+    /// The capture groups of `match` (a range returned by `firstMatch` on the same text): index 0 is the match itself.
+    ///
+    /// Sub-matches follow leftmost-first (Perl) priority among the ways to match exactly `match`;
+    /// groups that did not participate are nil.
+    ///
+    /// - Complexity: O(match length x pattern size).
+    public func captures(in text: UnsafeBufferPointer<UInt8>, match: Range<Int>) -> [Range<Int>?] {
+        PikeVM.captures(program.captureNFA, in: text, span: match)
+    }
+
+    /// The search with an explicit engine choice (tests run every table against every engine).
+    func firstMatch(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, engine: RegexEngineChoice) -> Range<Int>? {
+        let from = max(utf8Offset, 0)
+        guard from < text.count else { return nil }
+        return program.withScratch { scratch in
+            switch engine {
+            case .pikeVM:
+                return PikeVM.leftmostLongest(program.searchNFA, in: text, from: from, scratch: &scratch.pikeVM)
+            case .automatic:
+                return program.search(text, from: from, limits: .standard, scratch: &scratch)
+            case .lazyDFA(let limits):
+                return program.search(text, from: from, limits: limits, scratch: &scratch)
+            }
+        }
+    }
+}
+
+/// Which engine a search uses.
+enum RegexEngineChoice: Sendable {
+    /// The lazy DFA with standard limits, falling back to the Pike VM.
+    case automatic
+    /// The Pike VM only.
+    case pikeVM
+    /// The lazy DFA with the given limits, falling back to the Pike VM.
+    case lazyDFA(DFALimits)
+}
+
+/// Mutable per-search state, checked out of a program's pool by one search at a time.
+struct SearchScratch: Sendable {
+    var pikeVM = PikeVMScratch()
+    var forwardDFA: LazyDFA?
+    var reverseDFA: LazyDFA?
+}
+
+/// Everything compiled from one pattern; immutable apart from the scratch pool.
+final class RegexProgram: Sendable {
+    let pattern: String
+    let syntax: RegexSyntax
+    /// Forward, non-empty matches only, no captures.
+    let searchNFA: NFA
+    /// The reverse of `searchNFA`'s language, non-empty matches only.
+    let reverseNFA: NFA
+    /// Forward, with capture slots.
+    let captureNFA: NFA
+    let prefixLiterals: [[UInt8]]?
+    /// Bytes that can start a match (for skipping ahead), when they are few.
+    let firstBytes: FirstByteSet?
+    let canMatchLineTerminator: Bool
+    private let scratchPool = Mutex<[SearchScratch]>([])
+
+    /// How many idle scratch values are kept.
+    private static let poolLimit = 8
+
+    init(pattern: String, syntax: RegexSyntax) throws(RegexError) {
+        self.pattern = pattern
+        self.syntax = syntax
+        let forward = try NFACompiler.compile(syntax, reverse: false, includeCaptures: false)
+        searchNFA = forward.restrictedToNonEmptyMatches()
+        reverseNFA = try NFACompiler.compile(syntax, reverse: true, includeCaptures: false).restrictedToNonEmptyMatches()
+        captureNFA = try NFACompiler.compile(syntax, reverse: false, includeCaptures: true)
+        canMatchLineTerminator = forward.canConsumeLineTerminator
+        prefixLiterals = LiteralPrefixes.prefixes(of: syntax.root)
+        firstBytes = FirstByteSet(searchNFA)
+    }
+
+    /// Runs `body` with a scratch value from the pool (or a fresh one) and returns the value to the pool.
+    func withScratch<Result>(_ body: (inout SearchScratch) -> Result) -> Result {
+        var scratch = scratchPool.withLock { $0.popLast() } ?? SearchScratch()
+        let result = body(&scratch)
+        scratchPool.withLock { pool in
+            if pool.count < RegexProgram.poolLimit {
+                pool.append(scratch)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,110 @@
+// Evaluating zero-width assertions.
+//
+// Every assertion depends only on what lies on each side of a position, and
+// only on a coarse class of it: the text edge, `\n`, `\r`, a word scalar or
+// anything else. All engines classify both sides the same way, so they agree
+// exactly; the lazy DFA stores the class of the side behind it in its states.
+//
+// A non-ASCII byte is classified by the scalar that contains it. Positions
+// inside a scalar are never the start or end of a match (every match consumes
+// whole scalars), so what assertions say there cannot change a result; using
+// the containing scalar just keeps the engines identical even there.
+
+/// The class of what lies on one side of a position.
+enum SideClass: UInt8, Sendable, CaseIterable {
+    /// The start or end of the text.
+    case edge = 0
+    /// `\n`.
+    case lineFeed = 1
+    /// `\r`.
+    case carriageReturn = 2
+    /// A word scalar (`\w`).
+    case word = 3
+    /// Anything else.
+    case other = 4
+
+    /// The class of an ASCII byte.
+    @inline(__always)
+    static func ofASCII(_ byte: UInt8) -> SideClass {
+        if byte == 0x0A { return .lineFeed }
+        if byte == 0x0D { return .carriageReturn }
+        return UnicodeClasses.isASCIIWordByte(byte) ? .word : .other
+    }
+
+    /// The class of the scalar that contains `text[index]` (which must be a valid index).
+    @inline(__always)
+    static func ofByte(at index: Int, in text: UnsafeBufferPointer<UInt8>) -> SideClass {
+        let byte = text[index]
+        if byte < 0x80 {
+            return ofASCII(byte)
+        }
+        return UnicodeClasses.isWordScalar(scalarValue(containing: index, in: text)) ? .word : .other
+    }
+
+    /// The class of the side before `position` (the edge at 0).
+    static func before(_ position: Int, in text: UnsafeBufferPointer<UInt8>) -> SideClass {
+        guard position > 0 && position <= text.count else { return .edge }
+        return ofByte(at: position - 1, in: text)
+    }
+
+    /// The class of the side after `position` (the edge at the end).
+    static func after(_ position: Int, in text: UnsafeBufferPointer<UInt8>) -> SideClass {
+        guard position >= 0 && position < text.count else { return .edge }
+        return ofByte(at: position, in: text)
+    }
+}
+
+extension LookKind {
+    /// Whether the assertion holds at a position with `left` before it and `right` after it (in text order).
+    @inline(__always)
+    func holds(left: SideClass, right: SideClass) -> Bool {
+        switch self {
+        case .startText:
+            return left == .edge
+        case .endText:
+            return right == .edge
+        case .startLine:
+            // Never between `\r` and `\n`: that pair is one line terminator.
+            return left == .edge || left == .lineFeed || (left == .carriageReturn && right != .lineFeed)
+        case .endLine:
+            return right == .edge || right == .carriageReturn || (right == .lineFeed && left != .carriageReturn)
+        case .wordBoundary:
+            return (left == .word) != (right == .word)
+        case .notWordBoundary:
+            return (left == .word) == (right == .word)
+        }
+    }
+}
+
+/// Decodes the scalar whose encoding contains `text[index]`; U+FFFD for malformed input.
+///
+/// - Complexity: O(1): at most three bytes back and four forward.
+func scalarValue(containing index: Int, in text: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    var start = index
+    while start > 0 && index - start < 3 && text[start] & 0xC0 == 0x80 {
+        start -= 1
+    }
+    return decodeScalar(at: start, in: text) ?? 0xFFFD
+}
+
+/// Decodes the scalar starting at `index`; nil if `text[index]` does not start a well-formed sequence.
+func decodeScalar(at index: Int, in text: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    guard index >= 0 && index < text.count else { return nil }
+    let lead = text[index]
+    let length: Int
+    var value: UInt32
+    switch lead {
+    case 0..<0x80: return UInt32(lead)
+    case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
+    case 0xE0...0xEF: length = 3; value = UInt32(lead & 0x0F)
+    case 0xF0...0xF4: length = 4; value = UInt32(lead & 0x07)
+    default: return nil
+    }
+    guard text.count - index >= length else { return nil }
+    for offset in 1..<length {
+        let byte = text[index + offset]
+        guard byte & 0xC0 == 0x80 else { return nil }
+        value = (value << 6) | UInt32(byte & 0x3F)
+    }
+    return value
+}

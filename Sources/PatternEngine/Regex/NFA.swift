@@ -1,0 +1,303 @@
+// A Thompson NFA over bytes.
+//
+// Every engine runs on bytes, so a scalar set becomes a small byte automaton
+// (a trie of UTF-8 byte ranges, see UTF8Sequences.swift) whose leaves lead to
+// what follows the set. The compiler works backwards: `compile(node, next:)`
+// returns the entry state of `node` given the state to continue with, so no
+// patch lists are needed; loops allocate their union state first and fill it
+// in once the body exists.
+//
+//     a+   :   [a] --> (union) --> next
+//               ^         |
+//               +---------+
+//
+// Epsilon states (`union`, `look`, `capture`) are followed during closure;
+// `union` lists its targets in priority order (first = preferred), which only
+// the capture engine uses.
+
+/// One transition on a byte range.
+struct ByteTransition: Hashable, Sendable {
+    var low: UInt8
+    var high: UInt8
+    var next: Int32
+}
+
+extension ByteTransition {
+    /// Whether the range includes `\n` or `\r`.
+    var consumesLineTerminator: Bool {
+        (low <= 0x0A && high >= 0x0A) || (low <= 0x0D && high >= 0x0D)
+    }
+}
+
+/// One NFA state.
+enum NFAState: Sendable {
+    /// Consumes one byte in the range and goes on.
+    case bytes(ByteTransition)
+    /// Consumes one byte in any of the ranges and goes on (a state of a UTF-8 trie).
+    case sparse([ByteTransition])
+    /// Goes on to every target without consuming input, first target preferred.
+    case union([Int32])
+    /// Goes on without consuming input if the assertion holds at the current position.
+    case look(LookKind, next: Int32)
+    /// Records the current position in a capture slot and goes on.
+    case capture(slot: Int, next: Int32)
+    /// A match ends here.
+    case match
+    /// No way on.
+    case fail
+}
+
+/// A compiled NFA and what the engines need to know about it.
+struct NFA: Sendable {
+    /// The states; ids are indices.
+    var states: [NFAState]
+    /// The entry state.
+    var start: Int32
+    /// The number of capture slots (two per group, including group 0), or 0 when captures were not compiled.
+    var captureSlotCount: Int
+    /// Whether any `\b` or `\B` occurs (Unicode word context is then needed).
+    var hasWordBoundary: Bool
+    /// Whether any `^`, `$`, `\A` or `\z` occurs.
+    var hasLineOrTextAnchor: Bool
+
+    /// The number of states.
+    var count: Int { states.count }
+}
+
+/// Compiles `RegexNode` trees into `NFA`s.
+struct NFACompiler {
+    /// The most states a compiled pattern may have (after counted repetitions are expanded).
+    static let maxStates = 100_000
+
+    private var states: [NFAState] = []
+    private let reverse: Bool
+    private let includeCaptures: Bool
+    private var repetitionOffset = 0
+
+    private init(reverse: Bool, includeCaptures: Bool) {
+        self.reverse = reverse
+        self.includeCaptures = includeCaptures
+    }
+
+    /// Compiles `syntax` (read backwards when `reverse`), optionally with capture states.
+    ///
+    /// - Complexity: O(size of the expanded pattern), bounded by `maxStates`.
+    static func compile(_ syntax: RegexSyntax, reverse: Bool, includeCaptures: Bool) throws(RegexError) -> NFA {
+        var compiler = NFACompiler(reverse: reverse, includeCaptures: includeCaptures)
+        let matchState = try compiler.add(.match)
+        let root = reverse ? syntax.root.reversed : syntax.root
+        var start: Int32
+        if includeCaptures {
+            let close = try compiler.add(.capture(slot: 1, next: matchState))
+            let body = try compiler.compile(root, next: close)
+            start = try compiler.add(.capture(slot: 0, next: body))
+        } else {
+            start = try compiler.compile(root, next: matchState)
+        }
+        let wordKinds: Set<LookKind> = [.wordBoundary, .notWordBoundary]
+        return NFA(
+            states: compiler.states,
+            start: start,
+            captureSlotCount: includeCaptures ? 2 * (syntax.captureCount + 1) : 0,
+            hasWordBoundary: syntax.root.containsLook(wordKinds),
+            hasLineOrTextAnchor: syntax.root.containsLook([.startLine, .endLine, .startText, .endText]))
+    }
+
+    private mutating func add(_ state: NFAState) throws(RegexError) -> Int32 {
+        guard states.count < NFACompiler.maxStates else {
+            throw RegexError(
+                message: "pattern is too large: more than \(NFACompiler.maxStates) automaton states after expanding repetitions",
+                patternUTF8Offset: repetitionOffset)
+        }
+        states.append(state)
+        return Int32(truncatingIfNeeded: states.count - 1)
+    }
+
+    private mutating func compile(_ node: RegexNode, next: Int32) throws(RegexError) -> Int32 {
+        switch node {
+        case .empty:
+            return next
+        case .look(let kind):
+            return try add(.look(kind, next: next))
+        case .scalars(let set):
+            return try compileSet(set, next: next)
+        case .concat(let parts):
+            var current = next
+            for part in parts.reversed() {
+                current = try compile(part, next: current)
+            }
+            return current
+        case .alternation(let branches):
+            var targets: [Int32] = []
+            for branch in branches {
+                targets.append(try compile(branch, next: next))
+            }
+            return try add(.union(targets))
+        case .capture(let inner, let index):
+            guard includeCaptures else {
+                return try compile(inner, next: next)
+            }
+            // The reverse NFA never carries captures, so slots keep their forward meaning.
+            let close = try add(.capture(slot: 2 * index + 1, next: next))
+            let body = try compile(inner, next: close)
+            return try add(.capture(slot: 2 * index, next: body))
+        case .repetition(let inner, let minimum, let maximum, let greedy, let offset):
+            let outerOffset = repetitionOffset
+            repetitionOffset = offset
+            defer { repetitionOffset = outerOffset }
+            return try compileRepetition(inner, minimum: minimum, maximum: maximum, greedy: greedy, next: next)
+        }
+    }
+
+    private mutating func compileRepetition(
+        _ inner: RegexNode, minimum: Int, maximum: Int?, greedy: Bool, next: Int32
+    ) throws(RegexError) -> Int32 {
+        // Greedy prefers another round, lazy prefers leaving; only capture priorities see the difference.
+        func choice(_ body: Int32, _ exit: Int32) -> NFAState {
+            greedy ? .union([body, exit]) : .union([exit, body])
+        }
+        var current: Int32
+        var mandatory = minimum
+        if let maximum {
+            // x{m,n} = x^m (x (x (...)?)?)? with n - m optional copies, built from the inside out.
+            current = next
+            for _ in 0..<(maximum - minimum) {
+                let body = try compile(inner, next: current)
+                current = try add(choice(body, next))
+            }
+        } else {
+            // The loop state is allocated first and filled in once its body exists.
+            let loop = try add(.fail)
+            let body = try compile(inner, next: loop)
+            states[Int(loop)] = choice(body, next)
+            if minimum == 0 {
+                return loop
+            }
+            // x{m,} = x^(m-1) x+ where x+ enters the body first.
+            current = body
+            mandatory = minimum - 1
+        }
+        for _ in 0..<mandatory {
+            current = try compile(inner, next: current)
+        }
+        return current
+    }
+
+    /// Compiles a scalar set as a trie of UTF-8 byte ranges whose leaves lead to `next`.
+    private mutating func compileSet(_ set: ScalarSet, next: Int32) throws(RegexError) -> Int32 {
+        var sequences = UTF8Sequences.sequences(for: set)
+        if sequences.isEmpty {
+            return try add(.fail)
+        }
+        if reverse {
+            sequences = sequences.map { $0.reversed() }
+        }
+        // Trie nodes: edges (range, child); child -1 marks the end of a sequence.
+        var trie: [[(range: ByteRange, child: Int)]] = [[]]
+        for sequence in sequences {
+            var node = 0
+            for (depth, range) in sequence.enumerated() {
+                let isLast = depth == sequence.count - 1
+                if !isLast, let existing = trie[node].first(where: { $0.range == range && $0.child >= 0 }) {
+                    node = existing.child
+                    continue
+                }
+                if isLast {
+                    trie[node].append((range, -1))
+                } else {
+                    trie.append([])
+                    trie[node].append((range, trie.count - 1))
+                    node = trie.count - 1
+                }
+            }
+        }
+        var memo: [[ByteTransition]: Int32] = [:]
+        return try compileTrieNode(0, trie: trie, next: next, memo: &memo)
+    }
+
+    /// Emits trie node `index`, sharing identical subtrees (common UTF-8 suffixes) through `memo`.
+    private mutating func compileTrieNode(
+        _ index: Int, trie: [[(range: ByteRange, child: Int)]], next: Int32, memo: inout [[ByteTransition]: Int32]
+    ) throws(RegexError) -> Int32 {
+        var transitions: [ByteTransition] = []
+        for edge in trie[index] {
+            let target = edge.child < 0 ? next : try compileTrieNode(edge.child, trie: trie, next: next, memo: &memo)
+            transitions.append(ByteTransition(low: edge.range.low, high: edge.range.high, next: target))
+        }
+        transitions.sort { ($0.low, $0.high, $0.next) < ($1.low, $1.high, $1.next) }
+        if let existing = memo[transitions] {
+            return existing
+        }
+        let state: NFAState = transitions.count == 1 ? .bytes(transitions[0]) : .sparse(transitions)
+        let id = try add(state)
+        memo[transitions] = id
+        return id
+    }
+}
+
+extension NFA {
+    /// The NFA restricted to non-empty matches: the product with a "consumed a byte" bit.
+    ///
+    /// A state is paired with whether a byte has been consumed since the start;
+    /// byte transitions set the bit, epsilon transitions keep it, and `match`
+    /// without the bit becomes `fail`. Only pairs reachable from the start are
+    /// built, so the result is at most twice as large.
+    func restrictedToNonEmptyMatches() -> NFA {
+        var newStates: [NFAState] = []
+        var ids: [Int32: Int32] = [:]  // key: state * 2 + bit
+        var work: [(old: Int32, consumed: Bool)] = []
+
+        func id(_ old: Int32, _ consumed: Bool) -> Int32 {
+            let key = old &* 2 &+ (consumed ? 1 : 0)
+            if let existing = ids[key] {
+                return existing
+            }
+            let new = Int32(truncatingIfNeeded: newStates.count)
+            newStates.append(.fail)
+            ids[key] = new
+            work.append((old, consumed))
+            return new
+        }
+
+        let start = id(self.start, false)
+        while let (old, consumed) = work.popLast() {
+            guard let newID = ids[old &* 2 &+ (consumed ? 1 : 0)] else { continue }
+            let rebuilt: NFAState
+            switch states[Int(old)] {
+            case .bytes(let transition):
+                rebuilt = .bytes(ByteTransition(low: transition.low, high: transition.high, next: id(transition.next, true)))
+            case .sparse(let transitions):
+                rebuilt = .sparse(transitions.map { ByteTransition(low: $0.low, high: $0.high, next: id($0.next, true)) })
+            case .union(let targets):
+                rebuilt = .union(targets.map { id($0, consumed) })
+            case .look(let kind, let next):
+                rebuilt = .look(kind, next: id(next, consumed))
+            case .capture(let slot, let next):
+                rebuilt = .capture(slot: slot, next: id(next, consumed))
+            case .match:
+                rebuilt = consumed ? .match : .fail
+            case .fail:
+                rebuilt = .fail
+            }
+            newStates[Int(newID)] = rebuilt
+        }
+        var result = self
+        result.states = newStates
+        result.start = start
+        return result
+    }
+
+    /// Whether some match can consume `\n` or `\r` (over-approximated: any reachable transition on them).
+    var canConsumeLineTerminator: Bool {
+        states.contains { state in
+            switch state {
+            case .bytes(let transition):
+                return transition.consumesLineTerminator
+            case .sparse(let transitions):
+                return transitions.contains { $0.consumesLineTerminator }
+            default:
+                return false
+            }
+        }
+    }
+}

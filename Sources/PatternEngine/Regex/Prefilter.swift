@@ -1,0 +1,171 @@
+// Cheap facts about where matches can start, used to skip text quickly.
+//
+// `LiteralPrefixes` finds a small set of byte strings one of which starts
+// every match (`TODO|FIXME` -> TODO, FIXME; `\bv\d` gives nothing since
+// `\d` has too many members). It walks the syntax tree: concatenation
+// multiplies the sets, alternation unions them, and a node that could start
+// with too many strings, or with nothing at all, ends the walk.
+//
+// `FirstByteSet` holds the bytes a match can start with, when there are at
+// most three; the searcher then finds candidates eight bytes at a time with
+// the classic "has zero byte" word trick instead of stepping the automaton
+// byte by byte.
+
+/// Extracts literal prefixes from a syntax tree.
+enum LiteralPrefixes {
+    /// The most strings a prefix set may hold.
+    static let maxStrings = 16
+    /// The longest prefix kept, in bytes.
+    static let maxLength = 16
+    /// The largest class expanded into its members.
+    static let maxClassSize = 8
+
+    /// A candidate prefix; `complete` means it is a whole match of the node, so what follows may extend it.
+    private struct Prefix: Hashable {
+        var bytes: [UInt8]
+        var complete: Bool
+    }
+
+    /// Byte strings one of which starts every match of `root`; nil when there is no small such set.
+    static func prefixes(of root: RegexNode) -> [[UInt8]]? {
+        guard let result = extract(root) else { return nil }
+        var seen = Set<[UInt8]>()
+        var strings: [[UInt8]] = []
+        for prefix in result where seen.insert(prefix.bytes).inserted {
+            strings.append(prefix.bytes)
+        }
+        if strings.isEmpty || strings.contains(where: \.isEmpty) {
+            return nil
+        }
+        return strings
+    }
+
+    /// The prefixes of `node`, or nil when there are too many to list.
+    private static func extract(_ node: RegexNode) -> [Prefix]? {
+        switch node {
+        case .empty, .look:
+            return [Prefix(bytes: [], complete: true)]
+        case .scalars(let set):
+            guard set.count <= maxClassSize else { return nil }
+            var result: [Prefix] = []
+            for range in set.ranges {
+                for value in range {
+                    result.append(Prefix(bytes: UTF8Sequences.encode(value), complete: true))
+                }
+            }
+            return result
+        case .capture(let inner, _):
+            return extract(inner)
+        case .alternation(let branches):
+            var result: [Prefix] = []
+            for branch in branches {
+                guard let prefixes = extract(branch) else { return nil }
+                result.append(contentsOf: prefixes)
+            }
+            return result.count <= maxStrings ? result : nil
+        case .repetition(let inner, let minimum, let maximum, _, _):
+            let prefixes = extract(inner)
+            // Only a single, exact copy stays complete; more copies would have to be appended.
+            let keepsCompleteness = maximum == 1
+            let taken = prefixes?.map { Prefix(bytes: $0.bytes, complete: $0.complete && keepsCompleteness) }
+            if minimum == 0 {
+                guard let taken else { return nil }
+                return [Prefix(bytes: [], complete: true)] + taken
+            }
+            return taken
+        case .concat(let parts):
+            var result = [Prefix(bytes: [], complete: true)]
+            for part in parts {
+                guard result.contains(where: \.complete) else { break }
+                guard let next = extract(part) else {
+                    return result.map { Prefix(bytes: $0.bytes, complete: false) }
+                }
+                var product: [Prefix] = []
+                for left in result {
+                    guard left.complete else {
+                        product.append(left)
+                        continue
+                    }
+                    for right in next {
+                        product.append(Prefix(bytes: left.bytes + right.bytes, complete: right.complete))
+                    }
+                }
+                if product.count > maxStrings || product.contains(where: { $0.bytes.count > maxLength }) {
+                    // Every match still starts with one of the shorter prefixes.
+                    return result.map { Prefix(bytes: $0.bytes, complete: false) }
+                }
+                result = product
+            }
+            return result
+        }
+    }
+}
+
+/// Up to three bytes one of which starts every match, found quickly with word-at-a-time scanning.
+struct FirstByteSet: Sendable {
+    /// The bytes (one to three).
+    let bytes: [UInt8]
+    private let splatted: [UInt64]
+
+    /// The set for `nfa` (whose matches are non-empty), or nil when more than three bytes can start a match.
+    init?(_ nfa: NFA) {
+        var seen = [Bool](repeating: false, count: nfa.count)
+        var stack: [Int32] = [nfa.start]
+        var starting = Set<UInt8>()
+        while let state = stack.popLast() {
+            let index = Int(state)
+            if seen[index] { continue }
+            seen[index] = true
+            switch nfa.states[index] {
+            case .union(let targets):
+                stack.append(contentsOf: targets)
+            case .look(_, let next), .capture(_, let next):
+                stack.append(next)
+            case .bytes(let transition):
+                guard Int(transition.high) - Int(transition.low) < 3 else { return nil }
+                for byte in transition.low...transition.high { starting.insert(byte) }
+            case .sparse(let transitions):
+                for transition in transitions {
+                    guard Int(transition.high) - Int(transition.low) < 3 else { return nil }
+                    for byte in transition.low...transition.high { starting.insert(byte) }
+                }
+            case .match, .fail:
+                break
+            }
+            if starting.count > 3 { return nil }
+        }
+        guard !starting.isEmpty else { return nil }
+        bytes = starting.sorted()
+        splatted = bytes.map { UInt64($0) &* 0x0101_0101_0101_0101 }
+    }
+
+    /// The first index in `from..<text.count` holding one of the bytes, or nil.
+    ///
+    /// - Complexity: O(n), about one eighth of a byte-by-byte loop's work.
+    func firstIndex(in text: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = text.baseAddress, from >= 0 else { return nil }
+        let count = text.count
+        var index = from
+        let raw = UnsafeRawPointer(base)
+        let lows: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            var found: UInt64 = 0
+            for pattern in splatted {
+                let difference = word ^ pattern
+                found |= (difference &- lows) & ~difference & highs
+            }
+            if found != 0 {
+                // The lowest flagged byte is exact: borrows only create false flags above a true zero byte.
+                return index + found.trailingZeroBitCount / 8
+            }
+            index += 8
+        }
+        while index < count {
+            if bytes.contains(base[index]) { return index }
+            index += 1
+        }
+        return nil
+    }
+}

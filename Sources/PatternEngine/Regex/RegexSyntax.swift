@@ -1,0 +1,85 @@
+// The abstract syntax of a parsed pattern.
+//
+// Characters are already resolved to sets of scalars (case folding applied,
+// negation applied), so later stages see only a few shapes: scalar sets,
+// zero-width assertions, concatenation, alternation, counted repetition and
+// capture groups. Greediness is kept only for capture priorities: under
+// leftmost-longest matching it never changes the overall match.
+
+/// A zero-width assertion, evaluated between the scalar before and the scalar after a position.
+enum LookKind: UInt8, Sendable, CaseIterable {
+    /// `^`: at the start of the text or of a line (after `\n`, after `\r` not followed by `\n`).
+    case startLine
+    /// `$`: at the end of the text or of a line (before `\r`, before `\n` not preceded by `\r`).
+    case endLine
+    /// `\A`: at the start of the text.
+    case startText
+    /// `\z`: at the end of the text.
+    case endText
+    /// `\b`: between a word and a non-word scalar (Unicode `\w`).
+    case wordBoundary
+    /// `\B`: not at a word boundary.
+    case notWordBoundary
+}
+
+/// One node of a parsed pattern.
+indirect enum RegexNode: Sendable {
+    /// Matches the empty string.
+    case empty
+    /// Matches one scalar from the set.
+    case scalars(ScalarSet)
+    /// Matches the parts one after another.
+    case concat([RegexNode])
+    /// Matches any one of the branches.
+    case alternation([RegexNode])
+    /// Matches the node `min` to `max` times (`max == nil`: unbounded); the offset is where the operator is.
+    ///
+    /// `greedy` only orders sub-match priorities for captures; it never changes the overall match.
+    case repetition(RegexNode, min: Int, max: Int?, greedy: Bool, patternUTF8Offset: Int)
+    /// A capturing group; `index` counts from 1 in order of opening parentheses.
+    case capture(RegexNode, index: Int)
+    /// A zero-width assertion.
+    case look(LookKind)
+}
+
+/// A parsed pattern: the tree and its capture groups.
+struct RegexSyntax: Sendable {
+    /// The root of the tree.
+    var root: RegexNode
+    /// The number of capturing groups (excluding the implicit group 0).
+    var captureCount: Int
+    /// Names of groups 1...captureCount (index 0 is the whole match and has no name).
+    var captureNames: [String?]
+}
+
+extension RegexNode {
+    /// The same language read backwards: concatenations are reversed; assertions keep their meaning.
+    var reversed: RegexNode {
+        switch self {
+        case .empty, .scalars, .look:
+            return self
+        case .concat(let parts):
+            return .concat(parts.reversed().map(\.reversed))
+        case .alternation(let branches):
+            return .alternation(branches.map(\.reversed))
+        case .repetition(let node, let min, let max, let greedy, let offset):
+            return .repetition(node.reversed, min: min, max: max, greedy: greedy, patternUTF8Offset: offset)
+        case .capture(let node, let index):
+            return .capture(node.reversed, index: index)
+        }
+    }
+
+    /// Whether any assertion of the given kinds occurs in the tree.
+    func containsLook(_ kinds: Set<LookKind>) -> Bool {
+        switch self {
+        case .empty, .scalars:
+            return false
+        case .look(let kind):
+            return kinds.contains(kind)
+        case .concat(let parts), .alternation(let parts):
+            return parts.contains { $0.containsLook(kinds) }
+        case .repetition(let node, _, _, _, _), .capture(let node, _):
+            return node.containsLook(kinds)
+        }
+    }
+}

@@ -1,0 +1,271 @@
+// Unicode scalar sets for the regex dialect: Perl classes (\d \w \s), general
+// categories (\p{Lu}), ASCII (POSIX) classes ([[:alpha:]]) and case folding of
+// whole sets.
+//
+// The standard library answers property questions per scalar, so the sets are
+// built by one pass over every scalar, once per process, into global `let`s
+// (lazily and thread-safely initialised). Scripts (\p{Greek}) are not exposed
+// by the standard library, so they are rejected by the parser.
+
+/// Scalar sets for the character classes of the regex dialect.
+enum UnicodeClasses {
+    /// `\d`: general category Nd.
+    static var digit: ScalarSet { unicodeTables.decimalNumber }
+
+    /// `\w`: Alphabetic, marks (M), Nd, connector punctuation (Pc) and Join_Control.
+    static var word: ScalarSet { unicodeTables.word }
+
+    /// `\s`: the White_Space property.
+    static var space: ScalarSet { unicodeTables.whiteSpace }
+
+    /// Whether `scalarValue` is a word character for `\b` (same set as `\w`).
+    ///
+    /// - Complexity: O(1) for ASCII, O(log r) otherwise.
+    @inline(__always)
+    static func isWordScalar(_ scalarValue: UInt32) -> Bool {
+        if scalarValue < 0x80 {
+            return isASCIIWordByte(UInt8(truncatingIfNeeded: scalarValue))
+        }
+        return unicodeTables.word.contains(scalarValue)
+    }
+
+    /// Whether `byte` is an ASCII word character: `[0-9A-Za-z_]`.
+    @inline(__always)
+    static func isASCIIWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+    }
+
+    /// The set named by a `\p{...}` property, with loose name matching (case, spaces, `_` and `-` ignored); nil if unknown.
+    static func property(named rawName: String) -> ScalarSet? {
+        var name = looseName(rawName)
+        for prefix in ["gc=", "generalcategory="] where name.hasPrefix(prefix) {
+            name = String(name.dropFirst(prefix.count))
+        }
+        switch name {
+        case "any": return ScalarSet.all
+        case "ascii": return ScalarSet([0...0x7F])
+        case "alphabetic", "alpha": return unicodeTables.alphabetic
+        case "whitespace", "wspace", "space": return unicodeTables.whiteSpace
+        case "uppercase", "upper": return unicodeTables.uppercase
+        case "lowercase", "lower": return unicodeTables.lowercase
+        case "digit": return unicodeTables.decimalNumber
+        case "word": return unicodeTables.word
+        default: break
+        }
+        guard let categories = generalCategoryNames[name] else { return nil }
+        var result = ScalarSet()
+        for category in categories {
+            if let set = unicodeTables.categories[category] {
+                result = result.union(set)
+            }
+        }
+        return result
+    }
+
+    /// The ASCII class named inside `[[:name:]]`; nil if unknown.
+    static func posixClass(named name: String) -> ScalarSet? {
+        switch name {
+        case "alnum": return ScalarSet([0x30...0x39, 0x41...0x5A, 0x61...0x7A])
+        case "alpha": return ScalarSet([0x41...0x5A, 0x61...0x7A])
+        case "ascii": return ScalarSet([0...0x7F])
+        case "blank": return ScalarSet([0x09...0x09, 0x20...0x20])
+        case "cntrl": return ScalarSet([0...0x1F, 0x7F...0x7F])
+        case "digit": return ScalarSet([0x30...0x39])
+        case "graph": return ScalarSet([0x21...0x7E])
+        case "lower": return ScalarSet([0x61...0x7A])
+        case "print": return ScalarSet([0x20...0x7E])
+        case "punct": return ScalarSet([0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E])
+        case "space": return ScalarSet([0x09...0x0D, 0x20...0x20])
+        case "upper": return ScalarSet([0x41...0x5A])
+        case "word": return ScalarSet([0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A])
+        case "xdigit": return ScalarSet([0x30...0x39, 0x41...0x46, 0x61...0x66])
+        default: return nil
+        }
+    }
+
+    /// The set closed under Unicode simple case folding: every member's case equivalents are added.
+    ///
+    /// - Complexity: O(r + c) for r ranges and c cased scalars (a few thousand).
+    static func caseFolded(_ set: ScalarSet) -> ScalarSet {
+        var added: [ClosedRange<UInt32>] = []
+        let cased = casedScalars
+        var index = 0
+        for range in set.ranges {
+            // Skip cased scalars below this range by binary search, then walk those inside it.
+            var low = index
+            var high = cased.count
+            while low < high {
+                let middle = (low + high) / 2
+                if cased[middle] < range.lowerBound { low = middle + 1 } else { high = middle }
+            }
+            index = low
+            while index < cased.count && cased[index] <= range.upperBound {
+                if let scalar = Unicode.Scalar(cased[index]) {
+                    for equivalent in CaseFolding.equivalents(of: scalar) where !set.contains(equivalent.value) {
+                        added.append(equivalent.value...equivalent.value)
+                    }
+                }
+                index += 1
+            }
+        }
+        if added.isEmpty {
+            return set
+        }
+        return set.union(ScalarSet(added))
+    }
+
+    /// Lowercases and drops spaces, underscores and hyphens, as Unicode loose matching does.
+    private static func looseName(_ name: String) -> String {
+        String(name.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" })
+    }
+
+    /// Loose general category names (short and long) to the categories they stand for.
+    private static let generalCategoryNames: [String: [Unicode.GeneralCategory]] = {
+        let table: [(short: String, long: String, categories: [Unicode.GeneralCategory])] = [
+            ("lu", "uppercaseletter", [.uppercaseLetter]),
+            ("ll", "lowercaseletter", [.lowercaseLetter]),
+            ("lt", "titlecaseletter", [.titlecaseLetter]),
+            ("lm", "modifierletter", [.modifierLetter]),
+            ("lo", "otherletter", [.otherLetter]),
+            ("lc", "casedletter", [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter]),
+            ("l", "letter", [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter]),
+            ("mn", "nonspacingmark", [.nonspacingMark]),
+            ("mc", "spacingmark", [.spacingMark]),
+            ("me", "enclosingmark", [.enclosingMark]),
+            ("m", "mark", [.nonspacingMark, .spacingMark, .enclosingMark]),
+            ("nd", "decimalnumber", [.decimalNumber]),
+            ("nl", "letternumber", [.letterNumber]),
+            ("no", "othernumber", [.otherNumber]),
+            ("n", "number", [.decimalNumber, .letterNumber, .otherNumber]),
+            ("pc", "connectorpunctuation", [.connectorPunctuation]),
+            ("pd", "dashpunctuation", [.dashPunctuation]),
+            ("ps", "openpunctuation", [.openPunctuation]),
+            ("pe", "closepunctuation", [.closePunctuation]),
+            ("pi", "initialpunctuation", [.initialPunctuation]),
+            ("pf", "finalpunctuation", [.finalPunctuation]),
+            ("po", "otherpunctuation", [.otherPunctuation]),
+            ("p", "punctuation", [
+                .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+                .initialPunctuation, .finalPunctuation, .otherPunctuation,
+            ]),
+            ("sm", "mathsymbol", [.mathSymbol]),
+            ("sc", "currencysymbol", [.currencySymbol]),
+            ("sk", "modifiersymbol", [.modifierSymbol]),
+            ("so", "othersymbol", [.otherSymbol]),
+            ("s", "symbol", [.mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol]),
+            ("zs", "spaceseparator", [.spaceSeparator]),
+            ("zl", "lineseparator", [.lineSeparator]),
+            ("zp", "paragraphseparator", [.paragraphSeparator]),
+            ("z", "separator", [.spaceSeparator, .lineSeparator, .paragraphSeparator]),
+            ("cc", "control", [.control]),
+            ("cf", "format", [.format]),
+            ("co", "privateuse", [.privateUse]),
+            ("cn", "unassigned", [.unassigned]),
+            ("c", "other", [.control, .format, .privateUse, .unassigned]),
+        ]
+        var names: [String: [Unicode.GeneralCategory]] = [:]
+        for entry in table {
+            names[entry.short] = entry.categories
+            names[entry.long] = entry.categories
+        }
+        names["cntrl"] = [.control]
+        names["punct"] = names["p"]
+        return names
+    }()
+}
+
+/// Scalar sets computed by one pass over all scalars.
+private struct UnicodeTables: Sendable {
+    var categories: [Unicode.GeneralCategory: ScalarSet]
+    var decimalNumber: ScalarSet
+    var alphabetic: ScalarSet
+    var whiteSpace: ScalarSet
+    var uppercase: ScalarSet
+    var lowercase: ScalarSet
+    var word: ScalarSet
+}
+
+/// Built on first use; global `let`s are initialised once, thread-safely.
+private let unicodeTables: UnicodeTables = buildUnicodeTables()
+
+/// Every scalar that has case equivalents other than itself, sorted.
+private let casedScalars: [UInt32] = {
+    var result: [UInt32] = []
+    // Every cased scalar lies below U+20000.
+    for value in UInt32(0)..<0x2_0000 {
+        if let scalar = Unicode.Scalar(value), CaseFolding.hasEquivalents(scalar) {
+            result.append(value)
+        }
+    }
+    return result
+}()
+
+/// Appends `value` to a growing range list, extending the last range when adjacent.
+private func appendValue(_ value: UInt32, to ranges: inout [ClosedRange<UInt32>]) {
+    if let last = ranges.last, last.upperBound &+ 1 == value {
+        ranges[ranges.count - 1] = last.lowerBound...value
+    } else {
+        ranges.append(value...value)
+    }
+}
+
+private func buildUnicodeTables() -> UnicodeTables {
+    var categoryRanges: [Unicode.GeneralCategory: [ClosedRange<UInt32>]] = [:]
+    var alphabetic: [ClosedRange<UInt32>] = []
+    var whiteSpace: [ClosedRange<UInt32>] = []
+    var uppercase: [ClosedRange<UInt32>] = []
+    var lowercase: [ClosedRange<UInt32>] = []
+    var word: [ClosedRange<UInt32>] = []
+    // Runs of equal category are long, so remember the current run instead of touching the dictionary per scalar.
+    var runCategory: Unicode.GeneralCategory?
+    var runStart: UInt32 = 0
+    var runEnd: UInt32 = 0
+    func flushRun() {
+        if let category = runCategory {
+            categoryRanges[category, default: []].append(runStart...runEnd)
+        }
+        runCategory = nil
+    }
+    for value in UInt32(0)...ScalarSet.maxScalar {
+        guard let scalar = Unicode.Scalar(value) else { continue }
+        let properties = scalar.properties
+        let category = properties.generalCategory
+        if category == runCategory && runEnd &+ 1 == value {
+            runEnd = value
+        } else {
+            flushRun()
+            runCategory = category
+            runStart = value
+            runEnd = value
+        }
+        if category == .unassigned || category == .privateUse || category == .surrogate {
+            continue
+        }
+        let isAlphabetic = properties.isAlphabetic
+        if isAlphabetic { appendValue(value, to: &alphabetic) }
+        if properties.isWhitespace { appendValue(value, to: &whiteSpace) }
+        if properties.isUppercase { appendValue(value, to: &uppercase) }
+        if properties.isLowercase { appendValue(value, to: &lowercase) }
+        let isWord: Bool
+        switch category {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation:
+            isWord = true
+        default:
+            isWord = isAlphabetic || properties.isJoinControl
+        }
+        if isWord { appendValue(value, to: &word) }
+    }
+    flushRun()
+    var categories: [Unicode.GeneralCategory: ScalarSet] = [:]
+    for (category, ranges) in categoryRanges {
+        categories[category] = ScalarSet(ranges)
+    }
+    return UnicodeTables(
+        categories: categories,
+        decimalNumber: categories[.decimalNumber] ?? ScalarSet(),
+        alphabetic: ScalarSet(alphabetic),
+        whiteSpace: ScalarSet(whiteSpace),
+        uppercase: ScalarSet(uppercase),
+        lowercase: ScalarSet(lowercase),
+        word: ScalarSet(word))
+}

@@ -1,0 +1,217 @@
+import Testing
+@testable import PatternEngine
+
+/// One matching case: every engine must find exactly `matches` when iterating over `text`.
+struct RegexMatchCase: CustomTestStringConvertible, Sendable {
+    var pattern: String
+    var text: String
+    /// UTF-8 offset pairs (start, end).
+    var matches: [(Int, Int)]
+    var caseInsensitive = false
+
+    var testDescription: String { "/\(pattern)/ in \(text.debugDescription)" }
+
+    init(_ pattern: String, _ text: String, _ matches: [(Int, Int)], caseInsensitive: Bool = false) {
+        self.pattern = pattern
+        self.text = text
+        self.matches = matches
+        self.caseInsensitive = caseInsensitive
+    }
+}
+
+@Suite struct RegexMatchingTests {
+    static let basicsCases: [RegexMatchCase] = [
+        .init("abc", "xabcabc", [(1, 4), (4, 7)]),
+        .init("a", "", []),
+        .init("a|b", "cab", [(1, 2), (2, 3)]),
+        .init("a.c", "abc a\nc a\rc", [(0, 3)]),
+        .init("(?s)a.c", "a\nc a\rc", [(0, 3), (4, 7)]),
+        .init("a+", "baaab", [(1, 4)]),
+        .init("a?", "bab", [(1, 2)]),
+        .init("(ab)+", "ababab", [(0, 6)]),
+        .init(#"\."#, "a.b", [(1, 2)]),
+        .init(#"\x41\x{42}\u{43}"#, "ABC", [(0, 3)]),
+        .init(#"\t"#, "a\tb", [(1, 2)]),
+        .init("(?x) a b # comment\n c", "abc", [(0, 3)]),
+        .init(".", "é😀", [(0, 2), (2, 6)]),
+    ]
+
+    static let emptyMatchesCases: [RegexMatchCase] = [
+        .init("a*", "baaa", [(1, 4)]),
+        .init("x*", "abc", []),
+        .init("", "abc", []),
+        .init("a*|b", "b", [(0, 1)]),
+        .init("(a|)+b?", "b", [(0, 1)]),
+        .init(#"\b"#, "ab", []),
+        .init("^", "a\nb", []),
+        .init("a{0}b", "ab", [(1, 2)]),
+        .init("(a*)*", "aab", [(0, 2)]),
+    ]
+
+    static let repetitionCases: [RegexMatchCase] = [
+        .init("a{2}", "aaaaa", [(0, 2), (2, 4)]),
+        .init("a{2,}", "aaaaa", [(0, 5)]),
+        .init("a{2,3}", "aaaaa", [(0, 3), (3, 5)]),
+        .init(#"\d{2,3}"#, "1234567", [(0, 3), (3, 6)]),
+        .init("(a|aa){2}", "aaaa", [(0, 4)]),
+        .init("a+?", "aaa", [(0, 3)]),
+        .init("a*?b", "aab", [(0, 3)]),
+        .init("<.+?>", "<a><b>", [(0, 6)]),
+        .init("a??b", "ab", [(0, 2)]),
+    ]
+
+    static let leftmostLongestCases: [RegexMatchCase] = [
+        .init("Sam|Samwise", "Samwise", [(0, 7)]),
+        .init("Samwise|Sam", "Samwise Sam", [(0, 7), (8, 11)]),
+        .init("a|ab|abc", "abcd", [(0, 3)]),
+        .init("b|abc", "abc", [(0, 3)]),
+        .init("abcd|c", "abcd", [(0, 4)]),
+        .init("abcd|c", "abce", [(2, 3)]),
+        .init("(?:a|ab)(?:c|bcd)", "abcd", [(0, 4)]),
+        .init("x+y|x", "xxxz", [(0, 1), (1, 2), (2, 3)]),
+        .init("b+|ab+c", "abbbd", [(1, 4)]),
+    ]
+
+    static let classesCases: [RegexMatchCase] = [
+        .init("[a-c]+", "xabcd", [(1, 4)]),
+        .init("[^a-c]+", "abxyc", [(2, 4)]),
+        .init("[]a]+", "a]b", [(0, 2)]),
+        .init("[a-]+", "a-b", [(0, 2)]),
+        .init(#"[\d.]+"#, "v1.2x", [(1, 4)]),
+        .init("[[:alpha:]]+", "12ab3", [(2, 4)]),
+        .init("[[:^digit:]]+", "12ab3", [(2, 4)]),
+        .init("[[a-c][x-z]]+", "abxq", [(0, 3)]),
+        .init(#"[^\n]+"#, "ab\ncd", [(0, 2), (3, 5)]),
+        .init(#"\W+"#, "ab, cd", [(2, 4)]),
+    ]
+
+    static let unicodeClassesCases: [RegexMatchCase] = [
+        .init(#"\d+"#, "x١٢3y", [(1, 6)]),
+        .init(#"\w+"#, "héllo wörld", [(0, 6), (7, 13)]),
+        .init(#"\p{Lu}+"#, "abÇDe", [(2, 5)]),
+        .init(#"\pL+"#, "12日本3", [(2, 8)]),
+        .init(#"\P{L}+"#, "ab12c", [(2, 4)]),
+        .init(#"\s+"#, "a\u{00A0}\u{2003}b", [(1, 6)]),
+        .init("[α-ω]+", "xαβγx", [(1, 7)]),
+        .init(#"\w+"#, "e\u{301}x", [(0, 4)]),
+        .init("😀+", "😀😀x", [(0, 8)]),
+        .init(#"[^a]"#, "a😀", [(1, 5)]),
+    ]
+
+    static let anchorsCases: [RegexMatchCase] = [
+        .init("^a", "a\na\r\na\ra", [(0, 1), (2, 3), (5, 6), (7, 8)]),
+        .init("a$", "a\na\r\na\ra", [(0, 1), (2, 3), (5, 6), (7, 8)]),
+        .init(#"^\n"#, "\r\n", []),
+        .init(#"^\n"#, "\n\n", [(0, 1), (1, 2)]),
+        .init(#"\r$"#, "a\r\nb", []),
+        .init(#"\r$"#, "a\r", [(1, 2)]),
+        .init(#"\Aab"#, "abab", [(0, 2)]),
+        .init(#"ab\z"#, "abab", [(2, 4)]),
+        .init("^$x|^.+$", "ab\n\ncd", [(0, 2), (4, 6)]),
+        .init(#"^\w+$"#, "one\r\ntwo\rthree", [(0, 3), (5, 8), (9, 14)]),
+    ]
+
+    static let wordBoundariesCases: [RegexMatchCase] = [
+        .init(#"\bfoo\b"#, "foo foobar barfoo foo", [(0, 3), (18, 21)]),
+        .init(#"\bé"#, "aé é", [(4, 6)]),
+        .init(#"\b\w+\b"#, "日本 語", [(0, 6), (7, 10)]),
+        .init(#"\B\w"#, "ab", [(1, 2)]),
+        .init(#"x\b"#, "xé x", [(4, 5)]),
+        .init(#"\b[A-Z]{2,}-\d+\b"#, "see ABC-123, xABC-1 and AB-7é, DE-9", [(4, 11), (32, 36)]),
+        .init(#"#[0-9a-fA-F]{6}\b"#, "#ff00ff #ff00ffa #abcdef", [(0, 7), (17, 24)]),
+    ]
+
+    static let caseFoldingCases: [RegexMatchCase] = [
+        .init("(?i)k", "kK\u{212A}", [(0, 1), (1, 2), (2, 5)]),
+        .init("(?i)straße", "STRASSE straße STRAẞE", [(8, 15), (16, 24)]),
+        .init("(?i)σ", "Σσς", [(0, 2), (2, 4), (4, 6)]),
+        .init("(?i)[a-c]+", "xAbCd", [(1, 4)]),
+        .init("(?i)[^a]", "aA", []),
+        .init("a(?i)b", "aB AB", [(0, 2)]),
+        .init("(?i:a)b", "Ab AB", [(0, 2)]),
+        .init("(?i)a(?-i)b", "AB Ab", [(3, 5)]),
+        .init("todo", "ToDo", [(0, 4)], caseInsensitive: true),
+        .init(#"(?i)\p{Lu}"#, "a", [(0, 1)]),
+    ]
+
+    @Test(arguments: basicsCases) func basics(_ c: RegexMatchCase) { check(c) }
+    @Test(arguments: emptyMatchesCases) func emptyMatchesAreSkipped(_ c: RegexMatchCase) { check(c) }
+    @Test(arguments: repetitionCases) func repetition(_ c: RegexMatchCase) { check(c) }
+    @Test(arguments: leftmostLongestCases) func leftmostLongest(_ c: RegexMatchCase) { check(c) }
+    @Test(arguments: classesCases) func classes(_ c: RegexMatchCase) { check(c) }
+    @Test(arguments: unicodeClassesCases) func unicodeClasses(_ c: RegexMatchCase) { check(c) }
+    @Test(arguments: anchorsCases) func anchorsPerLine(_ c: RegexMatchCase) { check(c) }
+    @Test(arguments: wordBoundariesCases) func wordBoundaries(_ c: RegexMatchCase) { check(c) }
+    @Test(arguments: caseFoldingCases) func caseFolding(_ c: RegexMatchCase) { check(c) }
+
+    private func check(_ c: RegexMatchCase, sourceLocation: SourceLocation = #_sourceLocation) {
+        checkMatches(c.pattern, c.text, c.matches, caseInsensitive: c.caseInsensitive, sourceLocation: sourceLocation)
+    }
+
+    @Test func bytesBeforeFromAreContext() throws {
+        let table: [(pattern: String, text: String, from: Int, expected: Range<Int>?)] = [
+            ("^b", "ab", 1, nil),
+            (#"\bb"#, "ab", 1, nil),
+            (#"\bb"#, "a b", 2, 2..<3),
+            (#"\Bb"#, "ab", 1, 1..<2),
+            ("^b", "a\nb", 2, 2..<3),
+            ("^b", "a\rb", 2, 2..<3),
+            ("x", "x", 5, nil),
+            ("x", "x", -3, 0..<1),
+        ]
+        for row in table {
+            let regex = try CompiledRegex(row.pattern)
+            for engine in RegexTestEngine.allCases {
+                let actual = engine.firstMatch(regex, in: Array(row.text.utf8), from: row.from)
+                #expect(actual == row.expected, "\(engine) /\(row.pattern)/ from \(row.from)")
+            }
+        }
+    }
+
+    @Test func pathologicalPatternsFinish() throws {
+        let table: [(pattern: String, text: String, expected: [(Int, Int)])] = [
+            ("(a+)+$", String(repeating: "a", count: 20_000), [(0, 20_000)]),
+            ("(a|aa)*b", String(repeating: "a", count: 20_000), []),
+            ("(x+x+)+y", String(repeating: "x", count: 5_000), []),
+            ("(a*)*b", String(repeating: "a", count: 5_000), []),
+        ]
+        for row in table {
+            let regex = try CompiledRegex(row.pattern)
+            let bytes = Array(row.text.utf8)
+            // The reference matcher is polynomial; only the real engines run on long inputs.
+            for engine in [RegexTestEngine.pikeVM, .lazyDFA, .tinyCacheDFA] {
+                #expect(engine.allMatches(regex, in: bytes) == row.expected.map { $0.0..<$0.1 }, "\(engine) /\(row.pattern)/")
+            }
+        }
+    }
+}
+
+@Suite struct RegexCaptureTests {
+    /// (pattern, text, expected groups of the first match, group 0 first).
+    static let table: [(String, String, [Range<Int>?])] = [
+        ("(a)(b)?", "a", [0..<1, 0..<1, nil]),
+        (#"(?P<year>\d{4})-(?<month>\d{2})"#, "2024-05", [0..<7, 0..<4, 5..<7]),
+        ("(a|ab)(c|bcd)", "abcd", [0..<4, 0..<1, 1..<4]),
+        ("(a*)(a*)", "aaa", [0..<3, 0..<3, 3..<3]),
+        ("(a*?)(a*)", "aaa", [0..<3, 0..<0, 0..<3]),
+        ("(a)|b", "b", [0..<1, nil]),
+        (#"(\w+)\s(\w+)"#, "hello world", [0..<11, 0..<5, 6..<11]),
+        ("(a)+", "aaa", [0..<3, 2..<3]),
+        (#"x(\b)"#, "x y", [0..<1, 1..<1]),
+        ("Sam|(Samwise)", "Samwise", [0..<7, 0..<7]),
+    ]
+
+    @Test func capturesFollowLeftmostFirstWithinTheMatch() throws {
+        for (pattern, text, expected) in RegexCaptureTests.table {
+            let regex = try CompiledRegex(pattern)
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let match = regex.firstMatch(in: buffer, from: 0) else {
+                    Issue.record("/\(pattern)/ did not match \(text)")
+                    return
+                }
+                #expect(regex.captures(in: buffer, match: match) == expected, "/\(pattern)/ in \(text)")
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Testing
+@testable import PatternEngine
+
+/// The engines every matching table runs against.
+enum RegexTestEngine: String, CaseIterable, CustomStringConvertible {
+    case pikeVM
+    case lazyDFA
+    /// A DFA whose cache holds a handful of states: it clears constantly and often falls back to the Pike VM.
+    case tinyCacheDFA
+    case reference
+
+    var description: String { rawValue }
+
+    /// The first match at or after `from` in `text`.
+    func firstMatch(_ regex: CompiledRegex, in text: [UInt8], from: Int) -> Range<Int>? {
+        switch self {
+        case .reference:
+            return ReferenceRegexMatcher.firstMatch(regex, in: text, from: from)
+        case .pikeVM:
+            return text.withUnsafeBufferPointer { regex.firstMatch(in: $0, from: from, engine: .pikeVM) }
+        case .lazyDFA:
+            return text.withUnsafeBufferPointer { regex.firstMatch(in: $0, from: from, engine: .automatic) }
+        case .tinyCacheDFA:
+            return text.withUnsafeBufferPointer {
+                regex.firstMatch(in: $0, from: from, engine: .lazyDFA(DFALimits(maxStates: 3, maxClearsPerSearch: 2)))
+            }
+        }
+    }
+
+    /// All matches, found by calling `firstMatch` with `from` set to the previous match's end.
+    func allMatches(_ regex: CompiledRegex, in text: [UInt8]) -> [Range<Int>] {
+        var matches: [Range<Int>] = []
+        var from = 0
+        while let match = firstMatch(regex, in: text, from: from) {
+            matches.append(match)
+            // Matches are non-empty, so this always advances.
+            from = match.upperBound
+        }
+        return matches
+    }
+}
+
+/// Compiles `pattern`, recording an issue at the caller when it is rejected.
+func compileForTest(
+    _ pattern: String, caseInsensitive: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+) -> CompiledRegex? {
+    do {
+        return try CompiledRegex(pattern, caseInsensitive: caseInsensitive)
+    } catch {
+        Issue.record("pattern \(pattern) rejected: \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// Checks that every engine finds exactly `expected` (UTF-8 offset pairs) when iterating over `text`.
+func checkMatches(
+    _ pattern: String, _ text: String, _ expected: [(Int, Int)], caseInsensitive: Bool = false,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard let regex = compileForTest(pattern, caseInsensitive: caseInsensitive, sourceLocation: sourceLocation) else { return }
+    let bytes = Array(text.utf8)
+    let expectedRanges = expected.map { $0.0..<$0.1 }
+    for engine in RegexTestEngine.allCases {
+        let actual = engine.allMatches(regex, in: bytes)
+        #expect(actual == expectedRanges, "\(engine) on /\(pattern)/ in \(text.debugDescription)", sourceLocation: sourceLocation)
+    }
+}

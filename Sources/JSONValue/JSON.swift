@@ -30,7 +30,7 @@ extension JSON {
         switch self {
         case .integer(let value): return value
         case .double(let value):
-            return Int(exactly: value)
+            return exactInteger(value)
         default: return nil
         }
     }

@@ -1,14 +1,18 @@
-// API contract (implementation pending): see the signatures below.
-
 /// Options for `JSONParser`.
+///
+/// Both option sets accept a leading UTF-8 byte order mark, which RFC 8259 lets a parser ignore.
 public struct JSONParseOptions: Sendable {
     /// Accept `//` and `/* */` comments.
     public var allowsComments: Bool
     /// Accept a trailing comma before `]` and `}`.
     public var allowsTrailingCommas: Bool
-    /// Nesting deeper than this is a syntax error (protects the stack).
+    /// Nesting deeper than this is a syntax error.
+    ///
+    /// The parser itself never recurses, but destroying, comparing or writing a `JSON` value
+    /// recurses through its nesting, so this limit is what keeps those safe too.
     public var maximumDepth: Int
 
+    /// Options with each relaxation chosen separately.
     public init(allowsComments: Bool = false, allowsTrailingCommas: Bool = false, maximumDepth: Int = 512) {
         self.allowsComments = allowsComments
         self.allowsTrailingCommas = allowsTrailingCommas
@@ -19,4 +23,66 @@ public struct JSONParseOptions: Sendable {
     public static let strict = JSONParseOptions()
     /// JSON with comments and trailing commas, as in config files.
     public static let lenient = JSONParseOptions(allowsComments: true, allowsTrailingCommas: true)
+}
+
+/// Parses JSON texts (RFC 8259) from UTF-8 bytes, without Foundation.
+///
+/// - Numbers: an integral literal (no fraction or exponent) that fits in `Int` becomes
+///   `.integer`; any other number becomes `.double`, so a 20-digit integer is a `.double`.
+///   A number beyond the range of `Double` becomes an infinite `.double`.
+/// - Strings: invalid UTF-8 and unescaped control characters are errors. A `\u` escape of a
+///   lone UTF-16 surrogate decodes to U+FFFD; an escaped surrogate pair decodes to its scalar.
+/// - Objects: when a key repeats, the last member wins.
+/// - Nesting deeper than `JSONParseOptions.maximumDepth` is an error; the parser does not
+///   recurse, so no input can exhaust the stack.
+/// - Anything after the value other than whitespace (and comments, when allowed) is an error.
+public enum JSONParser {
+    /// Parses one JSON text from UTF-8 bytes.
+    ///
+    /// - Complexity: O(*n*) in the length of `bytes`.
+    public static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions = .strict
+    ) throws(JSONSyntaxError) -> JSON {
+        var parser = JSONByteParser(bytes: bytes, options: options, recordsLocations: false)
+        return try parser.parseDocument()
+    }
+
+    /// Parses one JSON text from UTF-8 bytes.
+    ///
+    /// - Complexity: O(*n*) in the length of `bytes`.
+    public static func parse(_ bytes: [UInt8], options: JSONParseOptions = .strict) throws(JSONSyntaxError) -> JSON {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONSyntaxError) -> JSON in try parse(buffer, options: options) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON text from a string.
+    ///
+    /// - Complexity: O(*n*) in the UTF-8 length of `text`.
+    public static func parse(_ text: String, options: JSONParseOptions = .strict) throws(JSONSyntaxError) -> JSON {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result { () throws(JSONSyntaxError) -> JSON in try parse(buffer, options: options) }
+        }
+        return try result.get()
+    }
+
+    /// Parses one JSON text and records where each value and key starts, for error messages
+    /// that point into the text.
+    ///
+    /// - Complexity: O(*n*) in the length of `bytes`.
+    public static func parseWithLocations(
+        _ bytes: [UInt8], options: JSONParseOptions = .strict
+    ) throws(JSONSyntaxError) -> (JSON, JSONSourceMap) {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONSyntaxError) -> (JSON, [JSONSourceMap.Node]) in
+                var parser = JSONByteParser(bytes: buffer, options: options, recordsLocations: true)
+                let value = try parser.parseDocument()
+                return (value, parser.sourceNodes ?? [])
+            }
+        }
+        let (value, nodes) = try result.get()
+        return (value, JSONSourceMap(nodes: nodes, utf8: bytes))
+    }
 }

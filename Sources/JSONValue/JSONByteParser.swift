@@ -1,0 +1,627 @@
+// The parsing machine behind `JSONParser`.
+//
+// The parser works on raw UTF-8 bytes and never recurses: open containers live on an explicit
+// stack, so a deeply nested document costs heap, not call stack, and the depth limit is a
+// plain comparison. Finished values of the open containers wait on a flat value stack (and
+// object keys on a key stack); a closing bracket turns the top slice of that stack into one
+// array or dictionary.
+//
+//     input:   [1, {"a": [2, 3
+//     frames:  array(values from 0) | object(values from 1, keys from 0) | array(values from 2)
+//     values:  1 | 2 3
+//     keys:    "a"
+//
+// Strings take a fast path: one scan for the closing quote, a backslash or a control byte,
+// then one validated `String` built from the byte slice. Only strings with escapes are
+// copied into a scratch buffer first.
+
+/// An open array or object while its members are being parsed.
+struct JSONContainerFrame {
+    /// `true` for an object, `false` for an array.
+    var isObject: Bool
+    /// Where the container's finished members start on the value stack.
+    var firstValueIndex: Int
+    /// Where the container's keys start on the key stack (objects only).
+    var firstKeyIndex: Int
+    /// The container's node in the source map, or -1 when locations are not recorded.
+    var sourceNode: Int
+}
+
+/// The byte-level JSON parser: a cursor over the input plus the stacks of open containers.
+struct JSONByteParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let options: JSONParseOptions
+    private var offset = 0
+    private var values: [JSON] = []
+    private var keys: [String] = []
+    private var frames: [JSONContainerFrame] = []
+    /// The UTF-8 offset of the key that introduced the value about to be parsed.
+    private var pendingKeyUTF8Offset: Int?
+    /// The source map under construction, or `nil` when locations are not recorded.
+    private(set) var sourceNodes: [JSONSourceMap.Node]?
+
+    /// A parser over `bytes`; `recordsLocations` turns on the source map.
+    init(bytes: UnsafeBufferPointer<UInt8>, options: JSONParseOptions, recordsLocations: Bool) {
+        self.bytes = bytes
+        self.options = options
+        self.sourceNodes = recordsLocations ? [] : nil
+    }
+
+    /// Parses the whole input as one JSON text.
+    ///
+    /// - Complexity: O(*n*) in the length of the input.
+    mutating func parseDocument() throws(JSONSyntaxError) -> JSON {
+        skipByteOrderMark()
+        try skipWhitespace()
+        let value = try parseValueTree()
+        try skipWhitespace()
+        guard offset >= bytes.count else {
+            throw unexpectedByte(expecting: "end of input after the JSON value")
+        }
+        return value
+    }
+
+    // MARK: Structure
+
+    /// Parses one value, including everything nested in it, starting at `offset`.
+    private mutating func parseValueTree() throws(JSONSyntaxError) -> JSON {
+        // At the top of this loop `offset` is at the first byte of a value.
+        while true {
+            var value: JSON
+            recordValueStart()
+            switch peek {
+            case ASCII.openBrace:
+                try openContainer(isObject: true)
+                try skipWhitespace()
+                if peek == ASCII.closeBrace {
+                    offset += 1
+                    value = closeContainer()
+                } else {
+                    try parseKeyAndColon()
+                    continue
+                }
+            case ASCII.openBracket:
+                try openContainer(isObject: false)
+                try skipWhitespace()
+                if peek == ASCII.closeBracket {
+                    offset += 1
+                    value = closeContainer()
+                } else {
+                    continue
+                }
+            case ASCII.quote:
+                value = .string(try parseString())
+            case ASCII.minus, ASCII.zero...ASCII.nine:
+                value = try parseNumber()
+            case ASCII.lowercaseT:
+                try expectLiteral("true")
+                value = .bool(true)
+            case ASCII.lowercaseF:
+                try expectLiteral("false")
+                value = .bool(false)
+            case ASCII.lowercaseN:
+                try expectLiteral("null")
+                value = .null
+            default:
+                throw unexpectedByte(expecting: "a value")
+            }
+
+            // Hand the finished value to its container; a closing bracket finishes that
+            // container in turn, so this loop climbs until a ',' asks for the next value.
+            while true {
+                guard let frame = frames.last else { return value }
+                values.append(value)
+                try skipWhitespace()
+                let closer = frame.isObject ? ASCII.closeBrace : ASCII.closeBracket
+                let next = peek
+                if next == ASCII.comma {
+                    offset += 1
+                    try skipWhitespace()
+                    if offset < bytes.count, bytes[offset] == closer {
+                        guard options.allowsTrailingCommas else {
+                            throw error("a trailing comma is not allowed in strict JSON", at: offset)
+                        }
+                        offset += 1
+                        value = closeContainer()
+                        continue
+                    }
+                    if frame.isObject { try parseKeyAndColon() }
+                    break
+                } else if offset < bytes.count, next == closer {
+                    offset += 1
+                    value = closeContainer()
+                } else {
+                    throw unexpectedByte(
+                        expecting: frame.isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
+                }
+            }
+        }
+    }
+
+    /// Pushes a container, enforcing the depth limit.
+    private mutating func openContainer(isObject: Bool) throws(JSONSyntaxError) {
+        guard frames.count < options.maximumDepth else {
+            throw error("nesting is deeper than the limit of \(options.maximumDepth) levels", at: offset)
+        }
+        let node = (sourceNodes?.count ?? 0) - 1
+        frames.append(
+            JSONContainerFrame(
+                isObject: isObject, firstValueIndex: values.count, firstKeyIndex: keys.count,
+                sourceNode: sourceNodes == nil ? -1 : node))
+        offset += 1
+    }
+
+    /// Pops the innermost container and builds its value from the top of the stacks.
+    private mutating func closeContainer() -> JSON {
+        guard let frame = frames.popLast() else { return .null }
+        let memberCount = values.count - frame.firstValueIndex
+        if frame.isObject {
+            var members: [String: JSON] = Dictionary(minimumCapacity: memberCount)
+            var keyIndex = frame.firstKeyIndex
+            for valueIndex in frame.firstValueIndex..<values.count where keyIndex < keys.count {
+                // Duplicate keys: the last one wins, as the assignment overwrites.
+                members[keys[keyIndex]] = values[valueIndex]
+                keyIndex += 1
+            }
+            values.removeSubrange(frame.firstValueIndex...)
+            keys.removeSubrange(frame.firstKeyIndex...)
+            return .object(members)
+        }
+        let elements = Array(values[frame.firstValueIndex...])
+        values.removeSubrange(frame.firstValueIndex...)
+        return .array(elements)
+    }
+
+    /// Parses `"key"` and `:` inside an object and leaves `offset` at the member's value.
+    private mutating func parseKeyAndColon() throws(JSONSyntaxError) {
+        guard peek == ASCII.quote, offset < bytes.count else {
+            throw unexpectedByte(expecting: "a string as an object key")
+        }
+        pendingKeyUTF8Offset = offset
+        keys.append(try parseString())
+        try skipWhitespace()
+        guard peek == ASCII.colon, offset < bytes.count else {
+            throw unexpectedByte(expecting: "':' after an object key")
+        }
+        offset += 1
+        try skipWhitespace()
+    }
+
+    /// Adds a source-map node for the value starting at `offset` and links it to its container.
+    @inline(__always)
+    private mutating func recordValueStart() {
+        guard let index = sourceNodes?.count else { return }
+        // Optional chaining mutates the array in place, without copying it.
+        sourceNodes?.append(JSONSourceMap.Node(valueUTF8Offset: offset, keyUTF8Offset: pendingKeyUTF8Offset))
+        pendingKeyUTF8Offset = nil
+        guard let frame = frames.last, frame.sourceNode >= 0, frame.sourceNode < index else { return }
+        if frame.isObject {
+            // A duplicate key replaces the earlier member's node, matching "last one wins".
+            if let key = keys.last { sourceNodes?[frame.sourceNode].members[key] = index }
+        } else {
+            sourceNodes?[frame.sourceNode].elements.append(index)
+        }
+    }
+
+    // MARK: Whitespace and comments
+
+    /// Skips a UTF-8 byte order mark at the very start, which RFC 8259 allows a parser to ignore.
+    private mutating func skipByteOrderMark() {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            offset = 3
+        }
+    }
+
+    /// Skips spaces, tabs, line breaks and (when allowed) comments.
+    @inline(__always)
+    private mutating func skipWhitespace() throws(JSONSyntaxError) {
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case ASCII.space, ASCII.tab, ASCII.lineFeed, ASCII.carriageReturn:
+                offset += 1
+            case ASCII.slash where options.allowsComments:
+                try skipComment()
+            default:
+                return
+            }
+        }
+    }
+
+    /// Skips one `//` or `/* */` comment starting at `offset`.
+    private mutating func skipComment() throws(JSONSyntaxError) {
+        let commentStart = offset
+        let kind: UInt8 = offset + 1 < bytes.count ? bytes[offset + 1] : 0
+        guard kind == ASCII.slash || kind == ASCII.asterisk else {
+            throw error("expected '//' or '/*' to start a comment", at: commentStart)
+        }
+        offset += 2
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if kind == ASCII.slash, byte == ASCII.lineFeed || byte == ASCII.carriageReturn {
+                return
+            }
+            if kind == ASCII.asterisk, byte == ASCII.asterisk, offset + 1 < bytes.count,
+                bytes[offset + 1] == ASCII.slash
+            {
+                offset += 2
+                return
+            }
+            if byte < 0x80 {
+                offset += 1
+            } else {
+                let length = validUTF8SequenceLength(in: bytes, at: offset, end: bytes.count)
+                guard length > 0 else { throw error("invalid UTF-8", at: offset) }
+                offset += length
+            }
+        }
+        if kind == ASCII.asterisk {
+            throw error("unterminated comment", at: commentStart)
+        }
+    }
+
+    // MARK: Scalars
+
+    /// Consumes `literal` (`true`, `false` or `null`) at `offset`.
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let matches = literal.withUTF8Buffer { expected -> Bool in
+            guard bytes.count - offset >= expected.count else { return false }
+            for index in 0..<expected.count where bytes[offset + index] != expected[index] {
+                return false
+            }
+            return true
+        }
+        guard matches else {
+            throw error("invalid literal, expected '\(literal)'", at: offset)
+        }
+        offset += literal.utf8CodeUnitCount
+    }
+
+    /// Parses a number at `offset` following the RFC 8259 grammar.
+    ///
+    /// Integral literals (no fraction, no exponent) that fit in `Int` become `.integer`; every
+    /// other number becomes `.double` (values beyond the `Double` range become infinite).
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSON {
+        let start = offset
+        var index = offset
+        let end = bytes.count
+        let isNegative = bytes[index] == ASCII.minus
+        if isNegative { index += 1 }
+
+        guard index < end, isDigit(bytes[index]) else {
+            offset = index
+            throw unexpectedByte(expecting: "a digit")
+        }
+        // The integer part is accumulated as a negative number so that `Int.min` fits.
+        var accumulator = 0
+        var overflowed = false
+        if bytes[index] == ASCII.zero {
+            index += 1
+            if index < end, isDigit(bytes[index]) {
+                throw error("leading zeros are not allowed in numbers", at: start)
+            }
+        } else {
+            while index < end, isDigit(bytes[index]) {
+                let digit = Int(bytes[index] &- ASCII.zero)
+                if !overflowed {
+                    let (times10, overflow1) = accumulator.multipliedReportingOverflow(by: 10)
+                    let (next, overflow2) = times10.subtractingReportingOverflow(digit)
+                    overflowed = overflow1 || overflow2
+                    accumulator = next
+                }
+                index += 1
+            }
+        }
+
+        var isIntegral = true
+        if index < end, bytes[index] == ASCII.period {
+            isIntegral = false
+            index += 1
+            guard index < end, isDigit(bytes[index]) else {
+                offset = index
+                throw unexpectedByte(expecting: "a digit after the decimal point")
+            }
+            while index < end, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < end, bytes[index] == ASCII.lowercaseE || bytes[index] == ASCII.uppercaseE {
+            isIntegral = false
+            index += 1
+            if index < end, bytes[index] == ASCII.plus || bytes[index] == ASCII.minus { index += 1 }
+            guard index < end, isDigit(bytes[index]) else {
+                offset = index
+                throw unexpectedByte(expecting: "a digit in the exponent")
+            }
+            while index < end, isDigit(bytes[index]) { index += 1 }
+        }
+        offset = index
+
+        if isIntegral, !overflowed {
+            if isNegative { return .integer(accumulator) }
+            let (positive, overflow) = (0).subtractingReportingOverflow(accumulator)
+            if !overflow { return .integer(positive) }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let double = Double(text) else {
+            throw error("number out of range", at: start)
+        }
+        return .double(double)
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- ASCII.zero < 10 }
+
+    // MARK: Strings
+
+    /// Parses a string at `offset` (which is at its opening quote).
+    @inline(__always)
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        let openingQuote = offset
+        let start = offset + 1
+        var index = start
+        let end = bytes.count
+        // The OR of all bytes: its top bit says whether the string needs UTF-8 validation.
+        var unionOfBytes: UInt8 = 0
+        index = skipPlainStringBytes(from: index, unionOfBytes: &unionOfBytes)
+        while index < end {
+            let byte = bytes[index]
+            unionOfBytes |= byte
+            if byte == ASCII.quote {
+                offset = index + 1
+                return try makeString(utf8Range: start..<index, isASCII: unionOfBytes < 0x80)
+            }
+            if byte == ASCII.backslash {
+                return try parseEscapedString(start: start, firstEscape: index, openingQuote: openingQuote)
+            }
+            if byte < 0x20 {
+                throw controlCharacterInString(at: index)
+            }
+            index += 1
+        }
+        throw error("unterminated string", at: openingQuote)
+    }
+
+    /// The index of the first 8-byte word from `index` on that may hold a quote, a backslash
+    /// or a control byte, checking eight bytes at a time; the OR of the skipped bytes is merged
+    /// into `unionOfBytes`.
+    ///
+    /// Each test is the classic "does this word have a byte below n" bit trick,
+    /// `(word - n * 0x01...) & ~word & 0x80...`, which is exact about *whether* there is such a
+    /// byte (not about which one), so the caller rescans the word it stops at byte by byte.
+    @inline(__always)
+    private func skipPlainStringBytes(from index: Int, unionOfBytes: inout UInt8) -> Int {
+        let raw = UnsafeRawBufferPointer(bytes)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        var index = max(index, 0)
+        var unionOfWords: UInt64 = 0
+        while raw.count - index >= 8 {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let quotes = word ^ (ones &* UInt64(ASCII.quote))
+            let backslashes = word ^ (ones &* UInt64(ASCII.backslash))
+            let hasQuote = (quotes &- ones) & ~quotes
+            let hasBackslash = (backslashes &- ones) & ~backslashes
+            let hasControl = (word &- ones &* 0x20) & ~word
+            if (hasQuote | hasBackslash | hasControl) & highBits != 0 { break }
+            unionOfWords |= word
+            index += 8
+        }
+        if unionOfWords & highBits != 0 { unionOfBytes |= 0x80 }
+        return index
+    }
+
+    /// A `String` from a run of input bytes that holds no escapes, after checking that the
+    /// bytes are valid UTF-8.
+    ///
+    /// `String(decoding:as:)` would silently repair invalid bytes, so they are checked first;
+    /// `String(validating:as:)` would do both at once but is not specialized for buffers and
+    /// costs a generic metadata lookup per string.
+    @inline(__always)
+    private func makeString(utf8Range: Range<Int>, isASCII: Bool) throws(JSONSyntaxError) -> String {
+        if utf8Range.isEmpty { return "" }
+        if !isASCII, let invalid = firstInvalidUTF8Offset(in: bytes, range: utf8Range) {
+            throw error("invalid UTF-8", at: invalid)
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[utf8Range]), as: UTF8.self)
+    }
+
+    /// The slow path of `parseString` for strings with escapes.
+    private mutating func parseEscapedString(
+        start: Int, firstEscape: Int, openingQuote: Int
+    ) throws(JSONSyntaxError) -> String {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(firstEscape - start + 32)
+        var index = firstEscape
+        var runStart = start
+        let end = bytes.count
+        var unionOfBytes: UInt8 = 0
+        for byte in UnsafeBufferPointer(rebasing: bytes[start..<firstEscape]) { unionOfBytes |= byte }
+        while index < end {
+            let byte = bytes[index]
+            unionOfBytes |= byte
+            if byte == ASCII.quote {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                offset = index + 1
+                // Escapes always produce valid UTF-8, so only the raw input bytes need a check.
+                if unionOfBytes >= 0x80, let invalid = firstInvalidUTF8Offset(in: bytes, range: start..<index) {
+                    throw error("invalid UTF-8", at: invalid)
+                }
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            if byte == ASCII.backslash {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                index = try decodeEscape(at: index, openingQuote: openingQuote, into: &buffer)
+                runStart = index
+                continue
+            }
+            if byte < 0x20 {
+                throw controlCharacterInString(at: index)
+            }
+            index += 1
+        }
+        throw error("unterminated string", at: openingQuote)
+    }
+
+    /// Decodes the escape sequence at `index` (a backslash) into `buffer` and returns the
+    /// index after it.
+    ///
+    /// A `\u` escape of a lone UTF-16 surrogate decodes to U+FFFD; a high surrogate escape
+    /// followed by a low surrogate escape decodes to the scalar they encode.
+    private func decodeEscape(
+        at index: Int, openingQuote: Int, into buffer: inout [UInt8]
+    ) throws(JSONSyntaxError) -> Int {
+        guard index + 1 < bytes.count else {
+            throw error("unterminated string", at: openingQuote)
+        }
+        let replacement: UInt8
+        switch bytes[index + 1] {
+        case ASCII.quote: replacement = ASCII.quote
+        case ASCII.backslash: replacement = ASCII.backslash
+        case ASCII.slash: replacement = ASCII.slash
+        case ASCII.lowercaseB: replacement = 0x08
+        case ASCII.lowercaseF: replacement = 0x0C
+        case ASCII.lowercaseN: replacement = ASCII.lineFeed
+        case ASCII.lowercaseR: replacement = ASCII.carriageReturn
+        case ASCII.lowercaseT: replacement = ASCII.tab
+        case ASCII.lowercaseU:
+            guard let unit = hexQuad(at: index + 2) else {
+                throw error("expected four hexadecimal digits after '\\u'", at: index)
+            }
+            switch unit {
+            case 0xD800...0xDBFF:
+                if index + 7 < bytes.count, bytes[index + 6] == ASCII.backslash,
+                    bytes[index + 7] == ASCII.lowercaseU, let low = hexQuad(at: index + 8),
+                    (0xDC00...0xDFFF).contains(low)
+                {
+                    let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    appendUTF8(scalar: scalar, to: &buffer)
+                    return index + 12
+                }
+                appendUTF8(scalar: 0xFFFD, to: &buffer)
+            case 0xDC00...0xDFFF:
+                appendUTF8(scalar: 0xFFFD, to: &buffer)
+            default:
+                appendUTF8(scalar: unit, to: &buffer)
+            }
+            return index + 6
+        default:
+            throw error("invalid escape sequence in a string", at: index)
+        }
+        buffer.append(replacement)
+        return index + 2
+    }
+
+    /// The value of four hexadecimal digits at `index`, or `nil` if there are not four.
+    private func hexQuad(at index: Int) -> Int? {
+        guard index >= 0, bytes.count - index >= 4 else { return nil }
+        var value = 0
+        for position in index..<(index + 4) {
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case ASCII.zero...ASCII.nine: digit = byte &- ASCII.zero
+            case 0x61...0x66: digit = byte &- 0x61 &+ 10
+            case 0x41...0x46: digit = byte &- 0x41 &+ 10
+            default: return nil
+            }
+            value = value << 4 | Int(digit)
+        }
+        return value
+    }
+
+    /// Appends the UTF-8 encoding of `scalar` (at most U+10FFFF, not a surrogate).
+    private func appendUTF8(scalar: Int, to buffer: inout [UInt8]) {
+        if scalar < 0x80 {
+            buffer.append(UInt8(truncatingIfNeeded: scalar))
+        } else if scalar < 0x800 {
+            buffer.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
+            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        } else if scalar < 0x10000 {
+            buffer.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
+            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        } else {
+            buffer.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
+            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
+            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        }
+    }
+
+    // MARK: Errors
+
+    @inline(__always)
+    private var peek: UInt8 { offset < bytes.count ? bytes[offset] : 0 }
+
+    private func error(_ message: String, at utf8Offset: Int) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, utf8Offset: utf8Offset, in: bytes)
+    }
+
+    private func controlCharacterInString(at index: Int) -> JSONSyntaxError {
+        let byte = bytes[index]
+        if byte == ASCII.lineFeed || byte == ASCII.carriageReturn {
+            return error("line break in a string (a missing closing quote?)", at: index)
+        }
+        return error("control character \(unicodeName(of: byte)) in a string must be escaped", at: index)
+    }
+
+    /// An error for the byte at `offset`, which is not what the grammar allows there.
+    private func unexpectedByte(expecting expected: String) -> JSONSyntaxError {
+        guard offset < bytes.count else {
+            return error("expected \(expected), found the end of the input", at: offset)
+        }
+        let byte = bytes[offset]
+        let found: String
+        switch byte {
+        case ASCII.slash where !options.allowsComments:
+            return error("comments are not allowed in strict JSON", at: offset)
+        case 0x80...:
+            let length = validUTF8SequenceLength(in: bytes, at: offset, end: bytes.count)
+            guard length > 0 else { return error("invalid UTF-8", at: offset) }
+            let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
+            found = "'\(scalar)'"
+        case 0x21...0x7E:
+            found = "'\(Character(Unicode.Scalar(byte)))'"
+        default:
+            found = unicodeName(of: byte)
+        }
+        return error("expected \(expected), found \(found)", at: offset)
+    }
+
+    /// `U+000A` style name of an ASCII byte.
+    private func unicodeName(of byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        let high = digits[Int(byte >> 4)]
+        let low = digits[Int(byte & 0x0F)]
+        return "U+00" + String(decoding: [high, low], as: UTF8.self)
+    }
+}
+
+/// The ASCII bytes the JSON grammar is made of.
+enum ASCII {
+    static let tab: UInt8 = 0x09
+    static let lineFeed: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let space: UInt8 = 0x20
+    static let quote: UInt8 = 0x22
+    static let plus: UInt8 = 0x2B
+    static let comma: UInt8 = 0x2C
+    static let minus: UInt8 = 0x2D
+    static let period: UInt8 = 0x2E
+    static let slash: UInt8 = 0x2F
+    static let zero: UInt8 = 0x30
+    static let nine: UInt8 = 0x39
+    static let colon: UInt8 = 0x3A
+    static let asterisk: UInt8 = 0x2A
+    static let uppercaseE: UInt8 = 0x45
+    static let openBracket: UInt8 = 0x5B
+    static let backslash: UInt8 = 0x5C
+    static let closeBracket: UInt8 = 0x5D
+    static let lowercaseB: UInt8 = 0x62
+    static let lowercaseE: UInt8 = 0x65
+    static let lowercaseF: UInt8 = 0x66
+    static let lowercaseN: UInt8 = 0x6E
+    static let lowercaseR: UInt8 = 0x72
+    static let lowercaseT: UInt8 = 0x74
+    static let lowercaseU: UInt8 = 0x75
+    static let openBrace: UInt8 = 0x7B
+    static let closeBrace: UInt8 = 0x7D
+}

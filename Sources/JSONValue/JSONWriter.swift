@@ -1,0 +1,318 @@
+// A JSON writer that appends UTF-8 straight into a byte array.
+//
+// Output is compact (no spaces or line breaks) and deterministic: object keys are written in
+// sorted order. Integers are converted to digits by hand, so writing the long integer arrays
+// of semantic tokens costs no `String` per number.
+//
+// Besides whole `JSON` values the writer has a small streaming interface (`beginObject`,
+// `writeKey`, `endObject`, ...) that inserts the commas itself, so a message can embed a
+// fast-path array without first building a `JSON` tree.
+
+/// Writes JSON as UTF-8 bytes.
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+    /// `true` once a container member has been written, so the next one needs a comma.
+    private var needsSeparator = false
+    /// The number of open containers of the streaming interface.
+    private var openContainerCount = 0
+
+    /// An empty writer.
+    public init() {}
+
+    /// An empty writer that reserves room for `capacity` bytes.
+    public init(reservingCapacity capacity: Int) {
+        bytes.reserveCapacity(max(capacity, 0))
+    }
+
+    /// Takes the written bytes, leaving the writer empty.
+    public mutating func takeBytes() -> [UInt8] {
+        let result = bytes
+        self = JSONWriter()
+        return result
+    }
+
+    // MARK: Values
+
+    /// Writes a whole value.
+    ///
+    /// Object keys come out in sorted order; doubles are written as described at `writeDouble(_:)`.
+    ///
+    /// - Complexity: O(*n*) in the size of the value, plus sorting the keys of each object.
+    public mutating func write(_ json: JSON) {
+        writeSeparatorIfNeeded()
+        appendValue(json)
+        needsSeparator = true
+    }
+
+    /// Writes `null`.
+    public mutating func writeNull() {
+        writeSeparatorIfNeeded()
+        appendStaticText("null")
+        needsSeparator = true
+    }
+
+    /// Writes `true` or `false`.
+    public mutating func writeBool(_ value: Bool) {
+        writeSeparatorIfNeeded()
+        appendStaticText(value ? "true" : "false")
+        needsSeparator = true
+    }
+
+    /// Writes an integer in decimal.
+    public mutating func writeInteger(_ value: Int) {
+        writeSeparatorIfNeeded()
+        appendInteger(value)
+        needsSeparator = true
+    }
+
+    /// Writes a double: an integral value that fits in `Int` as an integer (`2.0` as `2`), NaN and
+    /// infinities as `null` (JSON has no way to spell them), anything else in the shortest form
+    /// that reads back as the same double.
+    public mutating func writeDouble(_ value: Double) {
+        writeSeparatorIfNeeded()
+        appendDouble(value)
+        needsSeparator = true
+    }
+
+    /// Writes a string with the escapes JSON needs: `\"`, `\\`, the short forms `\b \f \n \r \t`,
+    /// and `\u00XX` for the other control characters. Everything else, including non-ASCII
+    /// text, is copied as UTF-8.
+    ///
+    /// - Complexity: O(*n*) in the UTF-8 length of `string`.
+    public mutating func writeString(_ string: String) {
+        writeSeparatorIfNeeded()
+        appendString(string)
+        needsSeparator = true
+    }
+
+    /// Writes an array of unsigned integers, the fast path for LSP semantic tokens.
+    ///
+    /// - Complexity: O(*n*) in the number of digits written.
+    public mutating func writeIntegerArray(_ values: [UInt32]) {
+        writeSeparatorIfNeeded()
+        // At most 10 digits and a comma per value.
+        bytes.reserveCapacity(bytes.count + values.count * 11 + 2)
+        bytes.append(ASCII.openBracket)
+        var isFirst = true
+        for value in values {
+            if !isFirst { bytes.append(ASCII.comma) }
+            isFirst = false
+            appendDigits(of: UInt(value))
+        }
+        bytes.append(ASCII.closeBracket)
+        needsSeparator = true
+    }
+
+    /// Writes an array of integers.
+    ///
+    /// - Complexity: O(*n*) in the number of digits written.
+    public mutating func writeIntegerArray(_ values: some Sequence<Int>) {
+        writeSeparatorIfNeeded()
+        bytes.reserveCapacity(bytes.count + values.underestimatedCount * 4 + 2)
+        bytes.append(ASCII.openBracket)
+        var isFirst = true
+        for value in values {
+            if !isFirst { bytes.append(ASCII.comma) }
+            isFirst = false
+            appendInteger(value)
+        }
+        bytes.append(ASCII.closeBracket)
+        needsSeparator = true
+    }
+
+    // MARK: Streaming containers
+
+    /// Opens an object; follow with `writeKey(_:)` and a value per member, then `endObject()`.
+    public mutating func beginObject() {
+        writeSeparatorIfNeeded()
+        bytes.append(ASCII.openBrace)
+        openContainerCount += 1
+        needsSeparator = false
+    }
+
+    /// Writes a member key and its colon; the next write is the member's value.
+    public mutating func writeKey(_ key: String) {
+        writeSeparatorIfNeeded()
+        appendString(key)
+        bytes.append(ASCII.colon)
+        needsSeparator = false
+    }
+
+    /// Closes the object opened by the matching `beginObject()`.
+    public mutating func endObject() {
+        bytes.append(ASCII.closeBrace)
+        openContainerCount = max(openContainerCount - 1, 0)
+        needsSeparator = true
+    }
+
+    /// Opens an array; follow with the element writes, then `endArray()`.
+    public mutating func beginArray() {
+        writeSeparatorIfNeeded()
+        bytes.append(ASCII.openBracket)
+        openContainerCount += 1
+        needsSeparator = false
+    }
+
+    /// Closes the array opened by the matching `beginArray()`.
+    public mutating func endArray() {
+        bytes.append(ASCII.closeBracket)
+        openContainerCount = max(openContainerCount - 1, 0)
+        needsSeparator = true
+    }
+
+    /// Writes the comma between two members of an open container.
+    @inline(__always)
+    private mutating func writeSeparatorIfNeeded() {
+        if needsSeparator, openContainerCount > 0 { bytes.append(ASCII.comma) }
+    }
+
+    // MARK: Encoding
+
+    private mutating func appendValue(_ json: JSON) {
+        switch json {
+        case .null: appendStaticText("null")
+        case .bool(let value): appendStaticText(value ? "true" : "false")
+        case .integer(let value): appendInteger(value)
+        case .double(let value): appendDouble(value)
+        case .string(let value): appendString(value)
+        case .array(let elements):
+            bytes.append(ASCII.openBracket)
+            var isFirst = true
+            for element in elements {
+                if !isFirst { bytes.append(ASCII.comma) }
+                isFirst = false
+                appendValue(element)
+            }
+            bytes.append(ASCII.closeBracket)
+        case .object(let members):
+            bytes.append(ASCII.openBrace)
+            var isFirst = true
+            for key in members.keys.sorted() {
+                guard let value = members[key] else { continue }
+                if !isFirst { bytes.append(ASCII.comma) }
+                isFirst = false
+                appendString(key)
+                bytes.append(ASCII.colon)
+                appendValue(value)
+            }
+            bytes.append(ASCII.closeBrace)
+        }
+    }
+
+    private mutating func appendStaticText(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func appendInteger(_ value: Int) {
+        if value < 0 { bytes.append(ASCII.minus) }
+        // `magnitude` is exact even for `Int.min`.
+        appendDigits(of: value.magnitude)
+    }
+
+    /// Appends the decimal digits of `value`, most significant first.
+    @inline(__always)
+    private mutating func appendDigits(of value: UInt) {
+        if value < 10 {
+            bytes.append(ASCII.zero &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
+        var digitCount = 1
+        var limit: UInt = 10
+        while digitCount < 20, value >= limit {
+            digitCount += 1
+            // `limit` stops growing before it could overflow: 10^19 < UInt.max < 10^20.
+            let (next, overflow) = limit.multipliedReportingOverflow(by: 10)
+            if overflow { break }
+            limit = next
+        }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(ASCII.zero, count: digitCount))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var remaining = value
+            var index = start + digitCount - 1
+            while index >= start, index < buffer.count {
+                let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
+                buffer[index] = ASCII.zero &+ UInt8(truncatingIfNeeded: digit)
+                remaining = quotient
+                index -= 1
+            }
+        }
+    }
+
+    private mutating func appendDouble(_ value: Double) {
+        guard value.isFinite else {
+            appendStaticText("null")
+            return
+        }
+        if let integer = exactInteger(value) {
+            appendInteger(integer)
+            return
+        }
+        // Swift's description is the shortest text that reads back as the same double, and
+        // for finite values it is valid JSON ("0.1", "1e-07", "1.5e+300").
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    private mutating func appendString(_ string: String) {
+        var string = string
+        string.withUTF8 { appendEscaped(utf8: $0) }
+    }
+
+    /// Appends `utf8` between quotes, copying runs that need no escape in one go.
+    private mutating func appendEscaped(utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.reserveCapacity(bytes.count + utf8.count + 2)
+        bytes.append(ASCII.quote)
+        var runStart = 0
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte >= 0x20, byte != ASCII.quote, byte != ASCII.backslash {
+                index += 1
+                continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            bytes.append(ASCII.backslash)
+            switch byte {
+            case ASCII.quote: bytes.append(ASCII.quote)
+            case ASCII.backslash: bytes.append(ASCII.backslash)
+            case 0x08: bytes.append(ASCII.lowercaseB)
+            case 0x0C: bytes.append(ASCII.lowercaseF)
+            case ASCII.lineFeed: bytes.append(ASCII.lowercaseN)
+            case ASCII.carriageReturn: bytes.append(ASCII.lowercaseR)
+            case ASCII.tab: bytes.append(ASCII.lowercaseT)
+            default:
+                let hexDigits: StaticString = "0123456789abcdef"
+                hexDigits.withUTF8Buffer { hex in
+                    bytes.append(contentsOf: [
+                        ASCII.lowercaseU, ASCII.zero, ASCII.zero,
+                        hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+                    ])
+                }
+            }
+            index += 1
+            runStart = index
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        bytes.append(ASCII.quote)
+    }
+}
+
+extension JSON: CustomStringConvertible {
+    /// The value as compact UTF-8 JSON with sorted object keys.
+    ///
+    /// - Complexity: O(*n*) in the size of the value, plus sorting the keys of each object.
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(self)
+        return writer.bytes
+    }
+
+    /// The value as compact JSON text with sorted object keys.
+    public var jsonText: String {
+        String(decoding: encoded(), as: UTF8.self)
+    }
+
+    /// The compact JSON text of the value.
+    public var description: String { jsonText }
+}

@@ -1,0 +1,109 @@
+import Testing
+@testable import PatternEngine
+
+/// Errors, limits, sub-range searches and the facts the server reads off a rule set.
+@Suite struct RuleSetBehaviourTests {
+    @Test func invalidRulesAreReportedAndTheOthersWork() {
+        let ruleSet = RuleSet(rules: [words("", "x"), regex("(a"), words(), words("y")])
+        #expect(ruleSet.errors.map(\.ruleIndex) == [0, 1, 2])
+        #expect(ruleSet.errors[0].wordIndex == 0)
+        #expect(ruleSet.errors[1].patternUTF8Offset != nil)
+        #expect(ruleSet.errors[2].wordIndex == nil)
+        let found = ruleSet.matches(in: Array("x (a y".utf8)).matches
+        #expect(found == [Match(ruleIndex: 0, utf8Range: 0..<1), Match(ruleIndex: 3, utf8Range: 5..<6)])
+    }
+
+    /// One truncation case: a limit, and what the search must say.
+    struct LimitCase: Sendable, CustomStringConvertible {
+        var name: String
+        var maximumMatchCount: Int?
+        var text: String
+        var expectedCount: Int
+        var expectedTruncated: Bool
+        var description: String { name }
+    }
+
+    static let limitCases: [LimitCase] = [
+        LimitCase(name: "no limit", maximumMatchCount: nil, text: "a a a", expectedCount: 3, expectedTruncated: false),
+        LimitCase(name: "limit above the count", maximumMatchCount: 5, text: "a a a", expectedCount: 3, expectedTruncated: false),
+        LimitCase(name: "limit equal to the count", maximumMatchCount: 3, text: "a a a", expectedCount: 3, expectedTruncated: false),
+        LimitCase(name: "limit below the count", maximumMatchCount: 2, text: "a a a", expectedCount: 2, expectedTruncated: true),
+        LimitCase(name: "zero", maximumMatchCount: 0, text: "a", expectedCount: 0, expectedTruncated: true),
+        LimitCase(name: "zero without matches", maximumMatchCount: 0, text: "b", expectedCount: 0, expectedTruncated: false),
+    ]
+
+    @Test(arguments: limitCases)
+    func matchLimitSaysWhenItTruncates(_ testCase: LimitCase) {
+        let ruleSet = RuleSet(rules: [words("a"), regex("z+")], limits: RuleSet.Limits(maximumMatchCount: testCase.maximumMatchCount))
+        let result = ruleSet.matches(in: Array(testCase.text.utf8))
+        #expect(result.matches.count == testCase.expectedCount)
+        #expect(result.truncated == testCase.expectedTruncated)
+    }
+
+    @Test func subRangeUsesOutsideBytesAsContext() {
+        let ruleSet = RuleSet(rules: [words("foo", wholeWord: true), regex("^b+")])
+        let text = Array("xfoo foo\nbbb foo".utf8)
+        text.withUnsafeBufferPointer { buffer in
+            // `foo` at 1 is preceded by `x` outside the range; a match may end after the range.
+            #expect(ruleSet.matches(in: buffer, startingIn: 1..<6).matches == [Match(ruleIndex: 0, utf8Range: 5..<8)])
+            #expect(ruleSet.matches(in: buffer, startingIn: 9..<10).matches == [Match(ruleIndex: 1, utf8Range: 9..<12)])
+            #expect(ruleSet.matches(in: buffer, startingIn: 10..<12).matches == [])
+            // Bad ranges are clamped, never trapped.
+            #expect(ruleSet.matches(in: buffer, startingIn: -5..<100).matches.count == 3)
+            #expect(ruleSet.matches(in: buffer, startingIn: 50..<60).matches == [])
+        }
+    }
+
+    /// One case of the facts a server reads: the longest match and whether a match can cross a line.
+    struct ShapeCase: Sendable, CustomStringConvertible {
+        var name: String
+        var rules: [Rule]
+        var maximumMatchUTF8Length: Int?
+        var canMatchLineTerminator: Bool
+        var description: String { name }
+    }
+
+    static let shapeCases: [ShapeCase] = [
+        ShapeCase(name: "no rules", rules: [], maximumMatchUTF8Length: 0, canMatchLineTerminator: false),
+        ShapeCase(name: "words", rules: [words("TODO", "FIXME")], maximumMatchUTF8Length: 5, canMatchLineTerminator: false),
+        ShapeCase(name: "KELVIN SIGN is longer than k", rules: [words("ok", caseSensitive: false)],
+                  maximumMatchUTF8Length: 4, canMatchLineTerminator: false),
+        ShapeCase(name: "word with a newline", rules: [words("a\nb")], maximumMatchUTF8Length: 3, canMatchLineTerminator: true),
+        ShapeCase(name: "regex is unbounded", rules: [words("a"), regex("b+")], maximumMatchUTF8Length: nil,
+                  canMatchLineTerminator: false),
+        ShapeCase(name: "regex with \\s", rules: [regex("a\\sb")], maximumMatchUTF8Length: nil, canMatchLineTerminator: true),
+    ]
+
+    @Test(arguments: shapeCases)
+    func shapeOfMatches(_ testCase: ShapeCase) {
+        let ruleSet = RuleSet(rules: testCase.rules)
+        #expect(ruleSet.maximumMatchUTF8Length == testCase.maximumMatchUTF8Length)
+        #expect(ruleSet.canMatchLineTerminator == testCase.canMatchLineTerminator)
+    }
+
+    @Test func largeWordListsFallBackToTheSparseAutomaton() {
+        let list = (0..<300).map { "word\($0)x" }
+        let text = Array("a word17x b word299x word3".utf8)
+        let tiny = RuleSet(rules: [words(list)], limits: RuleSet.Limits(denseAutomatonByteBudget: 1024))
+        let roomy = RuleSet(rules: [words(list)])
+        #expect(tiny.literalAutomaton?.kind == .sparse)
+        #expect(roomy.literalAutomaton?.kind == .dense)
+        #expect(tiny.matches(in: text) == roomy.matches(in: text))
+        #expect(roomy.matches(in: text).matches.count == 2)
+    }
+
+    @Test func caseFoldingHelpersAgreeOnWordsAndText() {
+        // The escaped form of a word must compile and match the word itself, whatever its punctuation.
+        for word in ["a.b", "(x)", "[y]", "a|b", "1+1?", "{z}", "^$", "\\", "a*"] {
+            let compiled = try? CompiledRegex(RegexEscaping.escaped(word), caseInsensitive: true)
+            let text = Array(word.utf8)
+            let found = text.withUnsafeBufferPointer { compiled?.firstMatch(in: $0, from: 0) }
+            #expect(found == 0..<text.count, "\(word)")
+        }
+    }
+}
+
+/// A words rule from an array.
+func words(_ list: [String], caseSensitive: Bool = true, wholeWord: Bool = false) -> Rule {
+    Rule(name: "words", pattern: .words(list), caseSensitive: caseSensitive, wholeWord: wholeWord)
+}

@@ -1,0 +1,88 @@
+import Testing
+@testable import PatternEngine
+
+/// Random rule sets on random texts: the rule set (every automaton variant) must agree with the reference engine.
+@Suite struct RuleSetDifferentialTests {
+    /// A small, seedable generator (SplitMix64) so that a failure can be replayed from its printed seed.
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Pieces of words and texts, chosen to collide often: case pairs, K/S look-alikes, sigmas, Turkic i, marks, CJK, emoji, CRLF.
+    static let fragments = [
+        "a", "b", "ab", "ba", "aa", "abc", "A", "B", "K", "k", "\u{212A}", "s", "S", "ſ", "é", "É", "e\u{301}",
+        "中", "文", "🔥", "_", " ", "-", "\r\n", "\n", "\r", "x", "σ", "ς", "Σ", "ı", "I", "i", "İ", "1",
+    ]
+
+    /// Simple regexes in the common subset of regex syntaxes (Unicode `\d` and `\w` are left to the table tests:
+    /// they take tens of milliseconds to compile in a debug build).
+    static let regexes = [
+        "a+", "ab|b", "[a-c]+", "[0-9]+", "b?a", "x*y", "(ab)+", "[a-zA-Z_]+", "[^ ]+", "a\\sb", "k", "s+", "é+",
+        "\\bab\\b", "^a", "b$", ".", "中+", "a(b|bc)", "[ks]+",
+    ]
+
+    static func randomWord(_ generator: inout SplitMix64) -> String {
+        (0..<Int.random(in: 1...3, using: &generator)).map { _ in fragments.randomElement(using: &generator) ?? "a" }
+            .joined()
+    }
+
+    static func randomRules(_ generator: inout SplitMix64) -> [Rule] {
+        (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+            let caseSensitive = Bool.random(using: &generator)
+            let wholeWord = Int.random(in: 0..<3, using: &generator) == 0
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                let pattern = regexes.randomElement(using: &generator) ?? "a"
+                return Rule(name: pattern, pattern: .regex(pattern), caseSensitive: caseSensitive, wholeWord: wholeWord)
+            }
+            let list = (0..<Int.random(in: 1...3, using: &generator)).map { _ in randomWord(&generator) }
+            return Rule(name: "words", pattern: .words(list), caseSensitive: caseSensitive, wholeWord: wholeWord)
+        }
+    }
+
+    static func randomText(_ generator: inout SplitMix64) -> [UInt8] {
+        var text: [UInt8] = []
+        for _ in 0..<Int.random(in: 0...24, using: &generator) {
+            // Now and then a byte that is not valid UTF-8.
+            if Int.random(in: 0..<40, using: &generator) == 0 {
+                text.append([0xFF, 0x80, 0xC3].randomElement(using: &generator) ?? 0xFF)
+            } else {
+                text.append(contentsOf: (fragments.randomElement(using: &generator) ?? "a").utf8)
+            }
+        }
+        return text
+    }
+
+    @Test func randomRuleSetsAgreeWithTheReference() {
+        let baseSeed: UInt64 = 0x48_4C_2D_43
+        let configurations = RuleSetTests.configurations
+        for iteration in 0..<2_000 {
+            let seed = baseSeed &+ UInt64(iteration)
+            var generator = SplitMix64(state: seed)
+            let rules = Self.randomRules(&generator)
+            let text = Self.randomText(&generator)
+            let configuration = configurations[iteration % configurations.count]
+            let ruleSet = RuleSet(rules: rules, limits: .default, automatonConfiguration: configuration)
+
+            let expected = ReferenceRuleMatcher.matches(rules: rules, in: text)
+            let actual = ruleSet.matches(in: text).matches
+            #expect(actual == expected, "seed \(seed): rules \(rules.map(\.pattern)), text \(text)")
+
+            // A random sub-range: matches that start inside it, with the rest of the text as context.
+            let lower = Int.random(in: 0...text.count, using: &generator)
+            let upper = Int.random(in: lower...text.count, using: &generator)
+            let expectedInRange = ReferenceRuleMatcher.matches(rules: rules, in: text, startingIn: lower..<upper)
+            let actualInRange = text.withUnsafeBufferPointer {
+                ruleSet.matches(in: $0, startingIn: lower..<upper).matches
+            }
+            #expect(actualInRange == expectedInRange, "seed \(seed), range \(lower)..<\(upper)")
+            if actual != expected || actualInRange != expectedInRange { return }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+// A line index over UTF-8 text, converting between UTF-8 byte offsets and LSP positions.
+//
+// The index stores, per line, where it starts, how long its content is (without the
+// terminator) and, only for lines that have any, the non-ASCII characters with their offset
+// inside the line and their UTF-8 length:
+//
+//     text:   "a👍b\r\ncd\n"
+//     line 0: start 0, content 6 bytes, wide characters [(offset 1, 4 bytes)]
+//     line 1: start 8, content 2 bytes, no wide characters
+//     line 2: start 11, content 0 bytes (the text ends with a terminator)
+//
+// On an ASCII line, bytes, UTF-16 units and scalars coincide, so a conversion is one
+// subtraction. On other lines the conversion walks that line's wide characters only.
+// `\n`, `\r\n` and a lone `\r` each end a line; `\r\n` is one terminator, so no position
+// ever points between its two bytes.
+
+/// Line starts plus the non-ASCII characters of each line of a UTF-8 text, for converting
+/// between UTF-8 byte offsets and zero-based LSP positions in any `PositionEncoding`.
+///
+/// The index does not keep the text. Every query clamps its input instead of trapping.
+public struct LineIndex: Sendable, Equatable {
+    /// A character that takes more than one UTF-8 byte.
+    struct WideCharacter: Sendable, Equatable {
+        /// The UTF-8 offset of the character from the start of its line.
+        var utf8OffsetInLine: Int
+        /// The UTF-8 length of the character: 2, 3 or 4 (1 for a stray byte of invalid input).
+        var utf8Length: Int
+
+        /// The character's length in `encoding`'s units.
+        @inline(__always)
+        func length(in encoding: PositionEncoding) -> Int {
+            switch encoding {
+            case .utf8: return utf8Length
+            case .utf16: return utf8Length == 4 ? 2 : 1
+            case .utf32: return 1
+            }
+        }
+    }
+
+    /// One line of the text.
+    struct Line: Sendable, Equatable {
+        /// The UTF-8 offset of the line's first byte.
+        var utf8Start: Int
+        /// The UTF-8 length of the line without its terminator.
+        var utf8ContentLength: Int
+        /// The line's non-ASCII characters in order; empty (and unallocated) for ASCII lines.
+        var wideCharacters: [WideCharacter]
+
+        /// The UTF-8 offset just after the line's content, where its terminator starts.
+        var utf8ContentEnd: Int { utf8Start + utf8ContentLength }
+    }
+
+    /// All lines in order; never empty, since even an empty text has one line.
+    var lines: [Line]
+
+    /// The length of the indexed text in UTF-8 bytes.
+    public internal(set) var utf8Count: Int
+
+    /// Indexes `text`, which should be UTF-8 (invalid bytes count as one character each).
+    ///
+    /// - Complexity: O(*n*) in the length of `text`, skipping ASCII eight bytes at a time.
+    public init(utf8 text: UnsafeBufferPointer<UInt8>) {
+        var lines: [Line] = []
+        lines.reserveCapacity(text.count / 32 + 1)
+        _ = LineIndex.scanLines(in: text, utf8Range: 0..<text.count, isDocumentEnd: true, into: &lines)
+        self.lines = lines
+        self.utf8Count = text.count
+    }
+
+    /// Indexes `text`, which should be UTF-8 (invalid bytes count as one character each).
+    ///
+    /// - Complexity: O(*n*) in the length of `text`.
+    public init(utf8 text: [UInt8]) {
+        self = text.withUnsafeBufferPointer { LineIndex(utf8: $0) }
+    }
+
+    // MARK: Lines
+
+    /// The number of lines: one more than the number of line terminators, so an empty text
+    /// has one line and a text ending in a terminator has an empty last line.
+    public var lineCount: Int { lines.count }
+
+    /// The UTF-8 offset where the zero-based `line` starts; 0 for a negative line and the end
+    /// of the text for a line past the last.
+    ///
+    /// - Complexity: O(1).
+    public func utf8Offset(ofLineStart line: Int) -> Int {
+        guard line >= 0 else { return 0 }
+        guard line < lines.count else { return utf8Count }
+        return lines[line].utf8Start
+    }
+
+    /// The UTF-8 offset where the content of the zero-based `line` ends, before its terminator;
+    /// 0 for a negative line and the end of the text for a line past the last.
+    ///
+    /// - Complexity: O(1).
+    public func utf8Offset(ofLineContentEnd line: Int) -> Int {
+        guard line >= 0 else { return 0 }
+        guard line < lines.count else { return utf8Count }
+        return lines[line].utf8ContentEnd
+    }
+
+    /// The UTF-8 range of the content of the zero-based `line`, without its terminator
+    /// (clamped like `utf8Offset(ofLineStart:)`).
+    ///
+    /// - Complexity: O(1).
+    public func utf8ContentRange(ofLine line: Int) -> Range<Int> {
+        utf8Offset(ofLineStart: line)..<utf8Offset(ofLineContentEnd: line)
+    }
+
+    /// The zero-based line that contains `utf8Offset`, including its terminator. Offsets are
+    /// clamped to the text, so the end of the text is on the last line.
+    ///
+    /// - Complexity: O(log *L*) for *L* lines.
+    public func line(containingUTF8Offset utf8Offset: Int) -> Int {
+        // The last line whose start is at or before the offset.
+        var low = 0
+        var high = lines.count
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if lines[middle].utf8Start <= utf8Offset {
+                low = middle
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+
+    /// The length of the content of the zero-based `line` in `encoding`'s units; 0 for a line
+    /// outside the text.
+    ///
+    /// - Complexity: O(*k*) for the *k* non-ASCII characters of the line.
+    public func characterCount(ofLine line: Int, encoding: PositionEncoding) -> Int {
+        guard line >= 0, line < lines.count else { return 0 }
+        let record = lines[line]
+        var count = record.utf8ContentLength
+        for wide in record.wideCharacters {
+            count -= wide.utf8Length - wide.length(in: encoding)
+        }
+        return count
+    }
+
+    // MARK: Conversions
+
+    /// The position of `utf8Offset` with its character counted in `encoding`'s units.
+    ///
+    /// The offset is clamped to the text. An offset inside a multi-byte character names that
+    /// character; an offset inside a line terminator (such as between `\r` and `\n`) names the
+    /// end of the line's content.
+    ///
+    /// - Complexity: O(log *L* + *k*) for *L* lines and *k* non-ASCII characters on the line;
+    ///   O(log *L*) on an ASCII line.
+    public func position(ofUTF8Offset utf8Offset: Int, encoding: PositionEncoding) -> Position {
+        let clamped = min(max(utf8Offset, 0), utf8Count)
+        let lineNumber = line(containingUTF8Offset: clamped)
+        let record = lines[lineNumber]
+        var column = min(clamped - record.utf8Start, record.utf8ContentLength)
+        // Bytes minus units of the wide characters before `column`.
+        var excess = 0
+        for wide in record.wideCharacters {
+            if wide.utf8OffsetInLine >= column { break }
+            if column < wide.utf8OffsetInLine + wide.utf8Length {
+                column = wide.utf8OffsetInLine
+                break
+            }
+            excess += wide.utf8Length - wide.length(in: encoding)
+        }
+        return Position(line: lineNumber, character: column - excess)
+    }
+
+    /// The UTF-8 offset of `position`, whose character is counted in `encoding`'s units.
+    ///
+    /// Never traps: a negative line gives 0 and a line past the last gives the end of the
+    /// text; a negative character gives the line start and one past the line's content gives
+    /// the content end (never a spot inside the terminator); a character inside a multi-byte
+    /// character (such as between the two UTF-16 units of 👍) gives that character's start.
+    ///
+    /// - Complexity: O(*k*) for the *k* non-ASCII characters on the line; O(1) on an ASCII line.
+    public func utf8Offset(of position: Position, encoding: PositionEncoding) -> Int {
+        guard position.line >= 0 else { return 0 }
+        guard position.line < lines.count else { return utf8Count }
+        let record = lines[position.line]
+        // A line has no more units than bytes, so this clamp loses nothing and keeps the
+        // additions below from overflowing.
+        let character = min(max(position.character, 0), record.utf8ContentLength)
+        var excess = 0
+        for wide in record.wideCharacters {
+            let unitStart = wide.utf8OffsetInLine - excess
+            if unitStart >= character { break }
+            let units = wide.length(in: encoding)
+            if character < unitStart + units {
+                return record.utf8Start + wide.utf8OffsetInLine
+            }
+            excess += wide.utf8Length - units
+        }
+        return record.utf8Start + min(character + excess, record.utf8ContentLength)
+    }
+}

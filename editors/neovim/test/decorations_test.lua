@@ -155,6 +155,19 @@ wait_for_extmarks(bufnr, {
 check_group("HighlightLsFixme", { foreground = 0xffffff, background = 0xd32f2f, bold = true })
 check_group("HighlightLsDeprecated", { foreground = 0x9e9e9e, strikethrough = true })
 
+-- An edit after the emoji on the same line, where UTF-8, UTF-16 and UTF-32 columns all differ.
+api.nvim_buf_set_text(bufnr, 0, 19, 0, 19, { "XY-7 " })
+local after_edits = {
+  { 0, 0, 5, "HighlightLsFixme" },
+  { 0, 9, 13, "HighlightLsTodo" },
+  { 0, 19, 23, "HighlightLsTicket" },
+  { 0, 24, 31, "HighlightLsTicket" },
+  { 0, 32, 37, "HighlightLsCafe" },
+  { 1, 2, 12, "HighlightLsDeprecated" },
+  { 1, 13, 17, "HighlightLsTicket" },
+}
+wait_for_extmarks(bufnr, after_edits, "after an edit behind the emoji")
+
 -- A notification for an older version than the buffer's is ignored.
 local before = describe(extmarks(bufnr))
 local drawn, reason = plugin.apply_decorations({
@@ -172,21 +185,14 @@ plugin.apply_decorations({
   textDocument = { uri = vim.uri_from_bufnr(bufnr), version = version },
   positionEncoding = "utf-16",
   styles = { { rule = "ticket", color = "#3b82f6ff", underline = true } },
-  -- "FIXME ü TODO 👍 " is 16 UTF-16 units (the emoji is a surrogate pair); ABC-123 follows.
-  ranges = { 0, 16, 23, 0 },
+  -- "FIXME ü TODO 👍 XY-7 " is 21 UTF-16 units (the emoji is a surrogate pair); ABC-123 follows.
+  ranges = { 0, 21, 28, 0 },
 })
-check(describe(extmarks(bufnr)) == describe({ { 0, 19, 26, "HighlightLsTicket" } }), "utf-16 columns become byte columns: " .. describe(extmarks(bufnr)))
+check(describe(extmarks(bufnr)) == describe({ { 0, 24, 31, "HighlightLsTicket" } }), "utf-16 columns become byte columns: " .. describe(extmarks(bufnr)))
 
 -- The request gives the server's current state back.
 plugin.refresh(bufnr)
-wait_for_extmarks(bufnr, {
-  { 0, 0, 5, "HighlightLsFixme" },
-  { 0, 9, 13, "HighlightLsTodo" },
-  { 0, 19, 26, "HighlightLsTicket" },
-  { 0, 27, 32, "HighlightLsCafe" },
-  { 1, 2, 12, "HighlightLsDeprecated" },
-  { 1, 13, 17, "HighlightLsTicket" },
-}, "after highlight/decorations")
+wait_for_extmarks(bufnr, after_edits, "after highlight/decorations")
 
 -- An empty ranges array clears the buffer.
 plugin.apply_decorations({

@@ -36,8 +36,11 @@ let package = Package(
             dependencies: ["JSONRPC", "JSONValue", "HighlightConfig", "PatternEngine", "TextIndex"],
             swiftSettings: strict),
 
-        // MARK: highlight-ls — the executable: CLI and wiring only.
-        .executableTarget(name: "highlight-ls", dependencies: ["LanguageServer"], swiftSettings: strict),
+        // MARK: highlight-ls — the executable: the CLI (serve, print, list) and wiring.
+        .executableTarget(
+            name: "highlight-ls",
+            dependencies: ["LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex"],
+            swiftSettings: strict),
 
         // MARK: highlight-bench — engine benchmark (release build), figures go to BENCHMARKS.md.
         .executableTarget(name: "highlight-bench", dependencies: ["PatternEngine"], swiftSettings: strict),

@@ -1,0 +1,178 @@
+import Foundation
+import HighlightConfig
+import JSONRPC
+import JSONValue
+
+/// All configuration layers the server knows and the effective configuration per folder.
+struct ConfigurationState {
+    var initializationOptions: ConfigLayer?
+    var settings: ConfigLayer?
+    /// The last good `.highlights.json` layer of each workspace folder, by folder path.
+    var fileLayers: [String: ConfigLayer] = [:]
+    /// The effective configuration of each workspace folder, by folder path.
+    var byFolder: [String: HighlightConfiguration] = [:]
+    /// For documents outside every workspace folder.
+    var fallback = HighlightConfiguration(layers: [])
+    /// Incremented whenever any effective configuration changes; documents compare it.
+    var generation = 0
+    /// Diagnostics found before the client could be told.
+    var pendingDiagnostics: [ConfigDiagnostic] = []
+
+    /// Every rule name of every effective configuration, in a stable order.
+    var allRuleNames: [String] {
+        var seen = Set<String>()
+        var names: [String] = []
+        for config in byFolder.keys.sorted().compactMap({ byFolder[$0] }) + [fallback] {
+            for rule in config.rules where seen.insert(rule.name).inserted { names.append(rule.name) }
+        }
+        return names
+    }
+}
+
+extension Server {
+    static let configFileName = ".highlights.json"
+
+    /// The effective configuration for a document: that of the deepest workspace folder containing it.
+    func configuration(forDocumentURI uri: String) -> HighlightConfiguration {
+        guard let path = filePath(fromURI: uri) else { return configuration.fallback }
+        var best: String?
+        for folder in workspaceFolders where path == folder.path || path.hasPrefix(folder.path.hasSuffix("/") ? folder.path : folder.path + "/") {
+            if best.map({ folder.path.count > $0.count }) ?? true { best = folder.path }
+        }
+        guard let best, let config = configuration.byFolder[best] else { return configuration.fallback }
+        return config
+    }
+
+    /// Parses a settings object (initializationOptions or workspace/configuration), which may nest the config under "highlight".
+    func parseSettingsLayer(_ json: JSON?, source: String) -> ConfigLayer? {
+        guard var json, json.objectValue != nil else { return nil }
+        if let nested = json["highlight"], nested.objectValue != nil { json = nested }
+        var object = json.objectValue ?? [:]
+        // Keys that configure the server rather than the highlighting are not config keys.
+        object["decorations"] = nil
+        let (layer, diagnostics) = ConfigLayer.parse(json: .object(object), source: source)
+        report(diagnostics)
+        return layer
+    }
+
+    /// Reads every workspace folder's `.highlights.json`, keeping the last good layer of a folder whose file is broken.
+    func loadAllWorkspaceFiles() {
+        for folder in workspaceFolders { loadWorkspaceFile(folderPath: folder.path) }
+        let paths = Set(workspaceFolders.map(\.path))
+        configuration.fileLayers = configuration.fileLayers.filter { paths.contains($0.key) }
+    }
+
+    func loadWorkspaceFile(folderPath: String) {
+        let path = (folderPath as NSString).appendingPathComponent(Self.configFileName)
+        switch fileSystem.read(path) {
+        case .missing:
+            configuration.fileLayers[folderPath] = nil
+        case .unusable(let reason):
+            report([ConfigDiagnostic(severity: .error, message: "\(reason); keeping the previous configuration", source: path)])
+        case .contents(let bytes):
+            let (layer, diagnostics) = ConfigLayer.parse(fileContents: bytes, source: path)
+            report(diagnostics)
+            if let layer {
+                configuration.fileLayers[folderPath] = layer
+            } else {
+                let kept = configuration.fileLayers[folderPath] == nil ? "the built-in rules stay in force" : "the last good configuration stays in force"
+                log(.warning, "\(path) not applied; \(kept)")
+            }
+        }
+    }
+
+    /// Rebuilds every effective configuration from the layers.
+    func rebuildConfigurations() {
+        let shared = [configuration.settings, configuration.initializationOptions].compactMap { $0 }
+        var byFolder: [String: HighlightConfiguration] = [:]
+        var diagnostics: [ConfigDiagnostic] = []
+        for folder in workspaceFolders {
+            let config = HighlightConfiguration(layers: [configuration.fileLayers[folder.path]].compactMap { $0 } + shared)
+            byFolder[folder.path] = config
+            diagnostics += config.diagnostics
+        }
+        configuration.byFolder = byFolder
+        configuration.fallback = HighlightConfiguration(layers: shared)
+        diagnostics += configuration.fallback.diagnostics
+        configuration.generation += 1
+        report(Array(Set(diagnostics)).sorted { $0.description < $1.description })
+    }
+
+    /// Tells the user about configuration problems: a message and the log.
+    func report(_ diagnostics: [ConfigDiagnostic]) {
+        guard !diagnostics.isEmpty else { return }
+        guard lifecycle == .running else {
+            configuration.pendingDiagnostics += diagnostics
+            return
+        }
+        for diagnostic in diagnostics {
+            log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
+        }
+        let errors = diagnostics.filter { $0.severity == .error }
+        let first = errors.first ?? diagnostics[0]
+        let more = diagnostics.count > 1 ? " (and \(diagnostics.count - 1) more problems; see the log)" : ""
+        showMessage(errors.isEmpty ? .warning : .error, "highlight-ls: \(first.description)\(more)")
+    }
+
+    func reportPendingDiagnostics() {
+        let pending = configuration.pendingDiagnostics
+        configuration.pendingDiagnostics = []
+        report(pending)
+    }
+
+    /// Asks the client for the `highlight` settings of each folder, when it supports that.
+    func requestSettings() {
+        guard client.workspaceConfiguration else { return }
+        sendRequest("workspace/configuration", params: ["items": [["section": "highlight"]]]) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let answer):
+                let settings = answer.arrayValue?.first
+                let layer = self.parseSettingsLayer(settings, source: "settings (highlight)")
+                self.configuration.settings = layer
+                self.configurationChanged()
+            case .failure(let error):
+                self.log(.warning, "workspace/configuration failed: \(error.message)")
+            }
+        }
+    }
+
+    func didChangeConfiguration(_ params: JSON?) {
+        if let settings = params.value(at: "settings.highlight"), settings.objectValue != nil {
+            configuration.settings = parseSettingsLayer(settings, source: "settings (highlight)")
+            configurationChanged()
+        } else {
+            requestSettings()
+        }
+    }
+
+    func didChangeWatchedFiles(_ params: JSON?) throws(ResponseError) {
+        var touched = false
+        for change in try params.requiredArray("changes") {
+            guard let uri = change["uri"]?.stringValue, let path = filePath(fromURI: uri),
+                  (path as NSString).lastPathComponent == Self.configFileName else { continue }
+            let folder = (path as NSString).deletingLastPathComponent
+            guard workspaceFolders.contains(where: { $0.path == folder || $0.path == folder + "/" }) else { continue }
+            loadWorkspaceFile(folderPath: workspaceFolders.first { $0.path == folder || $0.path == folder + "/" }?.path ?? folder)
+            touched = true
+        }
+        if touched { configurationChanged() }
+    }
+
+    /// After any configuration change: new matches everywhere, a new legend if needed, and a refresh.
+    func configurationChanged() {
+        rebuildConfigurations()
+        let names = configuration.allRuleNames
+        if names != tokenLegend.ruleNames {
+            if client.semanticTokensDynamicRegistration {
+                tokenLegend = TokenLegend(ruleNames: names)
+                registerSemanticTokens()
+            } else {
+                log(.info, "the token legend is fixed at initialize; new rule names are sent as type \"\(TokenLegend.fallbackType)\"")
+            }
+        }
+        previousTokens.removeAll()
+        if client.semanticTokensRefresh { sendRequest("workspace/semanticTokens/refresh", params: nil) }
+        documentsNeedingDecorations.formUnion(documents.keys)
+    }
+}

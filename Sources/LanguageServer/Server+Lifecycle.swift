@@ -1,0 +1,135 @@
+import Foundation
+import JSONRPC
+import JSONValue
+import TextIndex
+
+/// What the client said it supports, reduced to what the server acts on.
+struct ClientCapabilities {
+    var positionEncodings: [String] = []
+    var semanticTokensDynamicRegistration = false
+    var semanticTokensRefresh = false
+    var watchedFilesDynamicRegistration = false
+    var workspaceConfiguration = false
+    var decorations = false
+    var decorationEncoding: PositionEncoding?
+    var showMessage = true
+
+    init() {}
+
+    init(initializeParams params: JSON?) {
+        let capabilities = params.value(at: "capabilities")
+        positionEncodings = capabilities.value(at: "general.positionEncodings")?.arrayValue?.compactMap(\.stringValue) ?? []
+        semanticTokensDynamicRegistration = capabilities.value(at: "textDocument.semanticTokens.dynamicRegistration")?.boolValue ?? false
+        semanticTokensRefresh = capabilities.value(at: "workspace.semanticTokens.refreshSupport")?.boolValue ?? false
+        watchedFilesDynamicRegistration = capabilities.value(at: "workspace.didChangeWatchedFiles.dynamicRegistration")?.boolValue ?? false
+        workspaceConfiguration = capabilities.value(at: "workspace.configuration")?.boolValue ?? false
+        // Decorations are opt-in, through initializationOptions or an experimental capability.
+        let options = params.value(at: "initializationOptions")
+        for source in [options.value(at: "decorations"), capabilities.value(at: "experimental.highlightDecorations")] {
+            switch source {
+            case .bool(let enabled): decorations = decorations || enabled
+            case .object(let object):
+                decorations = true
+                if let name = object["positionEncoding"]?.stringValue { decorationEncoding = PositionEncoding(rawValue: name) }
+            default: break
+            }
+        }
+    }
+}
+
+/// A workspace folder: its URI and the local path its `.highlights.json` is read from.
+struct WorkspaceFolder: Equatable {
+    var uri: String
+    var path: String
+}
+
+/// Turns a `file:` URI into a local path (percent-decoded); `nil` for other schemes.
+func filePath(fromURI uri: String) -> String? {
+    guard let url = URL(string: uri), url.isFileURL else { return nil }
+    let path = url.path
+    return path.isEmpty ? nil : path
+}
+
+extension Server {
+    func initialize(_ params: JSON?) throws(ResponseError) -> JSON {
+        guard lifecycle == .uninitialized else { throw ResponseError.invalidRequest("initialize may be sent only once") }
+        client = ClientCapabilities(initializeParams: params)
+        positionEncoding = Self.chooseEncoding(from: client.positionEncodings)
+        workspaceFolders = Self.folders(from: params)
+        configuration.initializationOptions = parseSettingsLayer(params.value(at: "initializationOptions"), source: "initializationOptions")
+        loadAllWorkspaceFiles()
+        rebuildConfigurations()
+        tokenLegend = TokenLegend(ruleNames: configuration.allRuleNames)
+        lifecycle = .running
+
+        var capabilities: [String: JSON] = [
+            "positionEncoding": .string(positionEncoding.rawValue),
+            "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
+            "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
+            "experimental": ["highlightDecorations": ["method": .string(decorationsMethod)]],
+        ]
+        if !client.semanticTokensDynamicRegistration {
+            capabilities["semanticTokensProvider"] = semanticTokensOptions()
+        }
+        let version = ServerInfo.version
+        return ["capabilities": .object(capabilities), "serverInfo": ["name": "highlight-ls", "version": .string(version)]]
+    }
+
+    func initialized() {
+        if client.semanticTokensDynamicRegistration { registerSemanticTokens() }
+        if client.watchedFilesDynamicRegistration {
+            sendRequest("client/registerCapability", params: ["registrations": [[
+                "id": "highlight-ls-watch-config",
+                "method": "workspace/didChangeWatchedFiles",
+                "registerOptions": ["watchers": [["globPattern": "**/.highlights.json"]]],
+            ]]])
+        }
+        requestSettings()
+        reportPendingDiagnostics()
+    }
+
+    func shutdown() -> JSON {
+        lifecycle = .shutDown
+        return .null
+    }
+
+    /// UTF-16 unless the client offers another encoding we support; the client's order is its preference.
+    static func chooseEncoding(from offered: [String]) -> PositionEncoding {
+        for name in offered {
+            if let encoding = PositionEncoding(rawValue: name) { return encoding }
+        }
+        return .utf16
+    }
+
+    static func folders(from params: JSON?) -> [WorkspaceFolder] {
+        if let list = params.value(at: "workspaceFolders")?.arrayValue {
+            return list.compactMap { entry in
+                guard let uri = entry["uri"]?.stringValue, let path = filePath(fromURI: uri) else { return nil }
+                return WorkspaceFolder(uri: uri, path: path)
+            }
+        }
+        if let uri = params.value(at: "rootUri")?.stringValue, let path = filePath(fromURI: uri) {
+            return [WorkspaceFolder(uri: uri, path: path)]
+        }
+        if let path = params.value(at: "rootPath")?.stringValue, !path.isEmpty {
+            return [WorkspaceFolder(uri: URL(fileURLWithPath: path).absoluteString, path: path)]
+        }
+        return []
+    }
+
+    func didChangeWorkspaceFolders(_ params: JSON?) {
+        let removed = Set((params.value(at: "event.removed")?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue })
+        workspaceFolders.removeAll { removed.contains($0.uri) }
+        for entry in params.value(at: "event.added")?.arrayValue ?? [] {
+            guard let uri = entry["uri"]?.stringValue, let path = filePath(fromURI: uri) else { continue }
+            workspaceFolders.append(WorkspaceFolder(uri: uri, path: path))
+        }
+        loadAllWorkspaceFiles()
+        configurationChanged()
+    }
+}
+
+/// The server's name and version, as printed by `--version`.
+public enum ServerInfo {
+    public static let version = "0.1.0"
+}

@@ -1,0 +1,200 @@
+import Foundation
+import HighlightConfig
+import JSONRPC
+import JSONValue
+import PatternEngine
+import TextIndex
+
+/// The language server's state machine: messages in, messages out, no I/O of its own.
+///
+/// Everything runs on one thread (the runner's server loop or a test), in message order.
+/// Output goes through `send`; decorations for documents that changed are published by
+/// `flush()`, which the runner calls when no more input is waiting, so a burst of keystrokes
+/// yields one decoration update.
+public final class Server {
+    /// Where framed bytes for the client go.
+    let send: (Message) -> Void
+    /// Where log lines go (stderr in the executable).
+    let logSink: (String) -> Void
+    /// Reads a file; injected so tests can run without a disk.
+    let fileSystem: FileSystem
+
+    enum Lifecycle { case uninitialized, running, shutDown }
+    var lifecycle = Lifecycle.uninitialized
+    /// Set by the `exit` notification: 0 after `shutdown`, 1 otherwise.
+    public private(set) var exitCode: Int32?
+
+    var client = ClientCapabilities()
+    var positionEncoding = PositionEncoding.utf16
+    var workspaceFolders: [WorkspaceFolder] = []
+    var configuration = ConfigurationState()
+    var documents: [String: Document] = [:]
+    var tokenLegend = TokenLegend(ruleNames: [])
+    var semanticTokensRegistrationID: String?
+    var previousTokens: [String: (resultID: String, data: [Int])] = [:]
+    var nextResultID = 1
+    var documentsNeedingDecorations: Set<String> = []
+    var nextOutgoingRequestID = 1
+    var pendingOutgoingRequests: [RequestID: (Result<JSON, ResponseError>) -> Void] = [:]
+
+    public init(fileSystem: FileSystem = .disk, send: @escaping (Message) -> Void, log: @escaping (String) -> Void) {
+        self.send = send
+        self.logSink = log
+        self.fileSystem = fileSystem
+    }
+
+    /// Decodes a message body; a body that is not a valid message yields the error response to send instead.
+    public static func decodeIncoming(body: [UInt8]) -> IncomingMessage {
+        switch Message.decode(body: body) {
+        case .success(let message): return .valid(message)
+        case .failure(let problem): return .invalid(errorResponse: .response(id: problem.id ?? RequestID(.null), result: .failure(problem.error)))
+        }
+    }
+
+    /// Handles one message. Every request gets exactly one response.
+    public func handle(_ message: Message) {
+        switch message {
+        case .request(let id, let method, let params):
+            let result: Result<JSON, ResponseError>
+            do {
+                result = .success(try respond(to: method, params: params))
+            } catch {
+                result = .failure(error)
+            }
+            send(.response(id: id, result: result))
+        case .notification(let method, let params):
+            do {
+                try receive(method, params: params)
+            } catch {
+                log(.warning, "\(method): \(error.message)")
+            }
+        case .response(let id, let result):
+            guard let completion = pendingOutgoingRequests.removeValue(forKey: id) else {
+                log(.info, "response to an unknown request \(id) ignored")
+                return
+            }
+            completion(result)
+        }
+    }
+
+    /// The one dispatch site for requests.
+    private func respond(to method: String, params: JSON?) throws(ResponseError) -> JSON {
+        switch lifecycle {
+        case .uninitialized where method != "initialize":
+            throw ResponseError(code: ResponseError.serverNotInitializedCode, message: "the server is not initialized")
+        case .shutDown:
+            throw ResponseError.invalidRequest("the server is shutting down")
+        default: break
+        }
+        switch method {
+        case "initialize": return try initialize(params)
+        case "shutdown": return shutdown()
+        case "textDocument/semanticTokens/full": return try semanticTokensFull(params)
+        case "textDocument/semanticTokens/full/delta": return try semanticTokensDelta(params)
+        case "textDocument/semanticTokens/range": return try semanticTokensRange(params)
+        case "highlight/decorations": return try decorationsRequest(params)
+        case "highlight/matches": return try matchesRequest(params)
+        default: throw ResponseError.methodNotFound(method)
+        }
+    }
+
+    /// The one dispatch site for notifications. Unknown ones (and `$/` ones) are ignored.
+    private func receive(_ method: String, params: JSON?) throws(ResponseError) {
+        if method == "exit" {
+            exitCode = lifecycle == .shutDown ? 0 : 1
+            return
+        }
+        guard lifecycle == .running else {
+            if lifecycle == .uninitialized { log(.info, "\(method) before initialize ignored") }
+            return
+        }
+        switch method {
+        case "initialized": initialized()
+        case "textDocument/didOpen": try didOpen(params)
+        case "textDocument/didChange": try didChange(params)
+        case "textDocument/didClose": try didClose(params)
+        case "textDocument/didSave": try didSave(params)
+        case "workspace/didChangeConfiguration": didChangeConfiguration(params)
+        case "workspace/didChangeWatchedFiles": try didChangeWatchedFiles(params)
+        case "workspace/didChangeWorkspaceFolders": didChangeWorkspaceFolders(params)
+        default: break
+        }
+    }
+
+    /// Sends a request to the client and calls `completion` with its answer.
+    func sendRequest(_ method: String, params: JSON?, completion: @escaping (Result<JSON, ResponseError>) -> Void = { _ in }) {
+        let id = RequestID(.string("highlight-ls-\(nextOutgoingRequestID)"))
+        nextOutgoingRequestID += 1
+        // A client that never answers must not make memory grow: keep a bounded number.
+        if pendingOutgoingRequests.count >= 64, let oldest = pendingOutgoingRequests.keys.first {
+            pendingOutgoingRequests.removeValue(forKey: oldest)
+        }
+        pendingOutgoingRequests[id] = completion
+        send(.request(id: id, method: method, params: params))
+    }
+
+    func sendNotification(_ method: String, params: JSON) {
+        send(.notification(method: method, params: params))
+    }
+
+    enum LogLevel: Int { case error = 1, warning = 2, info = 3 }
+
+    /// Logs to stderr and, once initialized, to the client's log.
+    func log(_ level: LogLevel, _ message: String) {
+        logSink("[\(level)] \(message)")
+        if lifecycle == .running {
+            sendNotification("window/logMessage", params: ["type": .integer(level.rawValue), "message": .string(message)])
+        }
+    }
+
+    /// Shows a message to the user (and logs it).
+    func showMessage(_ level: LogLevel, _ message: String) {
+        logSink("[\(level)] \(message)")
+        sendNotification("window/showMessage", params: ["type": .integer(level.rawValue), "message": .string(message)])
+        if lifecycle == .running {
+            sendNotification("window/logMessage", params: ["type": .integer(level.rawValue), "message": .string(message)])
+        }
+    }
+}
+
+/// A decoded message body: a message to handle, or the error response that answers a bad one.
+public enum IncomingMessage: Sendable {
+    case valid(Message)
+    case invalid(errorResponse: Message)
+}
+
+/// What reading a configuration file gave.
+public enum FileReadResult: Sendable, Equatable {
+    case missing
+    case contents([UInt8])
+    /// The file exists but cannot be used (a directory, unreadable, too large): the message says why.
+    case unusable(String)
+}
+
+/// Access to configuration files, replaceable in tests.
+public struct FileSystem: Sendable {
+    public var read: @Sendable (_ path: String) -> FileReadResult
+
+    public init(read: @escaping @Sendable (_ path: String) -> FileReadResult) { self.read = read }
+
+    /// Configuration files larger than this are refused.
+    public static let maximumConfigFileSize = 4 << 20
+
+    /// The real disk.
+    public static let disk = FileSystem { path in
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
+        if isDirectory.boolValue { return .unusable("\(path) is a directory, not a file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .unusable("\(path) cannot be read") }
+        defer { try? handle.close() }
+        do {
+            let data = try handle.read(upToCount: maximumConfigFileSize + 1) ?? Data()
+            if data.count > maximumConfigFileSize {
+                return .unusable("\(path) is larger than \(maximumConfigFileSize) bytes")
+            }
+            return .contents([UInt8](data))
+        } catch {
+            return .unusable("\(path) cannot be read: \(error.localizedDescription)")
+        }
+    }
+}

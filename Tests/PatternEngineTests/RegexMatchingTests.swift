@@ -179,7 +179,7 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
             let regex = try CompiledRegex(row.pattern)
             let bytes = Array(row.text.utf8)
             // The reference matcher is polynomial; only the real engines run on long inputs.
-            for engine in [RegexTestEngine.pikeVM, .lazyDFA, .tinyCacheDFA] {
+            for engine in [RegexTestEngine.pikeVM, .lazyDFA, .tinyCacheDFA, .clearingDFA] {
                 #expect(engine.allMatches(regex, in: bytes) == row.expected.map { $0.0..<$0.1 }, "\(engine) /\(row.pattern)/")
             }
         }

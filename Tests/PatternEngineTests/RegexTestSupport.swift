@@ -7,6 +7,8 @@ enum RegexTestEngine: String, CaseIterable, CustomStringConvertible {
     case lazyDFA
     /// A DFA whose cache holds a handful of states: it clears constantly and often falls back to the Pike VM.
     case tinyCacheDFA
+    /// A DFA with a small cache that may clear any number of times (exercises clearing without fallback).
+    case clearingDFA
     case reference
 
     var description: String { rawValue }
@@ -20,6 +22,10 @@ enum RegexTestEngine: String, CaseIterable, CustomStringConvertible {
             return text.withUnsafeBufferPointer { regex.firstMatch(in: $0, from: from, engine: .pikeVM) }
         case .lazyDFA:
             return text.withUnsafeBufferPointer { regex.firstMatch(in: $0, from: from, engine: .automatic) }
+        case .clearingDFA:
+            return text.withUnsafeBufferPointer {
+                regex.firstMatch(in: $0, from: from, engine: .lazyDFA(DFALimits(maxStates: 6, maxClearsPerSearch: .max)))
+            }
         case .tinyCacheDFA:
             return text.withUnsafeBufferPointer {
                 regex.firstMatch(in: $0, from: from, engine: .lazyDFA(DFALimits(maxStates: 3, maxClearsPerSearch: 2)))

@@ -1,15 +1,528 @@
+// A lazily built DFA for leftmost-longest, non-empty search.
+//
+// States are built on demand from sets of NFA states and cached in a
+// transition table (one row per state, one column per byte), so the inner
+// loop is one table load per byte. The cache is bounded: when it is full it
+// is cleared, and a search that has to clear it too often gives up and lets
+// the Pike VM run instead (the result is the same, only slower).
+//
+// State contents. A DFA state holds
+//   - the NFA states reached by the last byte ("kernel"), before their
+//     epsilon closure, split into groups by the position they started at
+//     (earliest start first);
+//   - the class of the side behind the scan position (edge, \n, \r, word,
+//     other), so that assertions can be decided once the byte ahead is known;
+//   - whether new threads are still started at each position (unanchored
+//     forward search until the first match);
+//   - whether a match ended just before the last byte.
+// The closure is taken when the next byte (or the end of input) is seen,
+// because only then are both sides of the position known and `^ $ \b \B`
+// decidable. A non-ASCII byte's word class needs its whole scalar: the
+// search loop decodes it and picks one of two columns (stride 512) for
+// patterns with `\b` or `\B`.
+//
+// Search = forward pass, then reverse pass:
+//
+//     from                    s*              e*
+//     |.......................[===== match ====]....>  forward: finds e*
+//                             <=================|       reverse: finds s*
+//
+// Forward (unanchored, leftmost-longest in the style of RE2's "longest match"
+// mode): groups are kept in start order and a state reached from two starts
+// is kept only in the earlier group (identical futures, earlier start
+// preferred). When group k's closure contains `match` at position i, (s_k, i)
+// is a match; later groups (later starts) are dropped and no new starts are
+// made. The pass ends when no group is left, and reports the last match end
+// it saw.
+//
+// Why that end is e*, the end of the leftmost-longest match (s*, e*).
+// (1) Every reported end belongs to a real match, whose start is that of its
+//     group. (2) Starts are made at every position until the first match is
+//     seen at some i0; that match starts at or after s*, so s* < i0 and the
+//     thread from s* was started. (3) Along the NFA path of (s*, e*), each
+//     state sits in the group of s*: in a group with an earlier start it would
+//     give a match starting before s*. (4) That group is never dropped: a
+//     drop needs a match in an earlier group, i.e. one starting before s*.
+//     So (s*, e*) is seen at e*. After that only groups starting at or before
+//     s* remain, so every later match starts at s* exactly and would end
+//     after e*, contradicting the maximality of e*. Before it, every match
+//     seen starts at or after s*. Hence the last end seen is e*.
+//
+// Reverse (anchored at e*): the DFA of the reversed pattern scans backwards
+// from e* down to `from` and reports the smallest position where a match of
+// the reversed pattern ends, i.e. the smallest s with (s, e*) a match. Since
+// (s*, e*) is a match and no match starts before s*, that position is s*.
+//
+// Cost: the forward pass reads each byte from `from` to its end once (up to
+// e* plus the look-ahead needed to rule out a longer match, usually a few
+// bytes); the reverse pass reads e* - s* bytes.
+
 /// Limits on a lazy DFA's cache.
-struct DFALimits: Sendable {
+struct DFALimits: Sendable, Equatable {
+    /// The most states cached before the cache is cleared.
     var maxStates: Int
+    /// How many clears one search may cause before it falls back to the Pike VM.
     var maxClearsPerSearch: Int
-    static let standard = DFALimits(maxStates: 4096, maxClearsPerSearch: 8)
+
+    /// Limits for ordinary use: a few MB of table at most per DFA.
+    static let standard = DFALimits(maxStates: 2048, maxClearsPerSearch: 8)
 }
 
-/// Placeholder until the DFA lands.
-struct LazyDFA: Sendable {}
+/// The identity of a DFA state.
+private struct DFAStateKey: Hashable {
+    /// NFA states, groups separated by -1, earliest start first, sorted within a group.
+    var kernel: [Int32]
+    var behind: SideClass
+    var startsNewThreads: Bool
+    var matchedBeforeLastByte: Bool
+}
+
+/// A lazily built DFA over one NFA, with its bounded cache; one search uses it at a time.
+struct LazyDFA: Sendable {
+    /// Flags kept in the low bits of table entries (the state's row offset fills the high bits).
+    private enum EntryFlag {
+        static let match: Int32 = 1
+        static let dead: Int32 = 2
+        static let startLike: Int32 = 4
+        static let unknown: Int32 = 8
+        static let mask: Int32 = 0xFF
+    }
+
+    /// How a pass ended.
+    enum Outcome: Equatable {
+        case found(Int)
+        case notFound
+        case gaveUp
+    }
+
+    let limits: DFALimits
+    private let nfa: NFA
+    /// Scanning backwards (over the reverse NFA) rather than forwards.
+    private let isReverse: Bool
+    /// Columns per row: 256 bytes, or 512 when non-ASCII bytes come in word and non-word flavours.
+    private let stride: Int
+    private let usesWordColumns: Bool
+    /// Whether start-like states are flagged so the search can skip ahead with a prefilter.
+    private let flagsStartLikeStates: Bool
+
+    private var keys: [DFAStateKey] = []
+    private var index: [DFAStateKey: Int32] = [:]
+    private var table: [Int32] = []
+    private var startRows: [SideClass: Int32] = [:]
+    private var clearsThisSearch = 0
+    /// One row of "not computed yet" entries, appended for each new state.
+    private let unknownRow: [Int32]
+    private var totalClears = 0
+
+    // Buffers reused by transition computation.
+    private var stamps: [UInt32]
+    private var generation: UInt32 = 0
+    private var stack: [Int32] = []
+    private var closureStates: [Int32] = []
+
+    /// A DFA over `nfa`, scanning backwards when `reverse`.
+    init(nfa: NFA, reverse: Bool, limits: DFALimits, flagsStartLikeStates: Bool) {
+        self.nfa = nfa
+        self.isReverse = reverse
+        self.limits = limits
+        self.usesWordColumns = nfa.hasWordBoundary
+        self.stride = nfa.hasWordBoundary ? 512 : 256
+        self.flagsStartLikeStates = flagsStartLikeStates
+        self.stamps = Array(repeating: 0, count: nfa.count)
+        self.unknownRow = Array(repeating: EntryFlag.unknown, count: stride)
+    }
+
+    // MARK: Searching
+
+    /// The end of the leftmost-longest match starting at or after `from` (forward DFA, unanchored).
+    ///
+    /// - Complexity: O(bytes scanned), amortised over cache misses.
+    mutating func findEnd(in text: UnsafeBufferPointer<UInt8>, from: Int, firstBytes: FirstByteSet?) -> Outcome {
+        clearsThisSearch = 0
+        let count = text.count
+        var position = from
+        if let firstBytes {
+            guard let candidate = firstBytes.firstIndex(in: text, from: position) else { return .notFound }
+            position = candidate
+        }
+        guard var row = startRow(behind: SideClass.before(position, in: text), startsNewThreads: true) else { return .gaveUp }
+        var lastEnd = -1
+        guard let base = text.baseAddress else { return .notFound }
+        while true {
+            var entry: Int32 = 0
+            let stoppedEarly = table.withUnsafeBufferPointer { rows -> Bool in
+                guard let rowBase = rows.baseAddress else { return false }
+                return LazyDFA.runForward(
+                    rows: rowBase, text: base, position: &position, end: count, row: &row, entry: &entry,
+                    stopsOnNonASCII: usesWordColumns)
+            }
+            guard stoppedEarly else { break }
+            let byte = base[position]
+            if entry == 0 {
+                // Stopped on a non-ASCII byte: pick the column by the word class of its scalar.
+                entry = table[Int(row) + column(byte: byte, at: position, in: text)]
+            }
+            if entry & EntryFlag.unknown != 0 {
+                guard let computed = computeTransition(row: row, byte: byte, at: position, in: text) else { return .gaveUp }
+                entry = computed
+            }
+            if entry & EntryFlag.match != 0 {
+                lastEnd = position
+            }
+            if entry & EntryFlag.dead != 0 {
+                return lastEnd >= 0 ? .found(lastEnd) : .notFound
+            }
+            position += 1
+            row = entry & ~EntryFlag.mask
+            if entry & EntryFlag.startLike != 0, let firstBytes {
+                // No thread is alive: jump to the next position where a match can start.
+                guard let candidate = firstBytes.firstIndex(in: text, from: position) else { return .notFound }
+                if candidate != position {
+                    position = candidate
+                    guard let restarted = startRow(behind: SideClass.before(position, in: text), startsNewThreads: true) else {
+                        return .gaveUp
+                    }
+                    row = restarted
+                }
+            }
+        }
+        if matchesAtEnd(row: row, ahead: .edge) {
+            lastEnd = count
+        }
+        return lastEnd >= 0 ? .found(lastEnd) : .notFound
+    }
+
+    /// The smallest start `>= lowerBound` of a match ending at `end` (reverse DFA, anchored at `end`).
+    ///
+    /// - Complexity: O(end - lowerBound) at most, amortised over cache misses.
+    mutating func findStart(in text: UnsafeBufferPointer<UInt8>, end: Int, lowerBound: Int) -> Outcome {
+        clearsThisSearch = 0
+        guard var row = startRow(behind: SideClass.after(end, in: text), startsNewThreads: false) else { return .gaveUp }
+        var lastStart = -1
+        var position = end
+        while position > lowerBound {
+            let byte = text[position - 1]
+            var entry = table[Int(row) + column(byte: byte, at: position - 1, in: text)]
+            if entry & EntryFlag.unknown != 0 {
+                guard let computed = computeTransition(row: row, byte: byte, at: position - 1, in: text) else { return .gaveUp }
+                entry = computed
+            }
+            if entry & EntryFlag.match != 0 {
+                lastStart = position
+            }
+            if entry & EntryFlag.dead != 0 {
+                return lastStart >= 0 ? .found(lastStart) : .notFound
+            }
+            row = entry & ~EntryFlag.mask
+            position -= 1
+        }
+        if matchesAtEnd(row: row, ahead: SideClass.before(lowerBound, in: text)) {
+            lastStart = lowerBound
+        }
+        return lastStart >= 0 ? .found(lastStart) : .notFound
+    }
+
+    /// Steps through cached transitions until an entry with flags, a non-ASCII byte (if asked) or the end.
+    ///
+    /// Returns true when it stopped before `end`; `entry` is then the flagged entry, or 0 for a non-ASCII stop.
+    @inline(__always)
+    private static func runForward(
+        rows: UnsafePointer<Int32>, text: UnsafePointer<UInt8>, position: inout Int, end: Int, row: inout Int32,
+        entry: inout Int32, stopsOnNonASCII: Bool
+    ) -> Bool {
+        var current = row
+        var index = position
+        defer {
+            row = current
+            position = index
+        }
+        if stopsOnNonASCII {
+            while index < end {
+                let byte = text[index]
+                if byte >= 0x80 {
+                    entry = 0
+                    return true
+                }
+                let next = rows[Int(current) &+ Int(byte)]
+                if next & EntryFlag.mask != 0 {
+                    entry = next
+                    return true
+                }
+                current = next
+                index &+= 1
+            }
+        } else {
+            while index < end {
+                let next = rows[Int(current) &+ Int(text[index])]
+                if next & EntryFlag.mask != 0 {
+                    entry = next
+                    return true
+                }
+                current = next
+                index &+= 1
+            }
+        }
+        return false
+    }
+
+    /// The table column for `byte` at `index`: non-ASCII bytes use the upper half when their scalar is a word scalar.
+    @inline(__always)
+    private func column(byte: UInt8, at index: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
+        guard usesWordColumns && byte >= 0x80 else { return Int(byte) }
+        return UnicodeClasses.isWordScalar(scalarValue(containing: index, in: text)) ? Int(byte) + 256 : Int(byte)
+    }
+
+    // MARK: Building states
+
+    /// Assertions that nothing in the NFA can tell apart share one class, so fewer states are built.
+    private func collapsed(_ side: SideClass) -> SideClass {
+        switch side {
+        case .edge, .lineFeed, .carriageReturn:
+            return nfa.hasLineOrTextAnchor ? side : .other
+        case .word:
+            return nfa.hasWordBoundary ? .word : .other
+        case .other:
+            return .other
+        }
+    }
+
+    /// The row of the state a pass starts in; nil if the search must give up.
+    private mutating func startRow(behind: SideClass, startsNewThreads: Bool) -> Int32? {
+        let side = collapsed(behind)
+        if let row = startRows[side] {
+            return row
+        }
+        let key = DFAStateKey(
+            kernel: startsNewThreads ? [] : [nfa.start], behind: side, startsNewThreads: startsNewThreads,
+            matchedBeforeLastByte: false)
+        guard let entry = intern(key) else { return nil }
+        let row = entry & ~EntryFlag.mask
+        startRows[side] = row
+        return row
+    }
+
+    /// Whether a match ends at the end of the pass, given what lies beyond it.
+    private mutating func matchesAtEnd(row: Int32, ahead: SideClass) -> Bool {
+        let key = keys[Int(row) / stride]
+        let (left, right) = isReverse ? (collapsed(ahead), key.behind) : (key.behind, collapsed(ahead))
+        return closeGroups(of: key.kernel, left: left, right: right, addsStart: false).matched
+    }
+
+    /// Computes, caches and returns the entry for leaving `row` on `byte` (read at `index`); nil to give up.
+    private mutating func computeTransition(row: Int32, byte: UInt8, at index: Int, in text: UnsafeBufferPointer<UInt8>) -> Int32? {
+        let source = keys[Int(row) / stride]
+        let aheadClass: SideClass
+        if byte < 0x80 {
+            aheadClass = collapsed(SideClass.ofASCII(byte))
+        } else {
+            aheadClass = collapsed(SideClass.ofByte(at: index, in: text))
+        }
+        let (left, right) = isReverse ? (aheadClass, source.behind) : (source.behind, aheadClass)
+        let closure = closeGroups(of: source.kernel, left: left, right: right, addsStart: source.startsNewThreads)
+        // Step the closure over the byte, group by group, keeping each NFA state in its earliest group only.
+        newGeneration()
+        var kernel: [Int32] = []
+        var groupStart = 0
+        for state in closure.states {
+            if state < 0 {
+                if kernel.count > groupStart {
+                    LazyDFA.sortTail(&kernel, from: groupStart)
+                    kernel.append(-1)
+                    groupStart = kernel.count
+                }
+                continue
+            }
+            switch nfa.states[Int(state)] {
+            case .bytes(let transition):
+                if transition.low <= byte && byte <= transition.high {
+                    addKernelState(transition.next, to: &kernel)
+                }
+            case .sparse(let transitions):
+                for transition in transitions where transition.low <= byte && byte <= transition.high {
+                    addKernelState(transition.next, to: &kernel)
+                }
+            default:
+                break
+            }
+        }
+        if kernel.count > groupStart {
+            LazyDFA.sortTail(&kernel, from: groupStart)
+        } else if kernel.last == -1 {
+            kernel.removeLast()
+        }
+        let key = DFAStateKey(
+            kernel: kernel, behind: aheadClass, startsNewThreads: source.startsNewThreads && !closure.matched,
+            matchedBeforeLastByte: closure.matched)
+        let clearsBefore = totalClears
+        guard let entry = intern(key) else { return nil }
+        // Cache the entry unless interning cleared the table (the source row is then gone).
+        if totalClears == clearsBefore {
+            table[Int(row) + column(byte: byte, at: index, in: text)] = entry
+        }
+        return entry
+    }
+
+    /// Sorts `values[start...]` in place (insertion sort for the usual small groups).
+    private static func sortTail(_ values: inout [Int32], from start: Int) {
+        if values.count - start > 32 {
+            values[start...].sort()
+            return
+        }
+        var index = start + 1
+        while index < values.count {
+            let value = values[index]
+            var hole = index
+            while hole > start && values[hole - 1] > value {
+                values[hole] = values[hole - 1]
+                hole -= 1
+            }
+            values[hole] = value
+            index += 1
+        }
+    }
+
+    private mutating func addKernelState(_ state: Int32, to kernel: inout [Int32]) {
+        let index = Int(state)
+        guard stamps[index] != generation else { return }
+        stamps[index] = generation
+        kernel.append(state)
+    }
+
+    /// The epsilon closure of each group, in order, with assertions decided by `left` and `right`.
+    ///
+    /// Consuming states are listed with -1 between groups. Stops after the first group whose closure
+    /// contains `match` (later starts can no longer win); otherwise appends a group for a new start.
+    private mutating func closeGroups(of kernel: [Int32], left: SideClass, right: SideClass, addsStart: Bool)
+        -> (states: [Int32], matched: Bool)
+    {
+        newGeneration()
+        closureStates.removeAll(keepingCapacity: true)
+        var matched = false
+        var groupHasMatch = false
+        for state in kernel {
+            if state < 0 {
+                if groupHasMatch { break }
+                closureStates.append(-1)
+                continue
+            }
+            groupHasMatch = close(state, left: left, right: right) || groupHasMatch
+        }
+        matched = groupHasMatch
+        if addsStart && !matched {
+            closureStates.append(-1)
+            matched = close(nfa.start, left: left, right: right)
+        }
+        return (closureStates, matched)
+    }
+
+    /// Adds the consuming states reachable from `state` to `closureStates`; returns whether `match` is reachable.
+    private mutating func close(_ state: Int32, left: SideClass, right: SideClass) -> Bool {
+        var sawMatch = false
+        stack.append(state)
+        while let current = stack.popLast() {
+            let index = Int(current)
+            if stamps[index] == generation { continue }
+            stamps[index] = generation
+            switch nfa.states[index] {
+            case .union(let targets):
+                for target in targets.reversed() {
+                    stack.append(target)
+                }
+            case .look(let kind, let next):
+                if kind.holds(left: left, right: right) {
+                    stack.append(next)
+                }
+            case .capture(_, let next):
+                stack.append(next)
+            case .match:
+                sawMatch = true
+            case .fail:
+                break
+            case .bytes, .sparse:
+                closureStates.append(current)
+            }
+        }
+        return sawMatch
+    }
+
+    private mutating func newGeneration() {
+        if generation == UInt32.max {
+            for index in stamps.indices { stamps[index] = 0 }
+            generation = 0
+        }
+        generation += 1
+    }
+
+    /// The entry (row offset and flags) for `key`, adding a state (and clearing a full cache) as needed.
+    private mutating func intern(_ key: DFAStateKey) -> Int32? {
+        if let existing = index[key] {
+            return entry(forRow: existing, key: key)
+        }
+        if keys.count >= limits.maxStates {
+            clearsThisSearch += 1
+            totalClears += 1
+            if clearsThisSearch > limits.maxClearsPerSearch {
+                return nil
+            }
+            keys.removeAll(keepingCapacity: true)
+            index.removeAll(keepingCapacity: true)
+            table.removeAll(keepingCapacity: true)
+            startRows.removeAll(keepingCapacity: true)
+        }
+        let row = Int32(truncatingIfNeeded: keys.count * stride)
+        keys.append(key)
+        index[key] = row
+        table.append(contentsOf: unknownRow)
+        return entry(forRow: row, key: key)
+    }
+
+    private func entry(forRow row: Int32, key: DFAStateKey) -> Int32 {
+        var flags: Int32 = 0
+        if key.matchedBeforeLastByte { flags |= EntryFlag.match }
+        if key.kernel.isEmpty && !key.startsNewThreads { flags |= EntryFlag.dead }
+        if flagsStartLikeStates && key.kernel.isEmpty && key.startsNewThreads { flags |= EntryFlag.startLike }
+        return row | flags
+    }
+}
 
 extension RegexProgram {
+    /// Leftmost-longest search by the lazy DFAs, falling back to the Pike VM when a cache thrashes.
+    ///
+    /// - Complexity: O(bytes scanned), see LazyDFA.swift.
     func search(_ text: UnsafeBufferPointer<UInt8>, from: Int, limits: DFALimits, scratch: inout SearchScratch) -> Range<Int>? {
-        PikeVM.leftmostLongest(searchNFA, in: text, from: from, scratch: &scratch.pikeVM)
+        var forward: LazyDFA
+        if let existing = scratch.forwardDFA, existing.limits == limits {
+            forward = existing
+        } else {
+            forward = LazyDFA(nfa: searchNFA, reverse: false, limits: limits, flagsStartLikeStates: firstBytes != nil)
+        }
+        scratch.forwardDFA = nil
+        let endOutcome = forward.findEnd(in: text, from: from, firstBytes: firstBytes)
+        scratch.forwardDFA = forward
+        let end: Int
+        switch endOutcome {
+        case .notFound:
+            return nil
+        case .gaveUp:
+            return PikeVM.leftmostLongest(searchNFA, in: text, from: from, scratch: &scratch.pikeVM)
+        case .found(let found):
+            end = found
+        }
+        var reverse: LazyDFA
+        if let existing = scratch.reverseDFA, existing.limits == limits {
+            reverse = existing
+        } else {
+            reverse = LazyDFA(nfa: reverseNFA, reverse: true, limits: limits, flagsStartLikeStates: false)
+        }
+        scratch.reverseDFA = nil
+        let startOutcome = reverse.findStart(in: text, end: end, lowerBound: from)
+        scratch.reverseDFA = reverse
+        switch startOutcome {
+        case .found(let start):
+            return start..<end
+        case .gaveUp, .notFound:
+            // Not finding a start would be a bug; the Pike VM answers either way.
+            return PikeVM.leftmostLongest(searchNFA, in: text, from: from, scratch: &scratch.pikeVM)
+        }
     }
 }

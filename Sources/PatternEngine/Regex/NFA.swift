@@ -23,6 +23,11 @@ struct ByteTransition: Hashable, Sendable {
 }
 
 extension ByteTransition {
+    /// Orders transitions by range, then target (a canonical order for sharing identical trie nodes).
+    var sortKey: UInt64 {
+        UInt64(low) << 40 | UInt64(high) << 32 | UInt64(UInt32(bitPattern: next))
+    }
+
     /// Whether the range includes `\n` or `\r`.
     var consumesLineTerminator: Bool {
         (low <= 0x0A && high >= 0x0A) || (low <= 0x0D && high >= 0x0D)
@@ -62,6 +67,18 @@ struct NFA: Sendable {
 
     /// The number of states.
     var count: Int { states.count }
+}
+
+/// An edge of a UTF-8 trie; `child` -1 marks the end of a sequence.
+private struct TrieEdge {
+    var range: ByteRange
+    var child: Int
+}
+
+/// An inner trie edge, identified by its node and byte range.
+private struct TrieEdgeKey: Hashable {
+    var node: Int
+    var range: ByteRange
 }
 
 /// Compiles `RegexNode` trees into `NFA`s.
@@ -193,21 +210,24 @@ struct NFACompiler {
             sequences = sequences.map { $0.reversed() }
         }
         // Trie nodes: edges (range, child); child -1 marks the end of a sequence.
-        var trie: [[(range: ByteRange, child: Int)]] = [[]]
+        var trie: [[TrieEdge]] = [[]]
+        // Inner edges by (node, range), so shared prefixes are found without scanning wide nodes.
+        var innerEdges: [TrieEdgeKey: Int] = [:]
         for sequence in sequences {
             var node = 0
-            for (depth, range) in sequence.enumerated() {
-                let isLast = depth == sequence.count - 1
-                if !isLast, let existing = trie[node].first(where: { $0.range == range && $0.child >= 0 }) {
-                    node = existing.child
-                    continue
-                }
-                if isLast {
-                    trie[node].append((range, -1))
+            let last = sequence.count - 1
+            for depth in 0...last {
+                let range = sequence[depth]
+                if depth == last {
+                    trie[node].append(TrieEdge(range: range, child: -1))
+                } else if let existing = innerEdges[TrieEdgeKey(node: node, range: range)] {
+                    node = existing
                 } else {
+                    let child = trie.count
                     trie.append([])
-                    trie[node].append((range, trie.count - 1))
-                    node = trie.count - 1
+                    trie[node].append(TrieEdge(range: range, child: child))
+                    innerEdges[TrieEdgeKey(node: node, range: range)] = child
+                    node = child
                 }
             }
         }
@@ -217,14 +237,14 @@ struct NFACompiler {
 
     /// Emits trie node `index`, sharing identical subtrees (common UTF-8 suffixes) through `memo`.
     private mutating func compileTrieNode(
-        _ index: Int, trie: [[(range: ByteRange, child: Int)]], next: Int32, memo: inout [[ByteTransition]: Int32]
+        _ index: Int, trie: [[TrieEdge]], next: Int32, memo: inout [[ByteTransition]: Int32]
     ) throws(RegexError) -> Int32 {
         var transitions: [ByteTransition] = []
         for edge in trie[index] {
             let target = edge.child < 0 ? next : try compileTrieNode(edge.child, trie: trie, next: next, memo: &memo)
             transitions.append(ByteTransition(low: edge.range.low, high: edge.range.high, next: target))
         }
-        transitions.sort { ($0.low, $0.high, $0.next) < ($1.low, $1.high, $1.next) }
+        transitions.sort { $0.sortKey < $1.sortKey }
         if let existing = memo[transitions] {
             return existing
         }

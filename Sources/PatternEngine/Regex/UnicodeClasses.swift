@@ -226,7 +226,10 @@ private func buildUnicodeTables() -> UnicodeTables {
         }
         runCategory = nil
     }
-    for value in UInt32(0)...ScalarSet.maxScalar {
+    // Planes 4 to 13 hold no assigned scalars, and planes 15 and 16 only private use ones (each
+    // ending in two noncharacters), so only planes 0 to 3 and 14 are asked scalar by scalar.
+    let scannedValues = [UInt32(0)..<0x4_0000, 0xE_0000..<0xF_0000].joined()
+    for value in scannedValues {
         guard let scalar = Unicode.Scalar(value) else { continue }
         let properties = scalar.properties
         let category = properties.generalCategory
@@ -256,6 +259,10 @@ private func buildUnicodeTables() -> UnicodeTables {
         if isWord { appendValue(value, to: &word) }
     }
     flushRun()
+    categoryRanges[.unassigned, default: []].append(contentsOf: [
+        0x4_0000...0xD_FFFF, 0xF_FFFE...0xF_FFFF, 0x10_FFFE...0x10_FFFF,
+    ])
+    categoryRanges[.privateUse, default: []].append(contentsOf: [0xF_0000...0xF_FFFD, 0x10_0000...0x10_FFFD])
     var categories: [Unicode.GeneralCategory: ScalarSet] = [:]
     for (category, ranges) in categoryRanges {
         categories[category] = ScalarSet(ranges)

@@ -27,11 +27,30 @@ import Testing
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try stdin.fileHandleForWriting.write(contentsOf: Data(input))
+        // Plain read(2)/write(2) with EINTR retries: Foundation's FileHandle traps on EINTR, which
+        // other tests' child processes can cause.
+        writeAll(input, to: stdin.fileHandleForWriting.fileDescriptor)
         try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let output = readAll(from: stdout.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
-        return (process.terminationStatus, [UInt8](output))
+        return (process.terminationStatus, output)
+    }
+
+    private func writeAll(_ bytes: [UInt8], to fileDescriptor: Int32) {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(fileDescriptor, $0.baseAddress, $0.count) }
+            if result > 0 { written += result } else if result < 0 && errno == EINTR { continue } else { return }
+        }
+    }
+
+    private func readAll(from fileDescriptor: Int32) -> [UInt8] {
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 { output += chunk[0..<count] } else if count < 0 && errno == EINTR { continue } else { return output }
+        }
     }
 
     private func message(_ json: String) -> [UInt8] { framed(Array(json.utf8)) }

@@ -24,8 +24,8 @@ public struct HighlightConfiguration: Sendable {
     public let namedStyles: [String: Style]
     /// The rules compiled for searching; match rule indices are indices into `rules`.
     public let ruleSet: RuleSet
-    /// Problems found while combining: unknown style references and rules the engine rejected
-    /// (those rules are left out). Problems inside a layer come from `ConfigLayer.parse`.
+    /// Problems found while combining: unknown style references, and rules (or words) the engine
+    /// could not compile, which never match. Problems inside a layer come from `ConfigLayer.parse`.
     public let diagnostics: [ConfigDiagnostic]
 
     /// The configuration with only the built-in rules and styles.
@@ -79,23 +79,19 @@ public struct HighlightConfiguration: Sendable {
             }
         }
 
-        // Rules the engine rejects are reported and left out, so that indices stay aligned with `styles`.
-        var rules = definitions.compactMap(\.rule)
-        var ruleSet = RuleSet(rules: rules)
-        if !ruleSet.errors.isEmpty {
-            var rejected: Set<Int> = []
-            for error in ruleSet.errors where error.ruleIndex >= 0 && error.ruleIndex < definitions.count {
-                let definition = definitions[error.ruleIndex]
-                let origin = definition.patternOrigin ?? definition.origin ?? ConfigOrigin(source: "configuration")
-                var message = "rule \"\(definition.name)\": \(error.message)"
-                if let wordIndex = error.wordIndex { message += " (words[\(wordIndex)])" }
-                diagnostics.append(origin.diagnostic(.error, message))
-                rejected.insert(error.ruleIndex)
+        // The engine keeps rule indices stable and leaves out only what failed to compile (a rule,
+        // or one word of a rule), so the problems are reported and `rules` stays aligned with `styles`.
+        let rules = definitions.compactMap(\.rule)
+        let ruleSet = RuleSet(rules: rules)
+        for error in ruleSet.errors where definitions.indices.contains(error.ruleIndex) {
+            let definition = definitions[error.ruleIndex]
+            let origin = definition.patternOrigin ?? definition.origin ?? ConfigOrigin(source: "configuration")
+            var message = "rule \"\(definition.name)\": \(error.message)"
+            if let patternUTF8Offset = error.patternUTF8Offset, case .regex? = definition.pattern {
+                message = "rule \"\(definition.name)\": invalid regex: \(error.message) (at offset \(patternUTF8Offset))"
             }
-            let kept = definitions.indices.filter { !rejected.contains($0) }
-            rules = kept.compactMap { definitions[$0].rule }
-            resolvedStyles = kept.map { resolvedStyles[$0] }
-            ruleSet = RuleSet(rules: rules)
+            if let wordIndex = error.wordIndex { message += " (words[\(wordIndex)])" }
+            diagnostics.append(origin.diagnostic(.error, message))
         }
 
         self.rules = rules

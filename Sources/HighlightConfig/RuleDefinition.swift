@@ -4,7 +4,7 @@ import PatternEngine
 ///
 /// An entry with `enabled == false` switches off the rule of the same name in lower layers
 /// (including a built-in rule); such an entry may leave `pattern` out.
-public struct RuleDefinition: Sendable {
+public struct RuleDefinition: Sendable, Hashable {
     /// How a rule names its style.
     public enum StyleReference: Sendable, Hashable {
         /// A style from `styles` of any layer, or a built-in style, by name.
@@ -68,5 +68,23 @@ struct ConfigOrigin: Sendable, Hashable {
     func diagnostic(_ severity: ConfigDiagnostic.Severity, _ message: String) -> ConfigDiagnostic {
         ConfigDiagnostic(
             severity: severity, message: message, source: source, line: line, column: column, utf8Offset: utf8Offset)
+    }
+}
+
+extension RuleDefinition {
+    /// Definitions are equal when they say the same thing, wherever they were written.
+    public static func == (lhs: RuleDefinition, rhs: RuleDefinition) -> Bool {
+        lhs.name == rhs.name && lhs.pattern == rhs.pattern && lhs.caseSensitive == rhs.caseSensitive
+            && lhs.wholeWord == rhs.wholeWord && lhs.style == rhs.style && lhs.enabled == rhs.enabled
+    }
+
+    /// Hashes what the definition says, not where it was written.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(pattern)
+        hasher.combine(caseSensitive)
+        hasher.combine(wholeWord)
+        hasher.combine(style)
+        hasher.combine(enabled)
     }
 }

@@ -200,6 +200,16 @@ import Testing
             diagnostics: [#".highlights.json:3:38: rule "ticket": invalid regex: *"#],
             rules: [#"ok: regex \d+"#]),
         MistakeCase(
+            name: "invalid regex: look-around",
+            text: """
+                {
+                  "rules": [
+                    { "name": "ticket", "regex": "\\\\d+(?=x)" },
+                  ]
+                }
+                """,
+            diagnostics: [#".highlights.json:3:39: rule "ticket": invalid regex: *"#]),
+        MistakeCase(
             name: "bad rule names",
             text: """
                 {

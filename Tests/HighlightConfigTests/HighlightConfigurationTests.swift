@@ -170,6 +170,26 @@ import Testing
         #expect(configuration.styles == [Style(bold: true), Style.neutral])
     }
 
+    @Test func rulesTheEngineRejectsAreReportedAndStayAligned() {
+        let layer = ConfigLayer(
+            defaults: false,
+            rules: [
+                RuleDefinition(name: "bad", pattern: .regex("(")),
+                RuleDefinition(name: "empty", pattern: .words(["E", ""])),
+                RuleDefinition(name: "good", pattern: .words(["G"]), style: .inline(Style(bold: true))),
+            ])
+        let configuration = HighlightConfiguration(layers: [layer])
+        #expect(configuration.rules.map(\.name) == ["bad", "empty", "good"])
+        #expect(configuration.styles == [Style.neutral, Style.neutral, Style(bold: true)])
+        Support.checkDiagnostics(configuration.diagnostics, [
+            #"configuration: rule "bad": invalid regex: *"#,
+            #"configuration: rule "empty": *"#,
+        ])
+        #expect(configuration.diagnostics.last?.message.hasSuffix("(words[1])") == true)
+        let matches = configuration.ruleSet.matches(in: Array("G E".utf8)).matches
+        #expect(matches.map(\.ruleIndex) == [2, 1])
+    }
+
     @Test func tenThousandRules() {
         var text = #"{ "defaults": false, "styles": { "s": { "bold": true } }, "rules": ["#
         for index in 0..<10_000 {

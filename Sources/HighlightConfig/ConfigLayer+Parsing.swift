@@ -67,6 +67,7 @@ struct LayerReader {
     /// The problems found so far, in the order found.
     private(set) var diagnostics: [ConfigDiagnostic] = []
 
+    /// A reader for one source; `bytes` and `sourceMap` describe the file, and are empty and `nil` without one.
     init(source: String, bytes: [UInt8], sourceMap: JSONSourceMap?) {
         self.source = source
         self.bytes = bytes

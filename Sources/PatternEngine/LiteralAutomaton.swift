@@ -332,7 +332,13 @@ struct LiteralAutomaton: Sendable {
             startRow = trieStartRow.map { $0 == 0 ? 0 : UInt32(truncatingIfNeeded: newID[Int($0)]) }
         }
 
-        prefilter = configuration.usesPrefilter ? LiteralPrefilter.make(firstBytes: firstBytes) : nil
+        var singleWord: [[UInt8]]?
+        if patternSet.variants.count == 1, let variant = patternSet.variants.first {
+            singleWord = variant.foldedBytes.map { byte in
+                (0..<256).filter { classes[$0] == classes[Int(byte)] }.map { UInt8(truncatingIfNeeded: $0) }
+            }
+        }
+        prefilter = configuration.usesPrefilter ? LiteralPrefilter(firstBytes: firstBytes, singleWord: singleWord) : nil
     }
 }
 
@@ -429,11 +435,13 @@ extension LiteralAutomaton {
         let scanEnd = min(text.count, startLimit &+ maximumPatternUTF8Length)
         let shift = strideShift
         let matchLimit = UInt32(truncatingIfNeeded: matchStateCount << shift)
-        // With a prefilter, the start state is interesting too: `state &- specialOffset < specialLimit`.
+        // With a prefilter, the start state is interesting too (the prefilter takes over there):
+        // a state is special when `state &- specialOffset < specialLimit`.
         let specialOffset: UInt32 = prefilter == nil ? 1 : 0
         let specialLimit: UInt32 = prefilter == nil ? matchLimit : matchLimit &+ 1
 
-        return depth.withUnsafeBufferPointer { depth in
+        let firstBytes = prefilter?.firstBytes ?? []
+        return firstBytes.withUnsafeBufferPointer { firstBytes in depth.withUnsafeBufferPointer { depth in
             var state: UInt32 = 0
             var position = from
             var candidate: Candidate?
@@ -443,7 +451,8 @@ extension LiteralAutomaton {
                 if state == 0 {
                     if position >= startLimit { return nil }
                     if let prefilter {
-                        guard let next = prefilter.firstCandidate(in: text, from: position, to: startLimit) else {
+                        guard let next = prefilter.firstCandidate(
+                            in: text, from: position, startLimit: startLimit, firstBytes: firstBytes) else {
                             return nil
                         }
                         position = next
@@ -479,7 +488,7 @@ extension LiteralAutomaton {
                 }
             }
             return Match(ruleIndex: best.ruleIndex, utf8Range: best.start..<best.end)
-        }
+        } }
     }
 
     /// The best valid word ending at `end` in state `stateIndex` that beats `current` (earlier start, or same start and longer).

@@ -92,7 +92,18 @@ import Testing
         #expect(roomy.matches(in: text).matches.count == 2)
     }
 
-    @Test func caseFoldingHelpersAgreeOnWordsAndText() {
+    @Test func prefilterIsChosenByTheWords() {
+        func scan(_ rules: [Rule]) -> String {
+            RuleSet(rules: rules).literalAutomaton?.prefilter.map { "\($0.scan)" } ?? "none"
+        }
+        #expect(scan([words("TODO", "FIXME", "XXX", "HACK")]) == "table")
+        #expect(scan([words("abQ")]) == "bytes(81, 81, 81, offset: 2)")
+        #expect(scan([words("abq", caseSensitive: false)]) == "bytes(81, 113, 113, offset: 2)")
+        #expect(scan([words("x1"), words("x2")]) == "bytes(120, 120, 120, offset: 0)")
+        #expect(scan([words("the", "and", "or", "if")]) == "none")
+    }
+
+    @Test func escapedWordsMatchThemselves() {
         // The escaped form of a word must compile and match the word itself, whatever its punctuation.
         for word in ["a.b", "(x)", "[y]", "a|b", "1+1?", "{z}", "^$", "\\", "a*"] {
             let compiled = try? CompiledRegex(RegexEscaping.escaped(word), caseInsensitive: true)

@@ -175,5 +175,9 @@ extension RuleSetTests {
         Case("duplicate words", [words("a", "a")], "a", [(0, 0, 1)]),
         Case("empty word is ignored", [words("", "x")], "x", [(0, 0, 1)]),
         Case("case-sensitive twin of a folded word", [words("Ab"), words("aB")], "aB Ab", [(1, 0, 2), (0, 3, 5)]),
+        Case("first-byte table prefilter", [words("TODO", "FIXME", "XXX", "HACK")], "a TODO b FIXME HACK XXX",
+             [(0, 2, 6), (0, 9, 14), (0, 15, 19), (0, 20, 23)]),
+        Case("rare byte inside a lone word", [words("abQ")], "QabQ abQ ab", [(0, 1, 4), (0, 5, 8)]),
+        Case("rare byte of a case-insensitive lone word", [words("abq", caseSensitive: false)], "ABQabq", [(0, 0, 3), (0, 3, 6)]),
     ]
 }

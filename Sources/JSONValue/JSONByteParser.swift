@@ -27,13 +27,71 @@ struct JSONContainerFrame {
     var sourceNode: Int
 }
 
+/// A stack that hands out its elements by moving them, for the parser's value and key stacks.
+///
+/// Taking an element swaps a placeholder into its slot instead of copying it, which saves a
+/// retain and a release per member; popping only lowers `count`, and the slots (holding
+/// placeholders by then) are reused by later pushes, so the stack allocates only while it
+/// grows past its largest size so far.
+struct MovingStack<Element> {
+    private var slots: [Element] = []
+    private let placeholder: Element
+    /// The number of elements on the stack.
+    private(set) var count = 0
+
+    /// An empty stack that leaves `placeholder` in the slots it hands out.
+    init(placeholder: Element) {
+        self.placeholder = placeholder
+    }
+
+    /// The top element, if any.
+    var last: Element? { count > 0 && count <= slots.count ? slots[count - 1] : nil }
+
+    /// Pushes `element`.
+    @inline(__always)
+    mutating func push(_ element: Element) {
+        if count < slots.count {
+            slots[count] = element
+        } else {
+            slots.append(element)
+        }
+        count += 1
+    }
+
+    /// Moves the element at `index` out, leaving the placeholder in its slot.
+    @inline(__always)
+    mutating func take(at index: Int) -> Element {
+        var element = placeholder
+        swap(&element, &slots[index])
+        return element
+    }
+
+    /// Pops everything above `newCount`; the caller has taken those elements already.
+    @inline(__always)
+    mutating func pop(downTo newCount: Int) {
+        count = min(max(newCount, 0), count)
+    }
+
+    /// Moves the elements from `start` to the top into an array and pops them.
+    mutating func takeAll(from start: Int) -> [Element] {
+        let start = min(max(start, 0), count)
+        var elements: [Element] = []
+        elements.reserveCapacity(count - start)
+        for index in start..<count {
+            elements.append(take(at: index))
+        }
+        count = start
+        return elements
+    }
+}
+
 /// The byte-level JSON parser: a cursor over the input plus the stacks of open containers.
 struct JSONByteParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let options: JSONParseOptions
     private var offset = 0
-    private var values: [JSON] = []
-    private var keys: [String] = []
+    private var values = MovingStack<JSON>(placeholder: .null)
+    private var keys = MovingStack<String>(placeholder: "")
     private var frames: [JSONContainerFrame] = []
     /// The UTF-8 offset of the key that introduced the value about to be parsed.
     private var pendingKeyUTF8Offset: Int?
@@ -110,7 +168,7 @@ struct JSONByteParser {
             // container in turn, so this loop climbs until a ',' asks for the next value.
             while true {
                 guard let frame = frames.last else { return value }
-                values.append(value)
+                values.push(value)
                 try skipWhitespace()
                 let closer = frame.isObject ? ASCII.closeBrace : ASCII.closeBracket
                 let next = peek
@@ -154,22 +212,19 @@ struct JSONByteParser {
     /// Pops the innermost container and builds its value from the top of the stacks.
     private mutating func closeContainer() -> JSON {
         guard let frame = frames.popLast() else { return .null }
-        let memberCount = values.count - frame.firstValueIndex
         if frame.isObject {
-            var members: [String: JSON] = Dictionary(minimumCapacity: memberCount)
+            var members: [String: JSON] = Dictionary(minimumCapacity: values.count - frame.firstValueIndex)
             var keyIndex = frame.firstKeyIndex
             for valueIndex in frame.firstValueIndex..<values.count where keyIndex < keys.count {
                 // Duplicate keys: the last one wins, as the assignment overwrites.
-                members[keys[keyIndex]] = values[valueIndex]
+                members[keys.take(at: keyIndex)] = values.take(at: valueIndex)
                 keyIndex += 1
             }
-            values.removeSubrange(frame.firstValueIndex...)
-            keys.removeSubrange(frame.firstKeyIndex...)
+            values.pop(downTo: frame.firstValueIndex)
+            keys.pop(downTo: frame.firstKeyIndex)
             return .object(members)
         }
-        let elements = Array(values[frame.firstValueIndex...])
-        values.removeSubrange(frame.firstValueIndex...)
-        return .array(elements)
+        return .array(values.takeAll(from: frame.firstValueIndex))
     }
 
     /// Parses `"key"` and `:` inside an object and leaves `offset` at the member's value.
@@ -178,7 +233,7 @@ struct JSONByteParser {
             throw unexpectedByte(expecting: "a string as an object key")
         }
         pendingKeyUTF8Offset = offset
-        keys.append(try parseString())
+        keys.push(try parseString())
         try skipWhitespace()
         guard peek == ASCII.colon, offset < bytes.count else {
             throw unexpectedByte(expecting: "':' after an object key")

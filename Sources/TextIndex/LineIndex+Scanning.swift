@@ -24,6 +24,8 @@ extension LineIndex {
         let end = min(max(utf8Range.upperBound, 0), text.count)
         var index = min(max(utf8Range.lowerBound, 0), end)
         var lineStart = index
+        // A scratch list reused across lines; each line gets an exact-size copy, so a line with
+        // many non-ASCII characters costs one allocation instead of one per growth step.
         var wideCharacters: [WideCharacter] = []
         let raw = UnsafeRawBufferPointer(text)
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -46,16 +48,20 @@ extension LineIndex {
 
             let byte = text[index]
             if byte == 0x0A {
-                lines.append(Line(utf8Start: lineStart, utf8ContentLength: index - lineStart, wideCharacters: wideCharacters))
-                wideCharacters = []
+                lines.append(
+                    Line(
+                        utf8Start: lineStart, utf8ContentLength: index - lineStart,
+                        wideCharacters: takeCopy(of: &wideCharacters)))
                 index += 1
                 lineStart = index
             } else if byte == 0x0D {
                 let contentEnd = index
                 index += 1
                 if index < end, text[index] == 0x0A { index += 1 }
-                lines.append(Line(utf8Start: lineStart, utf8ContentLength: contentEnd - lineStart, wideCharacters: wideCharacters))
-                wideCharacters = []
+                lines.append(
+                    Line(
+                        utf8Start: lineStart, utf8ContentLength: contentEnd - lineStart,
+                        wideCharacters: takeCopy(of: &wideCharacters)))
                 lineStart = index
             } else if byte < 0x80 {
                 index += 1
@@ -66,10 +72,25 @@ extension LineIndex {
             }
         }
         if isDocumentEnd {
-            lines.append(Line(utf8Start: lineStart, utf8ContentLength: end - lineStart, wideCharacters: wideCharacters))
+            lines.append(
+                Line(
+                    utf8Start: lineStart, utf8ContentLength: end - lineStart,
+                    wideCharacters: takeCopy(of: &wideCharacters)))
             return end
         }
         return lineStart
+    }
+
+    /// An exact-size copy of `scratch` (no allocation when it is empty), leaving `scratch` empty
+    /// with its capacity kept.
+    @inline(__always)
+    static func takeCopy(of scratch: inout [WideCharacter]) -> [WideCharacter] {
+        if scratch.isEmpty { return [] }
+        let copy = [WideCharacter](unsafeUninitializedCapacity: scratch.count) { buffer, initializedCount in
+            initializedCount = buffer.initialize(fromContentsOf: scratch)
+        }
+        scratch.removeAll(keepingCapacity: true)
+        return copy
     }
 
     /// The UTF-8 length of the character whose first byte (>= 0x80) is at `index`.

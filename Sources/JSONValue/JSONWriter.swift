@@ -91,16 +91,44 @@ public struct JSONWriter: Sendable {
     /// - Complexity: O(*n*) in the number of digits written.
     public mutating func writeIntegerArray(_ values: [UInt32]) {
         writeSeparatorIfNeeded()
-        // At most 10 digits and a comma per value.
-        bytes.reserveCapacity(bytes.count + values.count * 11 + 2)
-        bytes.append(ASCII.openBracket)
-        var isFirst = true
-        for value in values {
-            if !isFirst { bytes.append(ASCII.comma) }
-            isFirst = false
-            appendDigits(of: UInt(value))
+        // At most 10 digits and a comma per value, plus the brackets.
+        let (perValue, overflow1) = values.count.multipliedReportingOverflow(by: 11)
+        let (capacity, overflow2) = perValue.addingReportingOverflow(2)
+        guard !overflow1, !overflow2 else {
+            writeIntegerArray(values.lazy.map { Int($0) })
+            return
         }
-        bytes.append(ASCII.closeBracket)
+        // The digits go straight into uninitialised memory that is known to be large enough,
+        // which avoids a capacity check per byte; one copy then appends the whole array.
+        let text = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
+            var index = 0
+            buffer[index] = ASCII.openBracket
+            index += 1
+            for (position, value) in values.enumerated() {
+                if position > 0 {
+                    buffer[index] = ASCII.comma
+                    index += 1
+                }
+                var digitCount = 1
+                var limit: UInt32 = 10
+                while digitCount < 10, value >= limit {
+                    digitCount += 1
+                    limit = limit &* 10
+                }
+                var remaining = value
+                var digitIndex = index + digitCount - 1
+                while digitIndex >= index {
+                    let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
+                    buffer[digitIndex] = ASCII.zero &+ UInt8(truncatingIfNeeded: digit)
+                    remaining = quotient
+                    digitIndex -= 1
+                }
+                index += digitCount
+            }
+            buffer[index] = ASCII.closeBracket
+            initializedCount = index + 1
+        }
+        bytes.append(contentsOf: text)
         needsSeparator = true
     }
 
@@ -211,32 +239,42 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends the decimal digits of `value`, most significant first.
+    ///
+    /// Values below 1000 (most semantic-token numbers) are appended digit by digit; larger
+    /// ones are converted into a small buffer on the stack and appended in one go.
     @inline(__always)
     private mutating func appendDigits(of value: UInt) {
         if value < 10 {
             bytes.append(ASCII.zero &+ UInt8(truncatingIfNeeded: value))
-            return
+        } else if value < 100 {
+            let (tens, ones) = value.quotientAndRemainder(dividingBy: 10)
+            bytes.append(ASCII.zero &+ UInt8(truncatingIfNeeded: tens))
+            bytes.append(ASCII.zero &+ UInt8(truncatingIfNeeded: ones))
+        } else if value < 1000 {
+            let (hundreds, rest) = value.quotientAndRemainder(dividingBy: 100)
+            let (tens, ones) = rest.quotientAndRemainder(dividingBy: 10)
+            bytes.append(ASCII.zero &+ UInt8(truncatingIfNeeded: hundreds))
+            bytes.append(ASCII.zero &+ UInt8(truncatingIfNeeded: tens))
+            bytes.append(ASCII.zero &+ UInt8(truncatingIfNeeded: ones))
+        } else {
+            appendManyDigits(of: value)
         }
-        var digitCount = 1
-        var limit: UInt = 10
-        while digitCount < 20, value >= limit {
-            digitCount += 1
-            // `limit` stops growing before it could overflow: 10^19 < UInt.max < 10^20.
-            let (next, overflow) = limit.multipliedReportingOverflow(by: 10)
-            if overflow { break }
-            limit = next
-        }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(ASCII.zero, count: digitCount))
-        bytes.withUnsafeMutableBufferPointer { buffer in
+    }
+
+    /// The general case of `appendDigits(of:)`: up to 20 digits.
+    private mutating func appendManyDigits(of value: UInt) {
+        // 24 bytes of scratch on the stack; `UInt.max` has 20 digits.
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { digits in
             var remaining = value
-            var index = start + digitCount - 1
-            while index >= start, index < buffer.count {
+            var index = digits.count
+            repeat {
                 let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
-                buffer[index] = ASCII.zero &+ UInt8(truncatingIfNeeded: digit)
-                remaining = quotient
                 index -= 1
-            }
+                digits[index] = ASCII.zero &+ UInt8(truncatingIfNeeded: digit)
+                remaining = quotient
+            } while remaining > 0 && index > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[index...]))
         }
     }
 

@@ -68,11 +68,11 @@ public struct CompiledRegex: Sendable {
         return program.withScratch { scratch in
             switch engine {
             case .pikeVM:
-                return PikeVM.leftmostLongest(program.searchNFA, in: text, from: from, scratch: &scratch.pikeVM)
+                return PikeVM.leftmostLongest(program.searchNFA, in: text, from: from, scratch: &scratch.state.pikeVM)
             case .automatic:
-                return program.search(text, from: from, limits: .standard, scratch: &scratch)
+                return program.search(text, from: from, limits: .standard, state: &scratch.state)
             case .lazyDFA(let limits):
-                return program.search(text, from: from, limits: limits, scratch: &scratch)
+                return program.search(text, from: from, limits: limits, state: &scratch.state)
             }
         }
     }
@@ -89,10 +89,32 @@ enum RegexEngineChoice: Sendable {
 }
 
 /// Mutable per-search state, checked out of a program's pool by one search at a time.
-struct SearchScratch: Sendable {
+///
+/// A class, so that checking it out and back costs a pointer move rather than copying every buffer.
+// @unchecked Sendable: an instance is reachable either from the pool, only inside its mutex, or from
+// the one search that checked it out (`withScratch`), never from two threads at once.
+final class SearchScratch: @unchecked Sendable {
+    /// Accessed once per search (`inout`), so exclusivity is checked once rather than per field.
+    var state: SearchState
+
+    init(_ program: RegexProgram) {
+        state = SearchState(program, limits: .standard)
+    }
+}
+
+/// The buffers and caches of one search.
+struct SearchState {
     var pikeVM = PikeVMScratch()
-    var forwardDFA: LazyDFA?
-    var reverseDFA: LazyDFA?
+    var forwardDFA: LazyDFA
+    var reverseDFA: LazyDFA
+    /// The limits both DFAs were built with.
+    var limits: DFALimits
+
+    init(_ program: RegexProgram, limits: DFALimits) {
+        self.limits = limits
+        forwardDFA = LazyDFA(nfa: program.searchNFA, reverse: false, limits: limits, flagsStartLikeStates: program.firstBytes != nil)
+        reverseDFA = LazyDFA(nfa: program.reverseNFA, reverse: true, limits: limits, flagsStartLikeStates: false)
+    }
 }
 
 /// Everything compiled from one pattern; immutable apart from the scratch pool.
@@ -127,9 +149,9 @@ final class RegexProgram: Sendable {
     }
 
     /// Runs `body` with a scratch value from the pool (or a fresh one) and returns the value to the pool.
-    func withScratch<Result>(_ body: (inout SearchScratch) -> Result) -> Result {
-        var scratch = scratchPool.withLock { $0.popLast() } ?? SearchScratch()
-        let result = body(&scratch)
+    func withScratch<Result>(_ body: (SearchScratch) -> Result) -> Result {
+        let scratch = scratchPool.withLock { $0.popLast() } ?? SearchScratch(self)
+        let result = body(scratch)
         scratchPool.withLock { pool in
             if pool.count < RegexProgram.poolLimit {
                 pool.append(scratch)

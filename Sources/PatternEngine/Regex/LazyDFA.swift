@@ -108,7 +108,10 @@ struct LazyDFA: Sendable {
     private var keys: [DFAStateKey] = []
     private var index: [DFAStateKey: Int32] = [:]
     private var table: [Int32] = []
-    private var startRows: [SideClass: Int32] = [:]
+    /// Per state and side class beyond the end: 1 if a match ends at the end of the pass, 0 if not, -1 if not known yet.
+    private var endMatches: [Int8] = []
+    /// Start state rows by the raw value of the side class behind the start; -1 when not built yet.
+    private var startRows: [Int32] = Array(repeating: -1, count: SideClass.allCases.count)
     private var clearsThisSearch = 0
     /// One row of "not computed yet" entries, appended for each new state.
     private let unknownRow: [Int32]
@@ -154,7 +157,7 @@ struct LazyDFA: Sendable {
                 guard let rowBase = rows.baseAddress else { return false }
                 return LazyDFA.runForward(
                     rows: rowBase, text: base, position: &position, end: count, row: &row, entry: &entry,
-                    stopsOnNonASCII: usesWordColumns)
+                    lastMatch: &lastEnd, stopsOnNonASCII: usesWordColumns)
             }
             guard stoppedEarly else { break }
             let byte = base[position]
@@ -200,9 +203,20 @@ struct LazyDFA: Sendable {
         guard var row = startRow(behind: SideClass.after(end, in: text), startsNewThreads: false) else { return .gaveUp }
         var lastStart = -1
         var position = end
+        guard let base = text.baseAddress else { return .notFound }
         while position > lowerBound {
-            let byte = text[position - 1]
-            var entry = table[Int(row) + column(byte: byte, at: position - 1, in: text)]
+            var entry: Int32 = 0
+            let stoppedEarly = table.withUnsafeBufferPointer { rows -> Bool in
+                guard let rowBase = rows.baseAddress else { return false }
+                return LazyDFA.runBackward(
+                    rows: rowBase, text: base, position: &position, lowerBound: lowerBound, row: &row, entry: &entry,
+                    lastMatch: &lastStart, stopsOnNonASCII: usesWordColumns)
+            }
+            guard stoppedEarly else { break }
+            let byte = base[position - 1]
+            if entry == 0 {
+                entry = table[Int(row) + column(byte: byte, at: position - 1, in: text)]
+            }
             if entry & EntryFlag.unknown != 0 {
                 guard let computed = computeTransition(row: row, byte: byte, at: position - 1, in: text) else { return .gaveUp }
                 entry = computed
@@ -224,11 +238,12 @@ struct LazyDFA: Sendable {
 
     /// Steps through cached transitions until an entry with flags, a non-ASCII byte (if asked) or the end.
     ///
-    /// Returns true when it stopped before `end`; `entry` is then the flagged entry, or 0 for a non-ASCII stop.
+    /// Entries flagged only as "match" are recorded in `lastMatch` on the way. Returns true when it stopped
+    /// before `end`; `entry` is then the flagged entry, or 0 for a non-ASCII stop.
     @inline(__always)
     private static func runForward(
         rows: UnsafePointer<Int32>, text: UnsafePointer<UInt8>, position: inout Int, end: Int, row: inout Int32,
-        entry: inout Int32, stopsOnNonASCII: Bool
+        entry: inout Int32, lastMatch: inout Int, stopsOnNonASCII: Bool
     ) -> Bool {
         var current = row
         var index = position
@@ -245,22 +260,61 @@ struct LazyDFA: Sendable {
                 }
                 let next = rows[Int(current) &+ Int(byte)]
                 if next & EntryFlag.mask != 0 {
-                    entry = next
-                    return true
+                    // A plain "match ended before this byte" is recorded without leaving the loop.
+                    guard next & EntryFlag.mask == EntryFlag.match else {
+                        entry = next
+                        return true
+                    }
+                    lastMatch = index
                 }
-                current = next
+                current = next & ~EntryFlag.mask
                 index &+= 1
             }
         } else {
             while index < end {
                 let next = rows[Int(current) &+ Int(text[index])]
                 if next & EntryFlag.mask != 0 {
+                    guard next & EntryFlag.mask == EntryFlag.match else {
+                        entry = next
+                        return true
+                    }
+                    lastMatch = index
+                }
+                current = next & ~EntryFlag.mask
+                index &+= 1
+            }
+        }
+        return false
+    }
+
+    /// `runForward` for the reverse pass: consumes `text[position - 1]` while `position > lowerBound`.
+    @inline(__always)
+    private static func runBackward(
+        rows: UnsafePointer<Int32>, text: UnsafePointer<UInt8>, position: inout Int, lowerBound: Int, row: inout Int32,
+        entry: inout Int32, lastMatch: inout Int, stopsOnNonASCII: Bool
+    ) -> Bool {
+        var current = row
+        var index = position
+        defer {
+            row = current
+            position = index
+        }
+        while index > lowerBound {
+            let byte = text[index &- 1]
+            if stopsOnNonASCII && byte >= 0x80 {
+                entry = 0
+                return true
+            }
+            let next = rows[Int(current) &+ Int(byte)]
+            if next & EntryFlag.mask != 0 {
+                guard next & EntryFlag.mask == EntryFlag.match else {
                     entry = next
                     return true
                 }
-                current = next
-                index &+= 1
+                lastMatch = index
             }
+            current = next & ~EntryFlag.mask
+            index &-= 1
         }
         return false
     }
@@ -289,23 +343,31 @@ struct LazyDFA: Sendable {
     /// The row of the state a pass starts in; nil if the search must give up.
     private mutating func startRow(behind: SideClass, startsNewThreads: Bool) -> Int32? {
         let side = collapsed(behind)
-        if let row = startRows[side] {
-            return row
+        let cached = startRows[Int(side.rawValue)]
+        if cached >= 0 {
+            return cached
         }
         let key = DFAStateKey(
             kernel: startsNewThreads ? [] : [nfa.start], behind: side, startsNewThreads: startsNewThreads,
             matchedBeforeLastByte: false)
         guard let entry = intern(key) else { return nil }
         let row = entry & ~EntryFlag.mask
-        startRows[side] = row
+        startRows[Int(side.rawValue)] = row
         return row
     }
 
     /// Whether a match ends at the end of the pass, given what lies beyond it.
     private mutating func matchesAtEnd(row: Int32, ahead: SideClass) -> Bool {
-        let key = keys[Int(row) / stride]
+        let stateIndex = Int(row) / stride
+        let slot = stateIndex * SideClass.allCases.count + Int(collapsed(ahead).rawValue)
+        if endMatches[slot] >= 0 {
+            return endMatches[slot] == 1
+        }
+        let key = keys[stateIndex]
         let (left, right) = isReverse ? (collapsed(ahead), key.behind) : (key.behind, collapsed(ahead))
-        return closeGroups(of: key.kernel, left: left, right: right, addsStart: false).matched
+        let matched = closeGroups(of: key.kernel, left: left, right: right, addsStart: false).matched
+        endMatches[slot] = matched ? 1 : 0
+        return matched
     }
 
     /// Computes, caches and returns the entry for leaving `row` on `byte` (read at `index`); nil to give up.
@@ -467,12 +529,14 @@ struct LazyDFA: Sendable {
             keys.removeAll(keepingCapacity: true)
             index.removeAll(keepingCapacity: true)
             table.removeAll(keepingCapacity: true)
-            startRows.removeAll(keepingCapacity: true)
+            endMatches.removeAll(keepingCapacity: true)
+            for index in startRows.indices { startRows[index] = -1 }
         }
         let row = Int32(truncatingIfNeeded: keys.count * stride)
         keys.append(key)
         index[key] = row
         table.append(contentsOf: unknownRow)
+        endMatches.append(contentsOf: repeatElement(-1, count: SideClass.allCases.count))
         return entry(forRow: row, key: key)
     }
 
@@ -489,40 +553,25 @@ extension RegexProgram {
     /// Leftmost-longest search by the lazy DFAs, falling back to the Pike VM when a cache thrashes.
     ///
     /// - Complexity: O(bytes scanned), see LazyDFA.swift.
-    func search(_ text: UnsafeBufferPointer<UInt8>, from: Int, limits: DFALimits, scratch: inout SearchScratch) -> Range<Int>? {
-        var forward: LazyDFA
-        if let existing = scratch.forwardDFA, existing.limits == limits {
-            forward = existing
-        } else {
-            forward = LazyDFA(nfa: searchNFA, reverse: false, limits: limits, flagsStartLikeStates: firstBytes != nil)
+    func search(_ text: UnsafeBufferPointer<UInt8>, from: Int, limits: DFALimits, state: inout SearchState) -> Range<Int>? {
+        if state.limits != limits {
+            state = SearchState(self, limits: limits)
         }
-        scratch.forwardDFA = nil
-        let endOutcome = forward.findEnd(in: text, from: from, firstBytes: firstBytes)
-        scratch.forwardDFA = forward
         let end: Int
-        switch endOutcome {
+        switch state.forwardDFA.findEnd(in: text, from: from, firstBytes: firstBytes) {
         case .notFound:
             return nil
-        case .gaveUp:
-            return PikeVM.leftmostLongest(searchNFA, in: text, from: from, scratch: &scratch.pikeVM)
         case .found(let found):
             end = found
+        case .gaveUp:
+            return PikeVM.leftmostLongest(searchNFA, in: text, from: from, scratch: &state.pikeVM)
         }
-        var reverse: LazyDFA
-        if let existing = scratch.reverseDFA, existing.limits == limits {
-            reverse = existing
-        } else {
-            reverse = LazyDFA(nfa: reverseNFA, reverse: true, limits: limits, flagsStartLikeStates: false)
-        }
-        scratch.reverseDFA = nil
-        let startOutcome = reverse.findStart(in: text, end: end, lowerBound: from)
-        scratch.reverseDFA = reverse
-        switch startOutcome {
+        switch state.reverseDFA.findStart(in: text, end: end, lowerBound: from) {
         case .found(let start):
             return start..<end
         case .gaveUp, .notFound:
             // Not finding a start would be a bug; the Pike VM answers either way.
-            return PikeVM.leftmostLongest(searchNFA, in: text, from: from, scratch: &scratch.pikeVM)
+            return PikeVM.leftmostLongest(searchNFA, in: text, from: from, scratch: &state.pikeVM)
         }
     }
 }

@@ -84,12 +84,19 @@ extension JSON {
 extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
 {
+    /// A `.string` from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An `.integer` from an integer literal.
     public init(integerLiteral value: Int) { self = .integer(value) }
+    /// A `.bool` from `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A `.double` from a floating-point literal.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// An `.array` from an array literal.
     public init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    /// `.null` from `nil`.
     public init(nilLiteral: ()) { self = .null }
+    /// An `.object` from a dictionary literal; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSON)...) {
         var members: [String: JSON] = [:]
         for (key, value) in elements { members[key] = value }

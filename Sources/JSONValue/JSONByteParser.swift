@@ -190,7 +190,8 @@ struct JSONByteParser {
                     value = closeContainer()
                 } else {
                     throw unexpectedByte(
-                        expecting: frame.isObject ? "',' or '}' after an object member" : "',' or ']' after an array element")
+                        expecting: frame.isObject
+                            ? "',' or '}' after an object member" : "',' or ']' after an array element")
                 }
             }
         }
@@ -631,7 +632,8 @@ struct JSONByteParser {
         case 0x80...:
             let length = validUTF8SequenceLength(in: bytes, at: offset, end: bytes.count)
             guard length > 0 else { return error("invalid UTF-8", at: offset) }
-            let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
+            let scalarBytes = UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)])
+            let scalar = String(decoding: scalarBytes, as: UTF8.self)
             found = "'\(scalar)'"
         case 0x21...0x7E:
             found = "'\(Character(Unicode.Scalar(byte)))'"

@@ -54,7 +54,9 @@ public struct TextBuffer: Sendable {
     /// Replaces the bytes between two offsets, in either order, with `newText`.
     ///
     /// - Complexity: as `replace(utf8Range:with:)`.
-    public mutating func replace(fromUTF8Offset start: Int, toUTF8Offset end: Int, with newText: some Collection<UInt8>) {
+    public mutating func replace(
+        fromUTF8Offset start: Int, toUTF8Offset end: Int, with newText: some Collection<UInt8>
+    ) {
         let lower = characterStart(atOrBefore: min(start, end))
         let upper = characterStart(atOrBefore: max(start, end))
         let range = lower..<upper

@@ -153,7 +153,10 @@ private func randomJSON(using generator: inout SplitMix64, depth: Int) -> JSON {
 }
 
 private func randomString(using generator: inout SplitMix64) -> String {
-    let pieces = ["a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "e\u{301}", "中", "👍", "👨‍👩‍👧", "\u{FFFD}", "\u{10FFFF}"]
+    let pieces = [
+        "a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "e\u{301}", "中", "👍",
+        "👨‍👩‍👧", "\u{FFFD}", "\u{10FFFF}",
+    ]
     var result = ""
     for _ in 0..<Int(generator.next() % 8) {
         result += pieces[Int(generator.next() % UInt64(pieces.count))]

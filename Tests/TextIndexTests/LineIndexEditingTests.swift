@@ -61,7 +61,9 @@ private func checkEdit(
             }
             let rebuilt = LineIndex(utf8: text)
             guard index == rebuilt else {
-                Issue.record("seed \(seed), step \(step): index differs after replacing \(lower)..<\(upper) with \(inserted) in \(text)")
+                Issue.record(
+                    "seed \(seed), step \(step): index differs after replacing \(lower)..<\(upper) with \(inserted) in \(text)"
+                )
                 return
             }
         }

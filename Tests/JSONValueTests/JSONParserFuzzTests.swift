@@ -1,0 +1,49 @@
+import Testing
+
+@testable import JSONValue
+
+/// Mutated JSON texts: whatever the bytes, the parser must return a value or an error with
+/// an offset inside the input, never trap; and whatever it accepts must survive a round trip.
+@Suite struct JSONParserFuzzTests {
+    static let seeds: [String] = [
+        #"{"rules": [{"pattern": "TODO", "style": "warning"}, {"words": ["é", "中文", "👍"]}], "n": -12.5e3}"#,
+        #"[1, 2.0, -0, "a\nb\u00e9\ud83d\udc4d", true, false, null, {}, [], {"a": {"b": [[]]}}]"#,
+        "// comment\n{\"a\": 1, /* block */ \"b\": [1, 2, ], }\r\n",
+        #""\\\"\/\b\f\n\r\t""#,
+    ]
+
+    @Test(arguments: [101, 102, 103, 104, 105, 106] as [UInt64])
+    func mutatedInputsNeverTrap(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        let interesting: [UInt8] = [
+            0x22, 0x5C, 0x2F, 0x2A, 0x2C, 0x3A, 0x5B, 0x5D, 0x7B, 0x7D, 0x0A, 0x0D, 0x00, 0x1F, 0x75, 0x30, 0x2D,
+            0x65, 0x2E, 0xC3, 0xA9, 0xED, 0xA0, 0xF0, 0x9F, 0xFF, 0x80,
+        ]
+        for iteration in 0..<400 {
+            var bytes = Array(Self.seeds[Int(generator.next() % UInt64(Self.seeds.count))].utf8)
+            for _ in 0..<Int(generator.next() % 4 + 1) {
+                let position = Int(generator.next() % UInt64(bytes.count + 1))
+                let byte = interesting[Int(generator.next() % UInt64(interesting.count))]
+                switch generator.next() % 4 {
+                case 0 where position < bytes.count: bytes[position] = byte
+                case 1: bytes.insert(byte, at: position)
+                case 2 where position < bytes.count: bytes.remove(at: position)
+                default: bytes.removeSubrange(position...)
+                }
+            }
+            for options in [JSONParseOptions.strict, .lenient, JSONParseOptions(maximumDepth: 2)] {
+                do {
+                    let (value, map) = try JSONParser.parseWithLocations(bytes, options: options)
+                    #expect(try JSONParser.parse(bytes, options: options) == value)
+                    // Integral doubles come back as integers, so compare the written forms.
+                    #expect(try JSONParser.parse(value.encoded()).encoded() == value.encoded(),
+                        "seed \(seed), iteration \(iteration)")
+                    #expect(map.utf8Offset(ofValueAt: []).map { (0..<bytes.count).contains($0) } == true)
+                } catch {
+                    #expect((0...bytes.count).contains(error.utf8Offset), "seed \(seed), iteration \(iteration): \(error)")
+                    #expect(error.line >= 1 && error.column >= 1)
+                }
+            }
+        }
+    }
+}

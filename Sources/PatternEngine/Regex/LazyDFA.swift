@@ -1,8 +1,9 @@
 // A lazily built DFA for leftmost-longest, non-empty search.
 //
 // States are built on demand from sets of NFA states and cached in a
-// transition table (one row per state, one column per byte), so the inner
-// loop is one table load per byte. The cache is bounded: when it is full it
+// transition table (one row per state, one column per byte class: bytes that
+// no transition and no assertion tells apart share a column), so the inner
+// loop is one table load per byte and the table stays small enough for L1. The cache is bounded: when it is full it
 // is cleared, and a search that has to clear it too often gives up and lets
 // the Pike VM run instead (the result is the same, only slower).
 //
@@ -18,7 +19,7 @@
 // The closure is taken when the next byte (or the end of input) is seen,
 // because only then are both sides of the position known and `^ $ \b \B`
 // decidable. A non-ASCII byte's word class needs its whole scalar: the
-// search loop decodes it and picks one of two columns (stride 512) for
+// search loop decodes it and picks one of two columns (word or not) for
 // patterns with `\b` or `\B`.
 //
 // Search = forward pass, then reverse pass:
@@ -79,13 +80,15 @@ private struct DFAStateKey: Hashable {
 
 /// A lazily built DFA over one NFA, with its bounded cache; one search uses it at a time.
 struct LazyDFA: Sendable {
-    /// Flags kept in the low bits of table entries (the state's row offset fills the high bits).
+    /// Flags kept in bits 24...27 of table entries (the state's row offset fills the low 24 bits).
     private enum EntryFlag {
-        static let match: Int32 = 1
-        static let dead: Int32 = 2
-        static let startLike: Int32 = 4
-        static let unknown: Int32 = 8
-        static let mask: Int32 = 0xFF
+        static let match: Int32 = 1 << 24
+        static let dead: Int32 = 2 << 24
+        static let startLike: Int32 = 4 << 24
+        static let unknown: Int32 = 8 << 24
+        static let mask: Int32 = 0x0F00_0000
+        /// Row offsets must stay below this.
+        static let rowLimit = 1 << 24
     }
 
     /// How a pass ended.
@@ -99,8 +102,12 @@ struct LazyDFA: Sendable {
     private let nfa: NFA
     /// Scanning backwards (over the reverse NFA) rather than forwards.
     private let isReverse: Bool
-    /// Columns per row: 256 bytes, or 512 when non-ASCII bytes come in word and non-word flavours.
+    /// Columns per row: the byte classes, twice over when non-ASCII bytes come in word and non-word flavours.
     private let stride: Int
+    /// The byte class (column) of each byte.
+    private let byteClasses: [UInt8]
+    /// The number of byte classes.
+    private let classCount: Int
     private let usesWordColumns: Bool
     /// Whether start-like states are flagged so the search can skip ahead with a prefilter.
     private let flagsStartLikeStates: Bool
@@ -128,8 +135,12 @@ struct LazyDFA: Sendable {
         self.nfa = nfa
         self.isReverse = reverse
         self.limits = limits
+        // Rows are addressed by 24-bit offsets; a huge state limit is capped below.
         self.usesWordColumns = nfa.hasWordBoundary
-        self.stride = nfa.hasWordBoundary ? 512 : 256
+        let (byteClasses, classCount) = LazyDFA.byteClasses(for: nfa)
+        self.byteClasses = byteClasses
+        self.classCount = classCount
+        self.stride = nfa.hasWordBoundary ? 2 * classCount : classCount
         self.flagsStartLikeStates = flagsStartLikeStates
         self.stamps = Array(repeating: 0, count: nfa.count)
         self.unknownRow = Array(repeating: EntryFlag.unknown, count: stride)
@@ -154,10 +165,12 @@ struct LazyDFA: Sendable {
         while true {
             var entry: Int32 = 0
             let stoppedEarly = table.withUnsafeBufferPointer { rows -> Bool in
-                guard let rowBase = rows.baseAddress else { return false }
-                return LazyDFA.runForward(
-                    rows: rowBase, text: base, position: &position, end: count, row: &row, entry: &entry,
-                    lastMatch: &lastEnd, stopsOnNonASCII: usesWordColumns)
+                byteClasses.withUnsafeBufferPointer { classes -> Bool in
+                    guard let rowBase = rows.baseAddress, let classBase = classes.baseAddress else { return false }
+                    return LazyDFA.runForward(
+                        rows: rowBase, classes: classBase, text: base, position: &position, end: count, row: &row,
+                        entry: &entry, lastMatch: &lastEnd, stopsOnNonASCII: usesWordColumns)
+                }
             }
             guard stoppedEarly else { break }
             let byte = base[position]
@@ -207,10 +220,12 @@ struct LazyDFA: Sendable {
         while position > lowerBound {
             var entry: Int32 = 0
             let stoppedEarly = table.withUnsafeBufferPointer { rows -> Bool in
-                guard let rowBase = rows.baseAddress else { return false }
-                return LazyDFA.runBackward(
-                    rows: rowBase, text: base, position: &position, lowerBound: lowerBound, row: &row, entry: &entry,
-                    lastMatch: &lastStart, stopsOnNonASCII: usesWordColumns)
+                byteClasses.withUnsafeBufferPointer { classes -> Bool in
+                    guard let rowBase = rows.baseAddress, let classBase = classes.baseAddress else { return false }
+                    return LazyDFA.runBackward(
+                        rows: rowBase, classes: classBase, text: base, position: &position, lowerBound: lowerBound,
+                        row: &row, entry: &entry, lastMatch: &lastStart, stopsOnNonASCII: usesWordColumns)
+                }
             }
             guard stoppedEarly else { break }
             let byte = base[position - 1]
@@ -242,8 +257,8 @@ struct LazyDFA: Sendable {
     /// before `end`; `entry` is then the flagged entry, or 0 for a non-ASCII stop.
     @inline(__always)
     private static func runForward(
-        rows: UnsafePointer<Int32>, text: UnsafePointer<UInt8>, position: inout Int, end: Int, row: inout Int32,
-        entry: inout Int32, lastMatch: inout Int, stopsOnNonASCII: Bool
+        rows: UnsafePointer<Int32>, classes: UnsafePointer<UInt8>, text: UnsafePointer<UInt8>, position: inout Int,
+        end: Int, row: inout Int32, entry: inout Int32, lastMatch: inout Int, stopsOnNonASCII: Bool
     ) -> Bool {
         var current = row
         var index = position
@@ -258,7 +273,7 @@ struct LazyDFA: Sendable {
                     entry = 0
                     return true
                 }
-                let next = rows[Int(current) &+ Int(byte)]
+                let next = rows[Int(current) &+ Int(classes[Int(byte)])]
                 if next & EntryFlag.mask != 0 {
                     // A plain "match ended before this byte" is recorded without leaving the loop.
                     guard next & EntryFlag.mask == EntryFlag.match else {
@@ -272,7 +287,7 @@ struct LazyDFA: Sendable {
             }
         } else {
             while index < end {
-                let next = rows[Int(current) &+ Int(text[index])]
+                let next = rows[Int(current) &+ Int(classes[Int(text[index])])]
                 if next & EntryFlag.mask != 0 {
                     guard next & EntryFlag.mask == EntryFlag.match else {
                         entry = next
@@ -290,8 +305,8 @@ struct LazyDFA: Sendable {
     /// `runForward` for the reverse pass: consumes `text[position - 1]` while `position > lowerBound`.
     @inline(__always)
     private static func runBackward(
-        rows: UnsafePointer<Int32>, text: UnsafePointer<UInt8>, position: inout Int, lowerBound: Int, row: inout Int32,
-        entry: inout Int32, lastMatch: inout Int, stopsOnNonASCII: Bool
+        rows: UnsafePointer<Int32>, classes: UnsafePointer<UInt8>, text: UnsafePointer<UInt8>, position: inout Int,
+        lowerBound: Int, row: inout Int32, entry: inout Int32, lastMatch: inout Int, stopsOnNonASCII: Bool
     ) -> Bool {
         var current = row
         var index = position
@@ -305,7 +320,7 @@ struct LazyDFA: Sendable {
                 entry = 0
                 return true
             }
-            let next = rows[Int(current) &+ Int(byte)]
+            let next = rows[Int(current) &+ Int(classes[Int(byte)])]
             if next & EntryFlag.mask != 0 {
                 guard next & EntryFlag.mask == EntryFlag.match else {
                     entry = next
@@ -322,11 +337,49 @@ struct LazyDFA: Sendable {
     /// The table column for `byte` at `index`: non-ASCII bytes use the upper half when their scalar is a word scalar.
     @inline(__always)
     private func column(byte: UInt8, at index: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
-        guard usesWordColumns && byte >= 0x80 else { return Int(byte) }
-        return UnicodeClasses.isWordScalar(scalarValue(containing: index, in: text)) ? Int(byte) + 256 : Int(byte)
+        let byteClass = Int(byteClasses[Int(byte)])
+        guard usesWordColumns && byte >= 0x80 else { return byteClass }
+        return UnicodeClasses.isWordScalar(scalarValue(containing: index, in: text)) ? byteClass + classCount : byteClass
     }
 
     // MARK: Building states
+
+    /// Partitions the bytes into classes that no transition and no assertion can tell apart.
+    ///
+    /// Class boundaries come from every transition range, from `\n` and `\r`, from the ASCII word
+    /// bytes and from 0x80 (where the search starts decoding scalars for `\b`).
+    private static func byteClasses(for nfa: NFA) -> ([UInt8], Int) {
+        // startsClass[b]: byte b begins a new class (differs from b - 1).
+        var startsClass = [Bool](repeating: false, count: 257)
+        func split(_ low: Int, _ highInclusive: Int) {
+            startsClass[low] = true
+            startsClass[highInclusive + 1] = true
+        }
+        for state in nfa.states {
+            switch state {
+            case .bytes(let transition):
+                split(Int(transition.low), Int(transition.high))
+            case .sparse(let transitions):
+                for transition in transitions { split(Int(transition.low), Int(transition.high)) }
+            default:
+                break
+            }
+        }
+        split(0x0A, 0x0A)
+        split(0x0D, 0x0D)
+        split(0x30, 0x39)
+        split(0x41, 0x5A)
+        split(0x5F, 0x5F)
+        split(0x61, 0x7A)
+        split(0x80, 0xFF)
+        var classes = [UInt8](repeating: 0, count: 256)
+        var current = 0
+        for byte in 1..<256 {
+            if startsClass[byte] { current += 1 }
+            classes[byte] = UInt8(truncatingIfNeeded: current)
+        }
+        return (classes, current + 1)
+    }
 
     /// Assertions that nothing in the NFA can tell apart share one class, so fewer states are built.
     private func collapsed(_ side: SideClass) -> SideClass {
@@ -520,7 +573,7 @@ struct LazyDFA: Sendable {
         if let existing = index[key] {
             return entry(forRow: existing, key: key)
         }
-        if keys.count >= limits.maxStates {
+        if keys.count >= limits.maxStates || (keys.count + 1) * stride >= EntryFlag.rowLimit {
             clearsThisSearch += 1
             totalClears += 1
             if clearsThisSearch > limits.maxClearsPerSearch {

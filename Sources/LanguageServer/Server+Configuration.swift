@@ -30,8 +30,6 @@ struct ConfigurationState {
 }
 
 extension Server {
-    static let configFileName = ".highlights.json"
-
     /// The effective configuration for a document: that of the deepest workspace folder containing it.
     func configuration(forDocumentURI uri: String) -> HighlightConfiguration {
         guard let path = filePath(fromURI: uri) else { return configuration.fallback }
@@ -63,21 +61,17 @@ extension Server {
     }
 
     func loadWorkspaceFile(folderPath: String) {
-        let path = (folderPath as NSString).appendingPathComponent(Self.configFileName)
-        switch fileSystem.read(path) {
+        let path = ConfigFile.path(inFolder: folderPath)
+        switch ConfigFile.load(path: path) {
         case .missing:
             configuration.fileLayers[folderPath] = nil
-        case .unusable(let reason):
-            report([ConfigDiagnostic(severity: .error, message: "\(reason); keeping the previous configuration", source: path)])
-        case .contents(let bytes):
-            let (layer, diagnostics) = ConfigLayer.parse(fileContents: bytes, source: path)
+        case .loaded(let layer, let diagnostics):
             report(diagnostics)
-            if let layer {
-                configuration.fileLayers[folderPath] = layer
-            } else {
-                let kept = configuration.fileLayers[folderPath] == nil ? "the built-in rules stay in force" : "the last good configuration stays in force"
-                log(.warning, "\(path) not applied; \(kept)")
-            }
+            configuration.fileLayers[folderPath] = layer
+        case .unusable(let diagnostics):
+            report(diagnostics)
+            let kept = configuration.fileLayers[folderPath] == nil ? "the built-in rules stay in force" : "the last good configuration stays in force"
+            log(.warning, "\(path) not applied; \(kept)")
         }
     }
 
@@ -149,12 +143,12 @@ extension Server {
     func didChangeWatchedFiles(_ params: JSON?) throws(ResponseError) {
         var touched = false
         for change in try params.requiredArray("changes") {
-            guard let uri = change["uri"]?.stringValue, let path = filePath(fromURI: uri),
-                  (path as NSString).lastPathComponent == Self.configFileName else { continue }
-            let folder = (path as NSString).deletingLastPathComponent
-            guard workspaceFolders.contains(where: { $0.path == folder || $0.path == folder + "/" }) else { continue }
-            loadWorkspaceFile(folderPath: workspaceFolders.first { $0.path == folder || $0.path == folder + "/" }?.path ?? folder)
-            touched = true
+            guard let uri = change["uri"]?.stringValue, let path = filePath(fromURI: uri) else { continue }
+            // Only a folder's own `.highlights.json` configures it.
+            for folder in workspaceFolders where ConfigFile.path(inFolder: folder.path) == path {
+                loadWorkspaceFile(folderPath: folder.path)
+                touched = true
+            }
         }
         if touched { configurationChanged() }
     }

@@ -73,7 +73,7 @@ extension Server {
     func didSave(_ params: JSON?) throws(ResponseError) {
         let uri = try params.requiredString("textDocument.uri")
         // Saving the config file itself reloads it even where the client watches no files.
-        if let path = filePath(fromURI: uri), path.hasSuffix("/" + Self.configFileName) {
+        if let path = filePath(fromURI: uri), path.hasSuffix("/" + ConfigFile.name) {
             try didChangeWatchedFiles(["changes": [["uri": .string(uri), "type": 2]]])
         }
     }

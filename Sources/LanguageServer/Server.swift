@@ -16,8 +16,6 @@ public final class Server {
     let send: (Message) -> Void
     /// Where log lines go (stderr in the executable).
     let logSink: (String) -> Void
-    /// Reads a file; injected so tests can run without a disk.
-    let fileSystem: FileSystem
 
     enum Lifecycle { case uninitialized, running, shutDown }
     var lifecycle = Lifecycle.uninitialized
@@ -37,10 +35,9 @@ public final class Server {
     var nextOutgoingRequestID = 1
     var pendingOutgoingRequests: [RequestID: (Result<JSON, ResponseError>) -> Void] = [:]
 
-    public init(fileSystem: FileSystem = .disk, send: @escaping (Message) -> Void, log: @escaping (String) -> Void) {
+    public init(send: @escaping (Message) -> Void, log: @escaping (String) -> Void) {
         self.send = send
         self.logSink = log
-        self.fileSystem = fileSystem
     }
 
     /// Decodes a message body; a body that is not a valid message yields the error response to send instead.
@@ -161,40 +158,4 @@ public final class Server {
 public enum IncomingMessage: Sendable {
     case valid(Message)
     case invalid(errorResponse: Message)
-}
-
-/// What reading a configuration file gave.
-public enum FileReadResult: Sendable, Equatable {
-    case missing
-    case contents([UInt8])
-    /// The file exists but cannot be used (a directory, unreadable, too large): the message says why.
-    case unusable(String)
-}
-
-/// Access to configuration files, replaceable in tests.
-public struct FileSystem: Sendable {
-    public var read: @Sendable (_ path: String) -> FileReadResult
-
-    public init(read: @escaping @Sendable (_ path: String) -> FileReadResult) { self.read = read }
-
-    /// Configuration files larger than this are refused.
-    public static let maximumConfigFileSize = 4 << 20
-
-    /// The real disk.
-    public static let disk = FileSystem { path in
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
-        if isDirectory.boolValue { return .unusable("\(path) is a directory, not a file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return .unusable("\(path) cannot be read") }
-        defer { try? handle.close() }
-        do {
-            let data = try handle.read(upToCount: maximumConfigFileSize + 1) ?? Data()
-            if data.count > maximumConfigFileSize {
-                return .unusable("\(path) is larger than \(maximumConfigFileSize) bytes")
-            }
-            return .contents([UInt8](data))
-        } catch {
-            return .unusable("\(path) cannot be read: \(error.localizedDescription)")
-        }
-    }
 }

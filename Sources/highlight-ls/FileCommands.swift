@@ -57,7 +57,7 @@ func loadConfiguration(explicitPath: String?) -> HighlightConfiguration? {
     if path == nil {
         var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         while true {
-            let candidate = directory.appendingPathComponent(".highlights.json").path
+            let candidate = ConfigFile.path(inFolder: directory.path)
             if FileManager.default.fileExists(atPath: candidate) {
                 path = candidate
                 break
@@ -69,17 +69,15 @@ func loadConfiguration(explicitPath: String?) -> HighlightConfiguration? {
     }
     var layers: [ConfigLayer] = []
     if let path {
-        switch FileSystem.disk.read(path) {
+        switch ConfigFile.load(path: path) {
         case .missing:
             warn("\(path): no such file")
             return nil
-        case .unusable(let reason):
-            warn(reason)
-            return nil
-        case .contents(let bytes):
-            let (layer, diagnostics) = ConfigLayer.parse(fileContents: bytes, source: path)
+        case .unusable(let diagnostics):
             diagnostics.forEach { warn($0.description) }
-            guard let layer else { return nil }
+            return nil
+        case .loaded(let layer, let diagnostics):
+            diagnostics.forEach { warn($0.description) }
             layers.append(layer)
         }
     }

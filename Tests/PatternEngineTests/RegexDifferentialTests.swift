@@ -1,20 +1,20 @@
 import Testing
 @testable import PatternEngine
 
-/// A small, seedable generator (SplitMix64) so a failing case can be replayed from its printed seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct RegexDifferentialTests {
+    /// A small, seedable generator (SplitMix64) so a failing case can be replayed from its printed seed.
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     static let atoms = [
         "a", "b", "k", "é", "😀", "日", #"\n"#, #"\r"#, " ", "-", "1", ".", "(?s:.)", "[ab]", "[^a]", #"\w"#, #"\d"#,
         #"\s"#, #"\W"#, "[a-c]", #"\pL"#, "(?i:k)", "(?i:é)", "^", "$", #"\b"#, #"\B"#, #"\A"#, #"\z"#, #"[^\n]"#,

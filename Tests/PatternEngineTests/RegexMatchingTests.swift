@@ -215,3 +215,24 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
         }
     }
 }
+
+@Suite struct RegexConcurrencyTests {
+    @Test func oneRegexServesConcurrentSearches() async throws {
+        let regex = try CompiledRegex(#"\b[A-Z]{2,}-\d+\b"#)
+        let line = "see ABC-123 and 日本 DE-9, not xAB-1\n"
+        let text = Array(String(repeating: line, count: 200).utf8)
+        let expected = RegexTestEngine.pikeVM.allMatches(regex, in: text)
+        #expect(expected.count == 400)
+        let results = await withTaskGroup(of: [Range<Int>].self) { group in
+            for _ in 0..<8 {
+                group.addTask { RegexTestEngine.lazyDFA.allMatches(regex, in: text) }
+            }
+            var all: [[Range<Int>]] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        for result in results {
+            #expect(result == expected)
+        }
+    }
+}

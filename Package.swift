@@ -45,6 +45,10 @@ let package = Package(
         // MARK: highlight-bench — engine benchmark (release build), figures go to BENCHMARKS.md.
         .executableTarget(name: "highlight-bench", dependencies: ["PatternEngine"], swiftSettings: strict),
 
+        // MARK: highlight-load — keystroke latency and memory of the real server over pipes (release build).
+        .executableTarget(
+            name: "highlight-load", dependencies: ["JSONRPC", "JSONValue", "HighlightConfig"], swiftSettings: strict),
+
         // MARK: SessionTests — transcript files that drive the real server from initialize to exit.
         .testTarget(
             name: "SessionTests",

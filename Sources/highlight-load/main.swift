@@ -1,0 +1,123 @@
+import Foundation
+import HighlightConfig
+import JSONRPC
+import JSONValue
+
+// The keystroke-latency driver: starts the real server binary over pipes, opens a small and a
+// large document, types into each, and reports latency percentiles, the time of a full token
+// request on the large document next to the engine's own scan of it, and the server's memory.
+//
+//   swift build -c release && .build/release/highlight-load [--server PATH] [--edits N] [--lines N]
+
+var serverPath = ".build/release/highlight-ls"
+var editCount = 300
+var largeLineCount = 100_000
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--server": serverPath = arguments.popFirst() ?? serverPath
+    case "--edits": editCount = arguments.popFirst().flatMap { Int($0) } ?? editCount
+    case "--lines": largeLineCount = arguments.popFirst().flatMap { Int($0) } ?? largeLineCount
+    default:
+        print("usage: highlight-load [--server PATH] [--edits N] [--lines N]")
+        exit(2)
+    }
+}
+
+let session = try ServerSession(executable: serverPath)
+_ = try session.request("initialize", ["processId": .null, "capabilities": [:], "rootUri": .null])
+session.notify("initialized", [:])
+
+let smallText = Corpus.lines(count: 10, seed: 1)
+let largeText = Corpus.lines(count: largeLineCount, seed: 2)
+
+func measureTyping(_ session: ServerSession, uri: String, text: String, seed: UInt64, edits editCount: Int) throws -> [Double] {
+    session.notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "swift", "version": 1, "text": .string(text)]])
+    var previous = try session.request("textDocument/semanticTokens/full", ["textDocument": ["uri": .string(uri)]])["resultId"]?.stringValue ?? ""
+    var random = SplitMix(seed: seed)
+    let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+    var latencies: [Double] = []
+    for version in 2..<(editCount + 2) {
+        let line = Int(random.next() % UInt64(max(lineCount, 1)))
+        let character = Int(random.next() % 20)
+        let inserted = ["x", " ", "T", "O", "D", "é", "\n"][Int(random.next() % 7)]
+        let start = DispatchTime.now().uptimeNanoseconds
+        session.notify("textDocument/didChange", [
+            "textDocument": ["uri": .string(uri), "version": .integer(version)],
+            "contentChanges": [["range": ["start": ["line": .integer(line), "character": .integer(character)],
+                                          "end": ["line": .integer(line), "character": .integer(character)]],
+                                "text": .string(inserted)]],
+        ])
+        let answer = try session.request("textDocument/semanticTokens/full/delta",
+                                         ["textDocument": ["uri": .string(uri)], "previousResultId": .string(previous)])
+        latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        previous = answer["resultId"]?.stringValue ?? previous
+    }
+    return latencies.sorted()
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+let small = try measureTyping(session, uri: "file:///bench/small.swift", text: smallText, seed: 10, edits: editCount)
+let large = try measureTyping(session, uri: "file:///bench/large.swift", text: largeText, seed: 20, edits: editCount)
+
+// A full token request on the large document after a change, next to the engine's own scan.
+session.notify("textDocument/didChange", ["textDocument": ["uri": "file:///bench/large.swift", "version": 100_000],
+                                          "contentChanges": [["text": .string(largeText)]]])
+var fullTimes: [Double] = []
+var tokenCount = 0
+for round in 0..<5 {
+    session.notify("textDocument/didChange", ["textDocument": ["uri": "file:///bench/large.swift", "version": .integer(100_001 + round)],
+                                              "contentChanges": [["text": .string(largeText)]]])
+    _ = try session.request("highlight/matches", ["textDocument": ["uri": "file:///bench/large.swift"]], discardResult: true)
+    let start = DispatchTime.now().uptimeNanoseconds
+    let answer = try session.request("textDocument/semanticTokens/full", ["textDocument": ["uri": "file:///bench/large.swift"]])
+    fullTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    tokenCount = (answer["data"]?.arrayValue?.count ?? 0) / 5
+}
+// The same work split: a change then a full request, with the scan included.
+var fullWithScan: [Double] = []
+for round in 0..<5 {
+    let start = DispatchTime.now().uptimeNanoseconds
+    session.notify("textDocument/didChange", ["textDocument": ["uri": "file:///bench/large.swift", "version": .integer(100_100 + round)],
+                                              "contentChanges": [["range": ["start": ["line": 0, "character": 0], "end": ["line": 0, "character": 0]], "text": " "]]])
+    _ = try session.request("textDocument/semanticTokens/full", ["textDocument": ["uri": "file:///bench/large.swift"]])
+    fullWithScan.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+}
+let largeBytes = Array(largeText.utf8)
+let config = HighlightConfiguration(layers: [])
+var scanTimes: [Double] = []
+for _ in 0..<5 {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let count = largeBytes.withUnsafeBufferPointer { config.ruleSet.matches(in: $0).matches.count }
+    scanTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    precondition(count >= 0)
+}
+let peakAfterTyping = session.memory()
+
+// Memory: 200 documents of 100 KB.
+let documentText = Corpus.bytes(approximately: 100_000, seed: 3)
+for index in 0..<200 {
+    session.notify("textDocument/didOpen", ["textDocument": ["uri": .string("file:///bench/m\(index).swift"), "languageId": "swift", "version": 1, "text": .string(documentText)]])
+}
+_ = try session.request("highlight/matches", ["textDocument": ["uri": "file:///bench/m199.swift"]], discardResult: true)
+let memoryWithDocuments = session.memory()
+_ = try session.request("shutdown", nil)
+session.notify("exit", nil)
+
+func row(_ name: String, _ values: [Double]) -> String {
+    String(format: "%-34@ p50 %8.3f ms   p95 %8.3f ms   max %8.3f ms", name as NSString, percentile(values, 0.5), percentile(values, 0.95), values.last ?? .nan)
+}
+print("highlight-load: \(editCount) single-character edits per document, each followed by semanticTokens/full/delta")
+print(row("10-line document", small))
+print(row("\(largeLineCount)-line document (\(largeBytes.count / 1_000_000) MB)", large))
+print(String(format: "ratio large/small                   p50 %8.2f      p95 %8.2f", percentile(large, 0.5) / percentile(small, 0.5), percentile(large, 0.95) / percentile(small, 0.95)))
+print(String(format: "full tokens, large document         %8.2f ms (best of 5; %d tokens; matches cached)", fullTimes.min() ?? .nan, tokenCount))
+print(String(format: "edit + full tokens, large document  %8.2f ms (best of 5; includes the scan)", fullWithScan.min() ?? .nan))
+print(String(format: "engine scan of the same text        %8.2f ms (best of 5, in this process)", scanTimes.min() ?? .nan))
+print(String(format: "server peak RSS after typing        %8.1f MB", peakAfterTyping.peakMB))
+print(String(format: "RSS with 200 x 100 KB open          %8.1f MB (text: %.1f MB; ratio %.2f)", memoryWithDocuments.currentMB,
+             Double(200 * documentText.utf8.count) / 1e6, memoryWithDocuments.currentMB / (Double(200 * documentText.utf8.count) / 1e6)))

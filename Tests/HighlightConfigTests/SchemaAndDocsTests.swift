@@ -4,8 +4,17 @@ import Testing
 
 @testable import HighlightConfig
 
-/// Keeps `schema/highlights.schema.json` and `docs/CONFIG.md` honest about what the loader reads.
+/// Keeps `schema/highlights.schema.json` and the README's configuration reference honest about what the loader reads.
 @Suite struct SchemaAndDocsTests {
+    /// The "## Configuration" section of README.md, where the configuration reference lives.
+    static func configurationReference() throws -> String {
+        let readme = try String(contentsOf: Support.repositoryFile("README.md"), encoding: .utf8)
+        guard let start = readme.range(of: "\n## Configuration\n") else { return "" }
+        let rest = readme[start.upperBound...]
+        let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
+        return String(rest[..<end])
+    }
+
     static func schema(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSON {
         let data = try Data(contentsOf: Support.repositoryFile("schema/highlights.schema.json"))
         return try JSONParser.parse([UInt8](data), options: .strict)
@@ -29,18 +38,18 @@ import Testing
     }
 
     @Test func docsMentionEveryKeyAndBuiltInName() throws {
-        let docs = try String(contentsOf: Support.repositoryFile("docs/CONFIG.md"), encoding: .utf8)
+        let docs = try Self.configurationReference()
         for key in ConfigKeys.topLevel + ConfigKeys.rule + ConfigKeys.style {
-            #expect(docs.contains("| `\(key)`"), "docs/CONFIG.md has no table row for \(key)")
+            #expect(docs.contains("| `\(key)`"), "the README's configuration reference has no table row for \(key)")
         }
         for name in ConfigLayer.builtIn.rules.map(\.name) + ConfigLayer.builtIn.styles.keys.sorted() {
-            #expect(docs.contains("`\(name)`"), "docs/CONFIG.md does not mention \(name)")
+            #expect(docs.contains("`\(name)`"), "the README's configuration reference does not mention \(name)")
         }
     }
 
-    /// Every ```jsonc block of docs/CONFIG.md is a configuration that loads without a single diagnostic.
+    /// Every ```jsonc block of the README's configuration reference is a configuration that loads without a single diagnostic.
     @Test func docsExamplesParse() throws {
-        let docs = try String(contentsOf: Support.repositoryFile("docs/CONFIG.md"), encoding: .utf8)
+        let docs = try Self.configurationReference()
         var examples: [String] = []
         var current: [Substring]?
         for line in docs.split(separator: "\n", omittingEmptySubsequences: false) {

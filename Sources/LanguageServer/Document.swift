@@ -7,16 +7,114 @@ struct Document {
     var languageId: String
     var version: Int
     var text: TextBuffer
-    /// The matches of `text` under the configuration identified by `configurationGeneration`;
-    /// `nil` until first needed after a change.
-    var matches: MatchList?
-    var configurationGeneration: Int = -1
+    /// The highlights of `text`, kept up to date edit by edit; `nil` until first needed, and
+    /// after a change that cannot be followed incrementally.
+    var highlights: DocumentHighlights?
 
     init(uri: String, languageId: String, version: Int, text: [UInt8]) {
         self.uri = uri
         self.languageId = languageId
         self.version = version
         self.text = TextBuffer(utf8: text)
+    }
+
+    /// Replaces a UTF-8 range of the text and brings the highlights up to date.
+    ///
+    /// When no rule can match a line terminator, every match lies within one line, so only the
+    /// lines the edit touched are scanned again; the matches and line segments after them are
+    /// shifted, not recomputed. Otherwise the highlights are dropped and recomputed in full when
+    /// next needed.
+    /// - Complexity: O(e + m) for an edit touching e bytes of lines, with m matches in the
+    ///   document (shifting the later ones), plus moving the bytes after the edit.
+    mutating func replace(utf8Range: Range<Int>, with newText: [UInt8], ruleSet: RuleSet) {
+        let oldLineCount = text.lineIndex.lineCount
+        let oldCount = text.utf8Count
+        text.replace(utf8Range: utf8Range, with: newText)
+        guard var current = highlights, !ruleSet.canMatchLineTerminator else {
+            highlights = nil
+            return
+        }
+        highlights = nil
+        let index = text.lineIndex
+        let byteDelta = text.utf8Count - oldCount
+        let lineDelta = index.lineCount - oldLineCount
+        // The lines the new text spans. A line terminator belongs to the line it ends, so an edit
+        // that joins, splits or re-terminates lines (a `\r` meeting a `\n`) lands in them too, and
+        // the lines around are unchanged: their matches cannot see across a terminator.
+        let firstLine = index.line(containingUTF8Offset: utf8Range.lowerBound)
+        let lastLine = index.line(containingUTF8Offset: utf8Range.lowerBound + newText.count)
+        let regionStart = index.utf8Offset(ofLineStart: firstLine)
+        let regionEnd = lastLine + 1 < index.lineCount ? index.utf8Offset(ofLineStart: lastLine + 1) : text.utf8Count
+        let fresh = text.withUnsafeBytes { ruleSet.matches(in: $0, startingIn: regionStart..<regionEnd) }
+        current.replaceMatches(
+            oldUTF8Range: regionStart..<max(regionStart, regionEnd - byteDelta), with: fresh.matches, byteDelta: byteDelta,
+            oldLines: firstLine...max(firstLine, lastLine - lineDelta), lineDelta: lineDelta, text: text)
+        current.truncated = current.truncated || fresh.truncated
+        highlights = current
+    }
+}
+
+/// The highlights of a document: its matches and, per position encoding in use, their line segments.
+struct DocumentHighlights {
+    /// The configuration the matches were computed with (`ConfigurationState.generation`).
+    let configurationGeneration: Int
+    /// Sorted, non-overlapping.
+    var matches: [Match]
+    var truncated: Bool
+    /// The matches split into single-line segments, for each encoding a client asked for.
+    var segments: [PositionEncoding: [LineSegment]] = [:]
+
+    init(configurationGeneration: Int, matches: MatchList) {
+        self.configurationGeneration = configurationGeneration
+        self.matches = matches.matches
+        self.truncated = matches.truncated
+    }
+
+    /// The segments in `encoding`, computed once and then kept up to date by edits.
+    mutating func segments(in encoding: PositionEncoding, text: TextBuffer) -> [LineSegment] {
+        if let known = segments[encoding] { return known }
+        let computed = text.lineSegments(of: matches[...], encoding: encoding)
+        segments[encoding] = computed
+        return computed
+    }
+
+    /// Replaces the matches that started in `oldUTF8Range` (and the segments of `oldLines`) with
+    /// `fresh`, shifting everything after by the edit's byte and line deltas.
+    mutating func replaceMatches(oldUTF8Range: Range<Int>, with fresh: [Match], byteDelta: Int,
+                                 oldLines: ClosedRange<Int>, lineDelta: Int, text: TextBuffer) {
+        let lower = matches.partitionPoint { $0.utf8Range.lowerBound >= oldUTF8Range.lowerBound }
+        let upper = matches.partitionPoint { $0.utf8Range.lowerBound >= oldUTF8Range.upperBound }
+        if byteDelta != 0 {
+            for position in upper..<matches.count {
+                let range = matches[position].utf8Range
+                matches[position].utf8Range = (range.lowerBound + byteDelta)..<(range.upperBound + byteDelta)
+            }
+        }
+        matches.replaceSubrange(lower..<upper, with: fresh)
+
+        for (encoding, var list) in segments {
+            let lowerSegment = list.partitionPoint { $0.line >= oldLines.lowerBound }
+            let upperSegment = list.partitionPoint { $0.line > oldLines.upperBound }
+            if lineDelta != 0 {
+                for position in upperSegment..<list.count { list[position].line += lineDelta }
+            }
+            list.replaceSubrange(lowerSegment..<upperSegment, with: text.lineSegments(of: fresh[...], encoding: encoding))
+            segments[encoding] = list
+        }
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, which must be false then true along the array.
+    /// - Complexity: O(log n).
+    func partitionPoint(_ predicate: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }
 
@@ -35,14 +133,11 @@ extension TextBuffer {
     /// never part of a segment. Matches must be sorted and non-overlapping.
     /// - Complexity: O(m log L) for m matches and L lines, plus the non-ASCII characters
     ///   of the lines the matches touch.
-    func lineSegments(of matches: [Match], encoding: PositionEncoding, utf8Window: Range<Int>? = nil) -> [LineSegment] {
+    func lineSegments(of matches: ArraySlice<Match>, encoding: PositionEncoding) -> [LineSegment] {
         let index = lineIndex
         var segments: [LineSegment] = []
         segments.reserveCapacity(matches.count)
         for match in matches {
-            if let window = utf8Window, match.utf8Range.upperBound <= window.lowerBound || match.utf8Range.lowerBound >= window.upperBound {
-                continue
-            }
             var line = index.line(containingUTF8Offset: match.utf8Range.lowerBound)
             var start = match.utf8Range.lowerBound
             while start < match.utf8Range.upperBound && line < index.lineCount {

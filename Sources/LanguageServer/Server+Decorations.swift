@@ -29,9 +29,8 @@ extension Server {
     }
 
     func decorations(ofDocument uri: String) -> JSON? {
-        guard let (document, config, list) = matches(ofDocument: uri) else { return nil }
         let encoding = client.decorationEncoding ?? positionEncoding
-        let segments = document.text.lineSegments(of: list.matches, encoding: encoding)
+        guard let (document, config, segments) = segments(ofDocument: uri, encoding: encoding) else { return nil }
         var styleIndexByRule: [Int: Int] = [:]
         var styles: [JSON] = []
         var ranges: [JSON] = []

@@ -40,6 +40,8 @@ extension Server {
                 throw .invalidParams("params.contentChanges[\(index)]: \(error.message); no change applied")
             }
         }
+        let ruleSet = configuration(forDocumentURI: uri).ruleSet
+        if document.highlights?.configurationGeneration != configuration.generation { document.highlights = nil }
         for edit in edits {
             if let range = edit.range {
                 let index = document.text.lineIndex
@@ -49,16 +51,16 @@ extension Server {
                     log(.info, "\(uri): reversed range in didChange normalised")
                     swap(&start, &end)
                 }
-                document.text.replace(utf8Range: start..<end, with: Array(edit.text.utf8))
+                document.replace(utf8Range: start..<end, with: Array(edit.text.utf8), ruleSet: ruleSet)
             } else {
                 document.text = TextBuffer(utf8: Array(edit.text.utf8))
+                document.highlights = nil
             }
         }
         if let version = params.value(at: "textDocument.version")?.integerValue {
             if version <= document.version { log(.info, "\(uri): version \(version) after \(document.version) accepted") }
             document.version = version
         }
-        document.matches = nil
         documents[uri] = document
         documentsNeedingDecorations.insert(uri)
     }
@@ -85,18 +87,36 @@ extension Server {
         return uri
     }
 
-    /// The matches of a document under its current configuration, computed once per change.
+    /// The matches of a document under its current configuration: kept up to date by edits,
+    /// computed in full only when the document is new, the configuration changed or an edit
+    /// could not be followed incrementally.
     func matches(ofDocument uri: String) -> (document: Document, config: HighlightConfiguration, matches: MatchList)? {
+        guard let (document, config) = highlightedDocument(uri) else { return nil }
+        let highlights = document.highlights
+        return (document, config, MatchList(matches: highlights?.matches ?? [], truncated: highlights?.truncated ?? false))
+    }
+
+    /// The line segments of a document's matches in `encoding` (cached per document and encoding).
+    func segments(ofDocument uri: String, encoding: PositionEncoding) -> (document: Document, config: HighlightConfiguration, segments: [LineSegment])? {
+        guard let (highlighted, config) = highlightedDocument(uri), var highlights = highlighted.highlights else { return nil }
+        var document = highlighted
+        let segments = highlights.segments(in: encoding, text: document.text)
+        document.highlights = highlights
+        documents[uri] = document
+        return (document, config, segments)
+    }
+
+    /// The document with up-to-date highlights, and its configuration.
+    private func highlightedDocument(_ uri: String) -> (Document, HighlightConfiguration)? {
         guard var document = documents[uri] else { return nil }
         let config = configuration(forDocumentURI: uri)
-        if let cached = document.matches, document.configurationGeneration == configuration.generation {
-            return (document, config, cached)
+        if let highlights = document.highlights, highlights.configurationGeneration == configuration.generation {
+            return (document, config)
         }
         let list = document.text.withUnsafeBytes { config.ruleSet.matches(in: $0) }
         if list.truncated { log(.warning, "\(uri): too many matches; only the first \(list.matches.count) are highlighted") }
-        document.matches = list
-        document.configurationGeneration = configuration.generation
+        document.highlights = DocumentHighlights(configurationGeneration: configuration.generation, matches: list)
         documents[uri] = document
-        return (document, config, list)
+        return (document, config)
     }
 }

@@ -53,21 +53,26 @@ extension Server {
         ]]])
     }
 
-    /// The LSP token integers of a document (5 per token, relative encoding), optionally limited to a byte window.
-    func tokenData(ofDocument uri: String, utf8Window: Range<Int>? = nil) -> [Int] {
-        guard let (document, config, list) = matches(ofDocument: uri) else { return [] }
-        let segments = document.text.lineSegments(of: list.matches, encoding: positionEncoding, utf8Window: utf8Window)
+    /// The LSP token integers of a document (5 per token, relative encoding), optionally limited to some lines.
+    /// - Complexity: O(m) integer work for m segments; positions come from the document's cached segments.
+    func tokenData(ofDocument uri: String, lines: ClosedRange<Int>? = nil) -> [Int] {
+        guard let (_, config, segments) = segments(ofDocument: uri, encoding: positionEncoding) else { return [] }
+        var selected = segments[...]
+        if let lines {
+            selected = segments[segments.partitionPoint { $0.line >= lines.lowerBound }..<segments.partitionPoint { $0.line > lines.upperBound }]
+        }
         let types = config.rules.map { tokenLegend.tokenType(ofRule: $0.name) }
+        let fallback = tokenLegend.tokenType(ofRule: TokenLegend.fallbackType)
         var data: [Int] = []
-        data.reserveCapacity(segments.count * 5)
+        data.reserveCapacity(selected.count * 5)
         var previousLine = 0
         var previousStart = 0
-        for segment in segments {
+        for segment in selected {
             let deltaLine = segment.line - previousLine
             data.append(deltaLine)
             data.append(deltaLine == 0 ? segment.startCharacter - previousStart : segment.startCharacter)
             data.append(segment.endCharacter - segment.startCharacter)
-            data.append(types.indices.contains(segment.ruleIndex) ? types[segment.ruleIndex] : tokenLegend.tokenType(ofRule: ""))
+            data.append(types.indices.contains(segment.ruleIndex) ? types[segment.ruleIndex] : fallback)
             data.append(0)
             previousLine = segment.line
             previousStart = segment.startCharacter
@@ -114,11 +119,8 @@ extension Server {
     func semanticTokensRange(_ params: JSON?) throws(ResponseError) -> JSON {
         let uri = try openDocument(params)
         let range = try params.requiredRange("range")
-        guard let document = documents[uri] else { throw .requestFailed("document \(uri) is not open") }
-        let index = document.text.lineIndex
-        let start = index.utf8Offset(of: range.start, encoding: positionEncoding)
-        let end = index.utf8Offset(of: range.end, encoding: positionEncoding)
-        let data = tokenData(ofDocument: uri, utf8Window: min(start, end)..<max(start, end))
+        let lines = min(range.start.line, range.end.line)...max(range.start.line, range.end.line)
+        let data = tokenData(ofDocument: uri, lines: lines)
         return ["data": .array(data.map { .integer($0) })]
     }
 }

@@ -24,6 +24,10 @@ while let argument = arguments.popFirst() {
     }
 }
 
+guard FileManager.default.isExecutableFile(atPath: serverPath) else {
+    print("highlight-load: no server at \(serverPath); build it first: swift build -c release --product highlight-ls")
+    exit(2)
+}
 let session = try ServerSession(executable: serverPath)
 _ = try session.request("initialize", ["processId": .null, "capabilities": [:], "rootUri": .null])
 session.notify("initialized", [:])

@@ -1,0 +1,85 @@
+import PatternEngine
+import Testing
+import TextIndex
+
+@testable import LanguageServer
+
+/// Highlights kept up to date edit by edit must equal a full recomputation, after any edits.
+@Suite struct IncrementalHighlightsTests {
+    static let ruleSets: [(name: String, rules: [Rule])] = [
+        ("words and a one-line regex", [
+            Rule(name: "todo", pattern: .words(["TODO", "FIXME"]), wholeWord: true),
+            Rule(name: "ticket", pattern: .regex(#"\b[A-Z]{2,}-[0-9]+\b"#)),
+            Rule(name: "cafe", pattern: .words(["café"]), caseSensitive: false, wholeWord: true),
+            Rule(name: "emoji", pattern: .words(["👍"])),
+            Rule(name: "line", pattern: .regex("^ab")),
+        ]),
+        ("a regex that spans lines (full recomputation)", [
+            Rule(name: "todo", pattern: .words(["TODO"])),
+            Rule(name: "block", pattern: .regex(#"BEGIN[^#]*END"#)),
+        ]),
+    ]
+
+    static let pieces = ["TODO", "FIXME", " ", "x", "AB-12", "-3", "café", "CAFÉ", "👍", "日本", "e\u{301}", "\r\n", "\n", "\r",
+                         "BEGIN", "END", "ab", "#"]
+
+    /// A small seeded generator, so a failure can be replayed.
+    struct SplitMix {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(max(bound, 1)))
+        }
+    }
+
+    @Test(arguments: UInt64(1)...16)
+    func randomEditsEqualAFullRecomputation(seed: UInt64) {
+        for (name, rules) in Self.ruleSets {
+            let ruleSet = RuleSet(rules: rules)
+            var random = SplitMix(state: seed)
+            var text: [UInt8] = []
+            for _ in 0..<40 { text += Array(Self.pieces[random.next(Self.pieces.count)].utf8) }
+            var document = Document(uri: "file:///t", languageId: "", version: 1, text: text)
+            for step in 0..<150 {
+                // Highlights exist (and have segments in two encodings) before each edit.
+                if document.highlights == nil {
+                    document.highlights = DocumentHighlights(configurationGeneration: 0, matches: document.text.withUnsafeBytes { ruleSet.matches(in: $0) })
+                }
+                _ = document.highlights?.segments(in: .utf16, text: document.text)
+                _ = document.highlights?.segments(in: .utf8, text: document.text)
+
+                let count = document.text.utf8Count
+                var start = random.next(count + 1)
+                var end = min(count, start + random.next(8))
+                // Edits arrive at character boundaries (the line index converts positions to them).
+                let index = document.text.lineIndex
+                start = index.utf8Offset(of: index.position(ofUTF8Offset: start, encoding: .utf32), encoding: .utf32)
+                end = index.utf8Offset(of: index.position(ofUTF8Offset: end, encoding: .utf32), encoding: .utf32)
+                var inserted: [UInt8] = []
+                for _ in 0..<random.next(3) { inserted += Array(Self.pieces[random.next(Self.pieces.count)].utf8) }
+                document.replace(utf8Range: min(start, end)..<max(start, end), with: inserted, ruleSet: ruleSet)
+
+                guard var incremental = document.highlights else { continue }
+                let full = document.text.withUnsafeBytes { ruleSet.matches(in: $0) }
+                let context = "seed \(seed), \(name), step \(step), text \(document.text.text.debugDescription)"
+                #expect(incremental.matches == full.matches, Comment(rawValue: context))
+                for encoding in [PositionEncoding.utf16, .utf8] {
+                    let expected = document.text.lineSegments(of: full.matches[...], encoding: encoding)
+                    #expect(incremental.segments(in: encoding, text: document.text) == expected, Comment(rawValue: "\(encoding) \(context)"))
+                }
+                if incremental.matches != full.matches { return }
+            }
+        }
+    }
+
+    @Test func aRuleThatCanSpanLinesFallsBackToAFullRecomputation() {
+        let ruleSet = RuleSet(rules: Self.ruleSets[1].rules)
+        var document = Document(uri: "file:///t", languageId: "", version: 1, text: Array("BEGIN\nx\nEND TODO".utf8))
+        document.highlights = DocumentHighlights(configurationGeneration: 0, matches: document.text.withUnsafeBytes { ruleSet.matches(in: $0) })
+        document.replace(utf8Range: 6..<6, with: Array("y".utf8), ruleSet: ruleSet)
+        #expect(document.highlights == nil)
+    }
+}

@@ -2,9 +2,9 @@
 /// `schema/highlights.schema.json` to exactly this list.
 enum ConfigKeys {
     /// Keys of the top-level object.
-    static let topLevel = ["$schema", "defaults", "styles", "rules"]
+    static let topLevel = ["$schema", "defaults", "colors", "styles", "rules"]
     /// Keys of an entry of `rules`.
-    static let rule = ["name", "words", "regex", "caseSensitive", "wholeWord", "style", "enabled"]
+    static let rule = ["name", "words", "regex", "caseSensitive", "wholeWord", "style", "enabled", "groups", "severity", "message", "link"]
     /// Keys of a style, named or inline.
     static let style = ["color", "backgroundColor", "borderColor", "bold", "italic", "underline", "strikethrough", "rounded"]
     /// The style keys whose value is a colour; the others are booleans.

@@ -29,6 +29,16 @@ extension ConfigLayer {
             builtInRule("deprecated", words: ["DEPRECATED"]),
         ])
 
+    /// The built-in `color` rule, which `"colors": true` adds after all other rules: it finds
+    /// colour literals (`#f80`, `rgb(255 136 0)`, `hsl(32, 100%, 50%)`, see `ColorLiteral`),
+    /// and each match is drawn in its own colour with black or white text, whichever reads better.
+    public static let colorLiterals: ConfigLayer = {
+        var definition = RuleDefinition(name: ColorLiteral.ruleName, pattern: .regex(ColorLiteral.pattern), caseSensitive: false)
+        definition.findsColorLiterals = true
+        definition.origin = ConfigOrigin(source: BuiltInStyles.source)
+        return ConfigLayer(rules: [definition])
+    }()
+
     private static func builtInRule(_ name: String, words: [String]) -> RuleDefinition {
         var definition = RuleDefinition(name: name, pattern: .words(words), caseSensitive: true, wholeWord: true)
         definition.origin = ConfigOrigin(source: BuiltInStyles.source)

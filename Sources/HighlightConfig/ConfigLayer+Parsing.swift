@@ -84,26 +84,26 @@ struct LayerReader {
 
     // MARK: Locations
 
-    private func origin(atUTF8Offset utf8Offset: Int?) -> ConfigOrigin {
+    func origin(atUTF8Offset utf8Offset: Int?) -> ConfigOrigin {
         guard sourceMap != nil, let utf8Offset else { return ConfigOrigin(source: source) }
         let location = lineLocator.textLocation(ofUTF8Offset: utf8Offset)
         return ConfigOrigin(source: source, line: location.line, column: location.column, utf8Offset: utf8Offset)
     }
 
-    private func origin(ofValueAt path: [JSONPathComponent]) -> ConfigOrigin {
+    func origin(ofValueAt path: [JSONPathComponent]) -> ConfigOrigin {
         origin(atUTF8Offset: sourceMap?.utf8Offset(ofValueAt: path))
     }
 
-    private func origin(ofKeyAt path: [JSONPathComponent]) -> ConfigOrigin {
+    func origin(ofKeyAt path: [JSONPathComponent]) -> ConfigOrigin {
         origin(atUTF8Offset: sourceMap?.utf8Offset(ofKeyAt: path) ?? sourceMap?.utf8Offset(ofValueAt: path))
     }
 
-    private mutating func report(_ severity: ConfigDiagnostic.Severity, _ message: String, at origin: ConfigOrigin) {
+    mutating func report(_ severity: ConfigDiagnostic.Severity, _ message: String, at origin: ConfigOrigin) {
         diagnostics.append(origin.diagnostic(severity, message))
     }
 
     /// An object's keys in file order (alphabetical without a file), so that messages come out stably.
-    private func orderedKeys(of members: [String: JSON], at path: [JSONPathComponent]) -> [String] {
+    func orderedKeys(of members: [String: JSON], at path: [JSONPathComponent]) -> [String] {
         members.keys.sorted { left, right in
             let leftOffset = sourceMap?.utf8Offset(ofKeyAt: path + [.key(left)]) ?? Int.max
             let rightOffset = sourceMap?.utf8Offset(ofKeyAt: path + [.key(right)]) ?? Int.max
@@ -130,6 +130,13 @@ struct LayerReader {
                 layer.defaults = defaults
             } else {
                 report(.error, "\"defaults\" must be true or false, not \(a(value.typeName))", at: origin(ofValueAt: [.key("defaults")]))
+            }
+        }
+        if let value = members["colors"] {
+            if let colors = value.boolValue {
+                layer.colors = colors
+            } else {
+                report(.error, "\"colors\" must be true or false, not \(a(value.typeName))", at: origin(ofValueAt: [.key("colors")]))
             }
         }
         if let value = members["styles"] {
@@ -175,11 +182,17 @@ struct LayerReader {
     /// A style from an object, dropping (and reporting) only the attributes that are wrong;
     /// `nil` when the value is not an object.
     mutating func readStyle(_ json: JSON, at path: [JSONPathComponent], label: String) -> Style? {
+        readStylePatch(json, at: path, label: label)?.applied(to: Style())
+    }
+
+    /// The attributes an object writes, dropping (and reporting) only those that are wrong;
+    /// `nil` when the value is not an object.
+    mutating func readStylePatch(_ json: JSON, at path: [JSONPathComponent], label: String) -> StylePatch? {
         guard case .object(let members) = json else {
             report(.error, "\(label) must be an object, not \(a(json.typeName))", at: origin(ofValueAt: path))
             return nil
         }
-        var style = Style()
+        var style = StylePatch()
         for key in orderedKeys(of: members, at: path) {
             guard let value = members[key] else { continue }
             let keyPath = path + [.key(key)]
@@ -270,6 +283,8 @@ struct LayerReader {
 
         var pattern: Rule.Pattern?
         var patternOrigin: ConfigOrigin?
+        // Group names and numbers that `groups`, `message` and `link` may refer to; `nil` when unknown.
+        var captureNames: [String?]? = [nil]
         switch (members["words"], members["regex"]) {
         case (_?, _?):
             let message = "\(label): has both \"words\" and \"regex\"; a rule uses one of them (split it into two rules)"
@@ -290,9 +305,11 @@ struct LayerReader {
         case (nil, let value?):
             patternOrigin = origin(ofValueAt: path + [.key("regex")])
             if let regex = readRegex(value, at: path + [.key("regex")], label: label, caseSensitive: caseSensitive) {
-                pattern = .regex(regex)
+                pattern = .regex(regex.pattern)
+                captureNames = regex.captureNames
             } else {
                 failed = true
+                captureNames = nil
             }
         }
 
@@ -313,6 +330,9 @@ struct LayerReader {
             }
         }
 
+        let details = readRuleDetails(members, at: path, label: label, captureNames: captureNames)
+        failed = failed || details.failed
+
         guard let name else { return nil }
         if failed {
             guard !enabled else { return nil }
@@ -324,6 +344,10 @@ struct LayerReader {
         definition.origin = ruleOrigin
         definition.patternOrigin = patternOrigin
         definition.styleOrigin = styleOrigin
+        definition.groupStyles = details.groupStyles
+        definition.severity = details.severity
+        definition.message = details.message
+        definition.link = details.link
         return definition
     }
 
@@ -353,7 +377,7 @@ struct LayerReader {
 
     private mutating func readRegex(
         _ value: JSON, at path: [JSONPathComponent], label: String, caseSensitive: Bool
-    ) -> String? {
+    ) -> CompiledRegex? {
         let valueOrigin = origin(ofValueAt: path)
         guard let pattern = value.stringValue, !pattern.isEmpty else {
             let found = value.stringValue != nil ? "an empty string" : a(value.typeName)
@@ -361,7 +385,7 @@ struct LayerReader {
             return nil
         }
         do {
-            _ = try CompiledRegex(pattern, caseInsensitive: !caseSensitive)
+            return try CompiledRegex(pattern, caseInsensitive: !caseSensitive)
         } catch {
             var errorOrigin = valueOrigin
             if let literalOffset = valueOrigin.utf8Offset {
@@ -372,7 +396,6 @@ struct LayerReader {
             report(.error, "\(label): invalid regex: \(error.message) (at offset \(error.patternUTF8Offset))", at: errorOrigin)
             return nil
         }
-        return pattern
     }
 }
 
@@ -399,7 +422,7 @@ enum RuleName {
 }
 
 /// `"a string"`, `"an object"`, `"null"`: a type name with its article, for messages.
-private func a(_ typeName: String) -> String {
+func a(_ typeName: String) -> String {
     guard typeName != "null" else { return "null" }
     let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
     guard let first = typeName.first, vowels.contains(first) else { return "a " + typeName }

@@ -5,6 +5,8 @@
 public struct ConfigLayer: Sendable {
     /// Whether to include the built-in rules; `nil` when this layer does not say.
     public var defaults: Bool?
+    /// Whether to add the built-in `color` rule that finds colour literals; `nil` when this layer does not say.
+    public var colors: Bool?
     /// Styles by name, as this layer defines them.
     public var styles: [String: Style]
     /// Rules in the order written; names are unique within a layer.

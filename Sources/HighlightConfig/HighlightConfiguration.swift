@@ -24,6 +24,12 @@ public struct HighlightConfiguration: Sendable {
     public let namedStyles: [String: Style]
     /// The rules compiled for searching; match rule indices are indices into `rules`.
     public let ruleSet: RuleSet
+    /// `details[i]` is what the configuration says about matches of `rules[i]` beyond their style.
+    public let details: [RuleDetails]
+    /// The styled capture groups of every rule, in rule order; piece index `rules.count + i` is `groupPieceKinds[i]`.
+    public let groupPieceKinds: [PieceKind]
+    /// The index of the built-in `color` rule, when `"colors": true` put it in.
+    public let colorRuleIndex: Int?
     /// Problems found while combining: unknown style references, and rules (or words) the engine
     /// could not compile, which never match. Problems inside a layer come from `ConfigLayer.parse`.
     public let diagnostics: [ConfigDiagnostic]
@@ -36,7 +42,9 @@ public struct HighlightConfiguration: Sendable {
     /// - Complexity: O(*r* + *s*) in the number of rules and styles, plus compiling the rule set.
     public init(layers: [ConfigLayer]) {
         let includesBuiltInRules = layers.lazy.compactMap(\.defaults).first ?? true
-        let allLayers = layers + [includesBuiltInRules ? ConfigLayer.builtIn : ConfigLayer(styles: ConfigLayer.builtIn.styles)]
+        var allLayers = layers + [includesBuiltInRules ? ConfigLayer.builtIn : ConfigLayer(styles: ConfigLayer.builtIn.styles)]
+        // The colour rule comes last, so that every other rule wins ties and a rule named `color` replaces it.
+        if layers.lazy.compactMap(\.colors).first ?? false { allLayers.append(ConfigLayer.colorLiterals) }
 
         var namedStyles: [String: Style] = [:]
         for layer in allLayers.reversed() {
@@ -94,8 +102,15 @@ public struct HighlightConfiguration: Sendable {
             diagnostics.append(origin.diagnostic(.error, message))
         }
 
+        var resolver = RuleDetailsResolver()
+        resolver.resolve(definitions, styles: resolvedStyles, namedStyles: namedStyles)
+        diagnostics += resolver.diagnostics
+
         self.rules = rules
         self.styles = resolvedStyles
+        self.details = resolver.details
+        self.groupPieceKinds = resolver.groupPieceKinds
+        self.colorRuleIndex = definitions.firstIndex { $0.findsColorLiterals }
         self.namedStyles = namedStyles
         self.ruleSet = ruleSet
         self.diagnostics = diagnostics

@@ -25,6 +25,16 @@ public struct RuleDefinition: Sendable, Hashable {
     public var style: StyleReference?
     /// Whether the rule is on (default `true`).
     public var enabled: Bool
+    /// Styles for capture groups of a regex rule, in the order written; each patches the rule's style.
+    public var groupStyles: [GroupStyle] = []
+    /// When set, the rule's matches are also reported as diagnostics of this severity.
+    public var severity: Severity?
+    /// A `MatchTemplate` for diagnostics and hover, e.g. `"assigned to $1"`.
+    public var message: String?
+    /// A `MatchTemplate` for the link a match opens, e.g. `"https://tracker.example/browse/$0"`.
+    public var link: String?
+    /// Whether this is the built-in `color` rule, whose matches are drawn in their own colour.
+    var findsColorLiterals = false
 
     /// Where the rule was written, for messages produced when layers are combined.
     var origin: ConfigOrigin?
@@ -53,6 +63,34 @@ public struct RuleDefinition: Sendable, Hashable {
     }
 }
 
+extension RuleDefinition {
+    /// How prominently a rule's matches are reported as diagnostics, as LSP names the levels.
+    public enum Severity: String, Sendable, Hashable, CaseIterable {
+        case error, warning, information, hint
+    }
+
+    /// The style of one capture group, by number (`"1"`) or by name, as written.
+    public struct GroupStyle: Sendable, Hashable {
+        /// The group as written: a number or a group name.
+        public var group: String
+        /// A style name, or a patch written inline.
+        public var style: GroupStyleReference
+
+        /// A group style from its parts.
+        public init(group: String, style: GroupStyleReference) {
+            self.group = group
+            self.style = style
+        }
+    }
+
+    /// How a group names its style: a named style (its colours and the attributes it turns on
+    /// override the rule's), or attributes written inline (exactly those written override).
+    public enum GroupStyleReference: Sendable, Hashable {
+        case named(String)
+        case inline(StylePatch)
+    }
+}
+
 /// A place in a configuration source, kept so that later stages can point at it.
 struct ConfigOrigin: Sendable, Hashable {
     /// A file path, `settings` or `initializationOptions`.
@@ -76,6 +114,8 @@ extension RuleDefinition {
     public static func == (lhs: RuleDefinition, rhs: RuleDefinition) -> Bool {
         lhs.name == rhs.name && lhs.pattern == rhs.pattern && lhs.caseSensitive == rhs.caseSensitive
             && lhs.wholeWord == rhs.wholeWord && lhs.style == rhs.style && lhs.enabled == rhs.enabled
+            && lhs.groupStyles == rhs.groupStyles && lhs.severity == rhs.severity && lhs.message == rhs.message
+            && lhs.link == rhs.link && lhs.findsColorLiterals == rhs.findsColorLiterals
     }
 
     /// Hashes what the definition says, not where it was written.
@@ -86,5 +126,9 @@ extension RuleDefinition {
         hasher.combine(wholeWord)
         hasher.combine(style)
         hasher.combine(enabled)
+        hasher.combine(groupStyles)
+        hasher.combine(severity)
+        hasher.combine(message)
+        hasher.combine(link)
     }
 }

@@ -95,7 +95,7 @@ import Testing
                 """,
             diagnostics: [
                 #".highlights.json:2:3: unknown top-level key "rule" (did you mean "rules"?)"#,
-                #".highlights.json:3:3: unknown top-level key "colours""#,
+                #".highlights.json:3:3: unknown top-level key "colours" (did you mean "colors"?)"#,
             ]),
         MistakeCase(
             name: "unknown key in a rule drops that rule only",

@@ -390,14 +390,17 @@ extension LiteralAutomaton {
     /// The leftmost-longest literal match that starts in `utf8Offset..<startLimit` (earlier bytes are context), or nil.
     ///
     /// - Complexity: O(distance to the match + longest word), plus the words ending at each position visited.
-    func nextMatch(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int) -> Match? {
+    func nextMatch(
+        in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int,
+        accept: RuleSet.MatchFilter? = nil
+    ) -> Match? {
         let limit = min(startLimit, text.count)
         guard utf8Offset >= 0, utf8Offset < limit, matchStateCount > 0 else { return nil }
         return byteClasses.withUnsafeBufferPointer { classes in
             switch kind {
             case .dense:
                 return denseTable.withUnsafeBufferPointer { table in
-                    search(DenseTransitions(table: table, classes: classes), text, utf8Offset, limit)
+                    search(DenseTransitions(table: table, classes: classes), text, utf8Offset, limit, accept)
                 }
             case .sparse:
                 return firstChild.withUnsafeBufferPointer { firstChild in
@@ -409,7 +412,7 @@ extension LiteralAutomaton {
                                         SparseTransitions(
                                             firstChild: firstChild, nextSibling: nextSibling, edgeClass: edgeClass,
                                             failure: failure, startRow: startRow, classes: classes),
-                                        text, utf8Offset, limit)
+                                        text, utf8Offset, limit, accept)
                                 }
                             }
                         }
@@ -429,7 +432,8 @@ extension LiteralAutomaton {
     /// The search loop, specialised per transition representation.
     @inline(__always)
     private func search<Transitions: AutomatonTransitions>(
-        _ transitions: Transitions, _ text: UnsafeBufferPointer<UInt8>, _ from: Int, _ startLimit: Int
+        _ transitions: Transitions, _ text: UnsafeBufferPointer<UInt8>, _ from: Int, _ startLimit: Int,
+        _ accept: RuleSet.MatchFilter?
     ) -> Match? {
         // No match starting before `startLimit` can end after `scanEnd`.
         let scanEnd = min(text.count, startLimit &+ maximumPatternUTF8Length)
@@ -471,7 +475,7 @@ extension LiteralAutomaton {
                 if state != 0 {
                     candidate = bestOutput(
                         at: Int(state &>> UInt32(shift)), end: position, text: text, startLimit: startLimit,
-                        improving: nil)
+                        improving: nil, accept: accept)
                 }
             }
 
@@ -483,7 +487,8 @@ extension LiteralAutomaton {
                 let index = Int(state &>> UInt32(shift))
                 if position &- Int(depth[index]) > best.start { break }
                 if state &- 1 < matchLimit,
-                   let better = bestOutput(at: index, end: position, text: text, startLimit: startLimit, improving: best) {
+                   let better = bestOutput(
+                    at: index, end: position, text: text, startLimit: startLimit, improving: best, accept: accept) {
                     best = better
                 }
             }
@@ -493,7 +498,8 @@ extension LiteralAutomaton {
 
     /// The best valid word ending at `end` in state `stateIndex` that beats `current` (earlier start, or same start and longer).
     private func bestOutput(
-        at stateIndex: Int, end: Int, text: UnsafeBufferPointer<UInt8>, startLimit: Int, improving current: Candidate?
+        at stateIndex: Int, end: Int, text: UnsafeBufferPointer<UInt8>, startLimit: Int, improving current: Candidate?,
+        accept: RuleSet.MatchFilter?
     ) -> Candidate? {
         var node = outputStart[stateIndex] < outputStart[stateIndex + 1] ? stateIndex : Int(dictionarySuffix[stateIndex])
         // Along the suffix links words get shorter, so their starts only grow.
@@ -513,6 +519,8 @@ extension LiteralAutomaton {
                     endsWithWordCharacter: pattern.endsWithWordCharacter) {
                     continue
                 }
+                // A rejected word is skipped like one failing its boundaries, so it hides nothing.
+                if let accept, !accept(pattern.ruleIndex, start..<end) { continue }
                 return Candidate(start: start, end: end, ruleIndex: pattern.ruleIndex)
             }
             node = Int(dictionarySuffix[node])

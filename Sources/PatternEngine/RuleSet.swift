@@ -19,6 +19,14 @@
 // of the run. Only the longest match at a start is considered. The bound is
 // O(n · L) for rejected candidates of at most L bytes that fail on their end
 // side; rejections on the start side stay linear.
+//
+// An `accept` predicate (scopes, per-document rule filters) is applied to each
+// candidate *before* it competes, exactly like the whole-word check: a
+// rejected literal word never hides a shorter or later word of another rule
+// (the automaton tries the next output), and a rejected regex match is
+// discarded and the regex searched again from its start plus one character.
+// So resolving with a predicate gives the same result as resolving among the
+// accepted candidates only.
 
 /// A compiled, immutable set of rules that finds non-overlapping matches in UTF-8 text.
 public struct RuleSet: Sendable {
@@ -151,6 +159,23 @@ public struct RuleSet: Sendable {
     ///
     /// - Complexity: O(n) in the scanned text: the range, plus what a regex reads to find its next match.
     public func matches(in text: UnsafeBufferPointer<UInt8>, startingIn utf8Range: Range<Int>) -> MatchList {
+        matches(in: text, startingIn: utf8Range, accept: nil)
+    }
+
+    /// Decides whether a candidate match of a rule may compete at all; see `matches(in:startingIn:accept:)`.
+    public typealias MatchFilter = (_ ruleIndex: Int, _ utf8Range: Range<Int>) -> Bool
+
+    /// The matches that start inside `utf8Range`, resolved among the candidates that `accept` lets through.
+    ///
+    /// A rejected candidate never hides another: the result is that of resolving overlaps among the
+    /// accepted candidates only. As with whole-word regexes, only the longest match of a regex at
+    /// a start is offered, so `accept` should decide by the rule and the start (as scopes do).
+    /// `nil` accepts everything.
+    ///
+    /// - Complexity: O(n) in the scanned text, plus O(L) per rejected regex match of at most L bytes.
+    public func matches(
+        in text: UnsafeBufferPointer<UInt8>, startingIn utf8Range: Range<Int>, accept: MatchFilter?
+    ) -> MatchList {
         let lower = min(max(utf8Range.lowerBound, 0), text.count)
         let upper = min(max(utf8Range.upperBound, lower), text.count)
         guard lower < upper else { return MatchList(matches: [], truncated: false) }
@@ -168,12 +193,13 @@ public struct RuleSet: Sendable {
             // Refresh the streams whose candidate is gone or overlapped.
             if !literalExhausted, literalCandidate.map({ $0.utf8Range.lowerBound < position }) ?? true,
                let automaton = literalAutomaton {
-                literalCandidate = automaton.nextMatch(in: text, from: position, startLimit: upper)
+                literalCandidate = automaton.nextMatch(in: text, from: position, startLimit: upper, accept: accept)
                 literalExhausted = literalCandidate == nil
             }
             for index in regexStreams.indices where !regexExhausted[index] {
                 if regexCandidates[index].map({ $0.utf8Range.lowerBound < position }) ?? true {
-                    regexCandidates[index] = nextRegexMatch(regexStreams[index], in: text, from: position, startLimit: upper)
+                    regexCandidates[index] = nextRegexMatch(
+                        regexStreams[index], in: text, from: position, startLimit: upper, accept: accept)
                     regexExhausted[index] = regexCandidates[index] == nil
                 }
             }
@@ -205,7 +231,8 @@ public struct RuleSet: Sendable {
 
     /// The next acceptable match of one regex that starts in `utf8Offset..<startLimit`.
     private func nextRegexMatch(
-        _ stream: RegexStream, in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int
+        _ stream: RegexStream, in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int,
+        accept: MatchFilter?
     ) -> Match? {
         var from = utf8Offset
         while from < startLimit {
@@ -216,6 +243,10 @@ public struct RuleSet: Sendable {
                 continue
             }
             if range.lowerBound >= startLimit { return nil }
+            if let accept, !accept(stream.ruleIndex, range) {
+                from = Self.nextCharacterOffset(in: text, after: range.lowerBound)
+                continue
+            }
             guard stream.wholeWord else { return Match(ruleIndex: stream.ruleIndex, utf8Range: range) }
 
             let startsWithWordCharacter = WordBoundary.isWordCharacter(in: text, startingAt: range.lowerBound)

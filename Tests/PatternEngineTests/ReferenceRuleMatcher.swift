@@ -9,7 +9,11 @@
 /// Quadratic and proud of it.
 enum ReferenceRuleMatcher {
     /// The matches of `rules` in `text` starting inside `utf8Range` (the whole text by default).
-    static func matches(rules: [Rule], in text: [UInt8], startingIn utf8Range: Range<Int>? = nil) -> [Match] {
+    /// With `accept`, a candidate it rejects is not a candidate at all (a rejected regex match is retried from its next character).
+    static func matches(
+        rules: [Rule], in text: [UInt8], startingIn utf8Range: Range<Int>? = nil,
+        accept: ((Int, Range<Int>) -> Bool)? = nil
+    ) -> [Match] {
         let range = utf8Range ?? 0..<text.count
         let units = decode(text)
         // Per regex rule, the accepted leftmost-longest matches found by the "discard and retry" rule.
@@ -17,7 +21,9 @@ enum ReferenceRuleMatcher {
         for (ruleIndex, rule) in rules.enumerated() {
             if case .regex(let pattern) = rule.pattern,
                let regex = try? CompiledRegex(pattern, caseInsensitive: !rule.caseSensitive) {
-                regexMatches[ruleIndex] = acceptedRegexMatches(regex, wholeWord: rule.wholeWord, text: text, from: range.lowerBound, units: units)
+                regexMatches[ruleIndex] = acceptedRegexMatches(
+                    regex, wholeWord: rule.wholeWord, text: text, from: range.lowerBound, units: units,
+                    accept: { accept?(ruleIndex, $0) ?? true })
             }
         }
 
@@ -29,6 +35,7 @@ enum ReferenceRuleMatcher {
                 for (ruleIndex, rule) in rules.enumerated() {
                     for end in candidateEnds(rule: rule, ruleIndex: ruleIndex, text: text, start: start, units: units, regexMatches: regexMatches) {
                         let candidate = Match(ruleIndex: ruleIndex, utf8Range: start..<end)
+                        if let accept, !accept(ruleIndex, start..<end) { continue }
                         if let current = best {
                             if end > current.utf8Range.upperBound { best = candidate }
                         } else {
@@ -124,12 +131,15 @@ enum ReferenceRuleMatcher {
     }
 
     /// Start -> end of each accepted regex match, searching from `from` with "discard and retry from the next character".
-    static func acceptedRegexMatches(_ regex: CompiledRegex, wholeWord: Bool, text: [UInt8], from: Int, units: [Int: Unit]) -> [Int: Int] {
+    static func acceptedRegexMatches(
+        _ regex: CompiledRegex, wholeWord: Bool, text: [UInt8], from: Int, units: [Int: Unit],
+        accept: (Range<Int>) -> Bool = { _ in true }
+    ) -> [Int: Int] {
         var accepted: [Int: Int] = [:]
         var position = from
         while position < text.count {
             guard let range = ReferenceRegexMatcher.firstMatch(regex, in: text, from: position), !range.isEmpty else { break }
-            if !wholeWord || wholeWordAccepts(
+            if accept(range), !wholeWord || wholeWordAccepts(
                 start: range.lowerBound, end: range.upperBound, first: isWordAt(range.lowerBound, units: units),
                 last: isWordBefore(range.upperBound, units: units), units: units) {
                 accepted[range.lowerBound] = range.upperBound

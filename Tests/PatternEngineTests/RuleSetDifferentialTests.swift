@@ -82,7 +82,16 @@ import Testing
                 ruleSet.matches(in: $0, startingIn: lower..<upper).matches
             }
             #expect(actualInRange == expectedInRange, "seed \(seed), range \(lower)..<\(upper)")
-            if actual != expected || actualInRange != expectedInRange { return }
+
+            // A predicate that depends on the rule and the start (as scopes do): rejected candidates hide nothing.
+            let modulus = Int.random(in: 2...4, using: &generator)
+            let accept: RuleSet.MatchFilter = { ruleIndex, range in (ruleIndex + range.lowerBound) % modulus != 0 }
+            let expectedAccepted = ReferenceRuleMatcher.matches(rules: rules, in: text, accept: accept)
+            let actualAccepted = text.withUnsafeBufferPointer {
+                ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept).matches
+            }
+            #expect(actualAccepted == expectedAccepted, "seed \(seed), accept modulus \(modulus)")
+            if actual != expected || actualInRange != expectedInRange || actualAccepted != expectedAccepted { return }
         }
     }
 }

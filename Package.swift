@@ -18,6 +18,10 @@ let package = Package(
         .target(name: "PatternEngine", swiftSettings: strict),
         .testTarget(name: "PatternEngineTests", dependencies: ["PatternEngine"], swiftSettings: strict),
 
+        // MARK: LanguageSyntax — comment and string syntax per language, scanned line by line; depends on nothing.
+        .target(name: "LanguageSyntax", swiftSettings: strict),
+        .testTarget(name: "LanguageSyntaxTests", dependencies: ["LanguageSyntax"], swiftSettings: strict),
+
         // MARK: JSONValue — a JSON value, a parser (with comments and locations) and a fast writer.
         .target(name: "JSONValue", swiftSettings: strict),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"], swiftSettings: strict),

@@ -1,0 +1,112 @@
+// What a language's comments and strings look like, as a table of openers.
+//
+// This is not a parser: each language is described by the delimiters that
+// open a comment or a string, tried in table order at every position of code
+// (so longer openers are listed first: `"""` before `"`, `--[[` before `--`).
+// What opens decides how the region closes:
+//
+//     line comment     //  #  --  ;  %        to the end of the line
+//     block comment    /* */  (* *)  {- -}    optionally nested
+//     string           "  '  `  """           closing delimiter, an escape byte, one line or many
+//     raw string       r#"…"#  #"…"#  R"d(…)d"  [==[…]==]   the closing text is computed when it opens
+//
+// Conditions keep common false openers out: `#` only after a space in shell
+// (`$#`), `'` only when it closes within a few bytes (Rust lifetimes, OCaml
+// type variables), `r"` only at a word start.
+
+/// The kind of text a byte is in: code, a comment or a string.
+public enum Scope: UInt8, Sendable, Hashable, CaseIterable {
+    case code
+    case comment
+    case string
+}
+
+/// A comment or string region, as a range of UTF-8 byte offsets (delimiters included).
+public struct ScopeRegion: Sendable, Hashable {
+    /// The bytes of the region, delimiters included.
+    public var utf8Range: Range<Int>
+    /// `.comment` or `.string`.
+    public var scope: Scope
+
+    /// Creates a region.
+    public init(utf8Range: Range<Int>, scope: Scope) {
+        self.utf8Range = utf8Range
+        self.scope = scope
+    }
+}
+
+/// The comment and string syntax of one language: openers tried in order at every position of code.
+public struct LanguageSyntax: Sendable, Hashable {
+    /// Where an opener may start.
+    public enum Condition: Sendable, Hashable {
+        /// Anywhere in code.
+        case anywhere
+        /// Not right after a letter, digit, `_` or non-ASCII byte (`r"` in Rust, `'` in YAML).
+        case notAfterWordCharacter
+        /// At the line start or after a space or tab (`#` in shell).
+        case afterSpace
+        /// Only spaces or tabs before it on the line (`=begin` in Ruby, `#` in INI).
+        case lineStart
+    }
+
+    /// What an opener opens.
+    public enum Kind: Sendable, Hashable {
+        /// A comment to the end of the line.
+        case lineComment
+        /// A comment up to `close`; nested pairs count when `nests`.
+        case blockComment(close: String, nests: Bool)
+        /// A string up to `close`. `escape` skips the next byte. A string that is not `multiline`
+        /// ends at the line end (unless the line ends with the escape byte).
+        case string(close: String, escape: UInt8?, multiline: Bool)
+        /// A character literal: the opener, then one character or an escape (`\` and up to 10 bytes),
+        /// then the opener again; anything else (a Rust lifetime `'a`, an OCaml type variable) is code.
+        case characterLiteral(escape: UInt8)
+        /// A string to the end of the line (Zig's `\\` lines).
+        case lineString
+        /// Rust's `r"…"`, `r#"…"#`: the opener is the prefix (`r`, `br`); the `#`s are counted.
+        case hashedRawString
+        /// Swift's `#"…"#` and `#"""…"""#`: one or more `#` before the quote, as many after.
+        case swiftRawString
+        /// C++'s `R"delim(…)delim"`.
+        case cppRawString
+        /// Lua's long brackets `[[…]]`, `[==[…]==]`: the opener is `[` for a string, `--` for a comment.
+        case longBracket(Scope)
+    }
+
+    /// One way a comment or string can open.
+    public struct Opener: Sendable, Hashable {
+        /// The opening text (ASCII).
+        public var text: [UInt8]
+        public var kind: Kind
+        public var condition: Condition
+
+        /// Creates an opener.
+        public init(_ text: String, _ kind: Kind, _ condition: Condition = .anywhere) {
+            self.text = Array(text.utf8)
+            self.kind = kind
+            self.condition = condition
+        }
+    }
+
+    /// The language ids (LSP `languageId`) this syntax describes.
+    public var languageIDs: [String]
+    /// Tried in order at each position of code; the first that matches wins.
+    public var openers: [Opener]
+    /// A byte that, in code, makes the next byte ordinary (`\` in shell and LaTeX), or nil.
+    public var codeEscape: UInt8?
+    /// Whether each byte can start an opener (a quick test before trying them).
+    let firstBytes: [Bool]
+
+    /// Creates a syntax from its openers.
+    public init(languageIDs: [String], openers: [Opener], codeEscape: UInt8? = nil) {
+        self.languageIDs = languageIDs
+        self.openers = openers
+        self.codeEscape = codeEscape
+        var first = [Bool](repeating: false, count: 256)
+        for opener in openers {
+            if let byte = opener.text.first { first[Int(byte)] = true }
+        }
+        if let codeEscape { first[Int(codeEscape)] = true }
+        self.firstBytes = first
+    }
+}

@@ -1,0 +1,171 @@
+// The comment and string regions of a whole document, kept current across edits.
+//
+// The index stores, per line, the lexer state at its start and the line's
+// regions (relative to the line start, so lines after an edit only move).
+// After an edit it re-scans from the line before the edit, in the new text,
+// until it reaches a line start beyond the edit whose (shifted) offset and
+// state equal a cached line's: from there on every line is as before.
+//
+//     old  | a | b /* | c | d | e */ | f |      edit in line 1 removes `/*`
+//     new  | a | b    | c | d | e */ | f |      re-scan 1..4 (states differ), converge at 5
+
+/// The scope of every byte of a document in one language, updated incrementally after edits.
+///
+/// A match is in a scope when its first byte is (`scope(ofUTF8Range:)`): `TODO` starting inside a
+/// comment is a comment match even if a regex runs past the comment's end.
+public struct SyntaxIndex: Sendable {
+    /// The language's syntax.
+    public let syntax: LanguageSyntax
+    /// The UTF-8 offset where each line starts; lines end after `\n`, `\r\n` or a lone `\r`.
+    public private(set) var lineStarts: [Int]
+    /// The lexer state at the start of each line.
+    public private(set) var lineStartStates: [LexState]
+    /// The regions of each line, relative to the line's start.
+    private var lineRegions: [[ScopeRegion]]
+
+    /// Scans the whole text.
+    ///
+    /// - Complexity: O(n) in the text.
+    public init(syntax: LanguageSyntax, text: UnsafeBufferPointer<UInt8>) {
+        self.syntax = syntax
+        lineStarts = []
+        lineStartStates = []
+        lineRegions = []
+        var start = 0
+        var state = LexState.code
+        while true {
+            let next = Self.nextLineStart(in: text, from: start)
+            let (regions, endState) = Self.scanLine(syntax, text, start..<next, state)
+            lineStarts.append(start)
+            lineStartStates.append(state)
+            lineRegions.append(regions)
+            state = endState
+            if next >= text.count { break }
+            start = next
+        }
+    }
+
+    /// Scans the whole text (an array of UTF-8 bytes).
+    public init(syntax: LanguageSyntax, text: [UInt8]) {
+        self = text.withUnsafeBufferPointer { SyntaxIndex(syntax: syntax, text: $0) }
+    }
+
+    /// Brings the index up to date after `utf8Range` of the old text was replaced by `utf8Count` bytes, giving `newText`.
+    ///
+    /// Returns the range of lines (in the new text) that were re-scanned. A range outside the old text is clamped.
+    ///
+    /// - Complexity: O(re-scanned bytes + lines), where re-scanning stops as soon as states converge.
+    @discardableResult
+    public mutating func update(
+        afterReplacing utf8Range: Range<Int>, withUTF8Count utf8Count: Int, in newText: UnsafeBufferPointer<UInt8>
+    ) -> Range<Int> {
+        let oldCount = newText.count - utf8Count + utf8Range.count
+        let lower = min(max(utf8Range.lowerBound, 0), oldCount)
+        let upper = min(max(utf8Range.upperBound, lower), oldCount)
+        let delta = utf8Count - (upper - lower)
+
+        // The line before the edit's line too: an edit right after `\r` can join it with `\n`.
+        let firstLine = max(0, line(containingUTF8Offset: max(lower - 1, 0)))
+        let editEndInNew = lower + utf8Count
+        var newStarts: [Int] = []
+        var newStates: [LexState] = []
+        var newRegions: [[ScopeRegion]] = []
+        var start = lineStarts[firstLine]
+        var state = lineStartStates[firstLine]
+        var oldLine = firstLine + 1
+        var convergedAt: Int?
+        while true {
+            let next = Self.nextLineStart(in: newText, from: start)
+            let (regions, endState) = Self.scanLine(syntax, newText, start..<next, state)
+            newStarts.append(start)
+            newStates.append(state)
+            newRegions.append(regions)
+            state = endState
+            if next >= newText.count { break }
+            start = next
+            // Converge at an old line that starts past the edit with the same state.
+            guard start >= editEndInNew else { continue }
+            let oldStart = start - delta
+            while oldLine < lineStarts.count, lineStarts[oldLine] < oldStart { oldLine += 1 }
+            if oldLine < lineStarts.count, lineStarts[oldLine] == oldStart, oldStart >= upper,
+               lineStartStates[oldLine] == state {
+                convergedAt = oldLine
+                break
+            }
+        }
+
+        let tailStart = convergedAt ?? lineStarts.count
+        var tailStarts = Array(lineStarts[tailStart...])
+        if delta != 0 {
+            for index in tailStarts.indices { tailStarts[index] += delta }
+        }
+        lineStarts.replaceSubrange(firstLine..<lineStarts.count, with: newStarts + tailStarts)
+        lineStartStates.replaceSubrange(firstLine..<tailStart, with: newStates)
+        lineRegions.replaceSubrange(firstLine..<tailStart, with: newRegions)
+        return firstLine..<(firstLine + newStarts.count)
+    }
+
+    /// The zero-based line containing `utf8Offset` (clamped to the text).
+    public func line(containingUTF8Offset utf8Offset: Int) -> Int {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= utf8Offset { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The scope of the byte at `utf8Offset`: inside a comment or string region, or code.
+    ///
+    /// - Complexity: O(log lines + regions on the line).
+    public func scope(atUTF8Offset utf8Offset: Int) -> Scope {
+        let line = line(containingUTF8Offset: utf8Offset)
+        let relative = utf8Offset - lineStarts[line]
+        for region in lineRegions[line] where region.utf8Range.contains(relative) {
+            return region.scope
+        }
+        return .code
+    }
+
+    /// The scope of a match: that of its first byte.
+    public func scope(ofUTF8Range utf8Range: Range<Int>) -> Scope {
+        scope(atUTF8Offset: utf8Range.lowerBound)
+    }
+
+    /// Every comment and string region, in document order, with absolute offsets.
+    public var regions: [ScopeRegion] {
+        var all: [ScopeRegion] = []
+        for (line, regions) in lineRegions.enumerated() {
+            let start = lineStarts[line]
+            for region in regions {
+                all.append(ScopeRegion(
+                    utf8Range: (region.utf8Range.lowerBound + start)..<(region.utf8Range.upperBound + start), scope: region.scope))
+            }
+        }
+        return all
+    }
+
+    /// The start of the line after the one starting at `start` (the text's end for the last line).
+    static func nextLineStart(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var position = start
+        while position < text.count {
+            let byte = text[position]
+            if byte == 0x0A { return position + 1 }
+            if byte == 0x0D {
+                return position + 1 < text.count && text[position + 1] == 0x0A ? position + 2 : position + 1
+            }
+            position += 1
+        }
+        return text.count
+    }
+
+    private static func scanLine(
+        _ syntax: LanguageSyntax, _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ state: LexState
+    ) -> ([ScopeRegion], LexState) {
+        guard let base = text.baseAddress, !range.isEmpty else {
+            return syntax.scan(line: UnsafeBufferPointer(start: nil, count: 0), from: state)
+        }
+        return syntax.scan(line: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), from: state)
+    }
+}

@@ -1,0 +1,76 @@
+import Testing
+@testable import LanguageSyntax
+
+/// Random edits on random texts: the incrementally updated index must equal a full rebuild.
+@Suite struct SyntaxIndexDifferentialTests {
+    /// SplitMix64, so that a failure replays from its printed seed.
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Pieces that open and close comments and strings in many languages, and every kind of line end.
+    static let fragments = [
+        "/*", "*/", "//", "#", "\"", "'", "`", "\"\"\"", "'''", "\\", "r#\"", "\"#", "R\"x(", ")x\"", "--", "--[[", "]]",
+        "[==[", "]==]", "{-", "-}", "(*", "*)", "<!--", "-->", "=begin", "=end", "a", "b c", " ", "é", "🔥",
+        "\n", "\r\n", "\r", "\n\n",
+    ]
+
+    static func randomText(_ generator: inout SplitMix64, pieces: Int) -> [UInt8] {
+        var text: [UInt8] = []
+        for _ in 0..<pieces {
+            text += Array((fragments.randomElement(using: &generator) ?? "a").utf8)
+        }
+        return text
+    }
+
+    @Test func incrementalUpdatesEqualFullRebuilds() {
+        let languages = ["c", "cpp", "rust", "swift", "python", "lua", "ruby", "haskell", "html", "shellscript", "sql", "ocaml"]
+        let baseSeed: UInt64 = 0x53_59_4E_54
+        for iteration in 0..<400 {
+            let seed = baseSeed &+ UInt64(iteration)
+            var generator = SplitMix64(state: seed)
+            let languageID = languages[iteration % languages.count]
+            guard let syntax = LanguageSyntax.forLanguageID(languageID) else {
+                Issue.record("no syntax for \(languageID)")
+                return
+            }
+            var text = Self.randomText(&generator, pieces: Int.random(in: 0...60, using: &generator))
+            var index = SyntaxIndex(syntax: syntax, text: text)
+            for step in 0..<12 {
+                let lower = Int.random(in: 0...text.count, using: &generator)
+                let upper = Int.random(in: lower...min(text.count, lower + 12), using: &generator)
+                let inserted = Self.randomText(&generator, pieces: Int.random(in: 0...3, using: &generator))
+                text.replaceSubrange(lower..<upper, with: inserted)
+                text.withUnsafeBufferPointer {
+                    _ = index.update(afterReplacing: lower..<upper, withUTF8Count: inserted.count, in: $0)
+                }
+                let rebuilt = SyntaxIndex(syntax: syntax, text: text)
+                let same = index.lineStarts == rebuilt.lineStarts && index.lineStartStates == rebuilt.lineStartStates
+                    && index.regions == rebuilt.regions
+                #expect(same, "seed \(seed), \(languageID), step \(step): edit \(lower)..<\(upper) + \(inserted.count) bytes")
+                if !same { return }
+            }
+        }
+    }
+
+    /// Re-scanning stops where the states converge: an edit inside one line of a long file re-scans one line.
+    @Test func updatesStopWhereStatesConverge() throws {
+        let syntax = try #require(LanguageSyntax.forLanguageID("c"))
+        var text = Array(String(repeating: "int x; // c\n", count: 1_000).utf8)
+        var index = SyntaxIndex(syntax: syntax, text: text)
+        text.replaceSubrange(600..<601, with: Array("/".utf8))
+        let rescanned = text.withUnsafeBufferPointer { index.update(afterReplacing: 600..<601, withUTF8Count: 1, in: $0) }
+        #expect(rescanned.count <= 2)
+        // Opening a block comment re-scans to the end: every later line changes state.
+        text.replaceSubrange(0..<0, with: Array("/*".utf8))
+        let all = text.withUnsafeBufferPointer { index.update(afterReplacing: 0..<0, withUTF8Count: 2, in: $0) }
+        #expect(all.count == 1_000)
+    }
+}

@@ -4,7 +4,8 @@ enum ConfigKeys {
     /// Keys of the top-level object.
     static let topLevel = ["$schema", "defaults", "colors", "styles", "rules"]
     /// Keys of an entry of `rules`.
-    static let rule = ["name", "words", "regex", "caseSensitive", "wholeWord", "style", "enabled", "groups", "severity", "message", "link"]
+    static let rule = ["name", "words", "regex", "caseSensitive", "wholeWord", "style", "enabled", "groups", "severity", "message", "link",
+                            "scope", "languages", "files", "list", "blocking"]
     /// Keys of a style, named or inline.
     static let style = ["color", "backgroundColor", "borderColor", "bold", "italic", "underline", "strikethrough", "rounded"]
     /// The style keys whose value is a colour; the others are booleans.

@@ -42,6 +42,8 @@ extension ConfigLayer {
     private static func builtInRule(_ name: String, words: [String]) -> RuleDefinition {
         var definition = RuleDefinition(name: name, pattern: .words(words), caseSensitive: true, wholeWord: true)
         definition.origin = ConfigOrigin(source: BuiltInStyles.source)
+        // The work items are what a workspace-wide list is for; notes and deprecations would drown them.
+        definition.applicability.list = ["fixme", "todo", "hack"].contains(name)
         return definition
     }
 }

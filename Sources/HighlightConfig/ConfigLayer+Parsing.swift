@@ -332,6 +332,8 @@ struct LayerReader {
 
         let details = readRuleDetails(members, at: path, label: label, captureNames: captureNames)
         failed = failed || details.failed
+        let applicability = readApplicability(members, at: path, label: label)
+        failed = failed || applicability.failed
 
         guard let name else { return nil }
         if failed {
@@ -348,6 +350,7 @@ struct LayerReader {
         definition.severity = details.severity
         definition.message = details.message
         definition.link = details.link
+        definition.applicability = applicability.applicability
         return definition
     }
 

@@ -26,6 +26,8 @@ public struct HighlightConfiguration: Sendable {
     public let ruleSet: RuleSet
     /// `details[i]` is what the configuration says about matches of `rules[i]` beyond their style.
     public let details: [RuleDetails]
+    /// `applicability[i]` says where `rules[i]` applies and whether it is listed or blocking.
+    public let applicability: [RuleApplicability]
     /// The styled capture groups of every rule, in rule order; piece index `rules.count + i` is `groupPieceKinds[i]`.
     public let groupPieceKinds: [PieceKind]
     /// The index of the built-in `color` rule, when `"colors": true` put it in.
@@ -109,6 +111,7 @@ public struct HighlightConfiguration: Sendable {
         self.rules = rules
         self.styles = resolvedStyles
         self.details = resolver.details
+        self.applicability = definitions.map(\.applicability)
         self.groupPieceKinds = resolver.groupPieceKinds
         self.colorRuleIndex = definitions.firstIndex { $0.findsColorLiterals }
         self.namedStyles = namedStyles

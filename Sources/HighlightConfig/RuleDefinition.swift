@@ -35,6 +35,8 @@ public struct RuleDefinition: Sendable, Hashable {
     public var link: String?
     /// Whether this is the built-in `color` rule, whose matches are drawn in their own colour.
     var findsColorLiterals = false
+    /// Where the rule applies (`scope`, `languages`, `files`) and whether it is listed or blocking.
+    public var applicability = RuleApplicability()
 
     /// Where the rule was written, for messages produced when layers are combined.
     var origin: ConfigOrigin?
@@ -116,6 +118,7 @@ extension RuleDefinition {
             && lhs.wholeWord == rhs.wholeWord && lhs.style == rhs.style && lhs.enabled == rhs.enabled
             && lhs.groupStyles == rhs.groupStyles && lhs.severity == rhs.severity && lhs.message == rhs.message
             && lhs.link == rhs.link && lhs.findsColorLiterals == rhs.findsColorLiterals
+            && lhs.applicability == rhs.applicability
     }
 
     /// Hashes what the definition says, not where it was written.
@@ -130,5 +133,6 @@ extension RuleDefinition {
         hasher.combine(severity)
         hasher.combine(message)
         hasher.combine(link)
+        hasher.combine(applicability)
     }
 }

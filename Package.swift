@@ -30,6 +30,11 @@ let package = Package(
         .target(name: "HighlightConfig", dependencies: ["JSONValue", "PatternEngine"], swiftSettings: strict),
         .testTarget(name: "HighlightConfigTests", dependencies: ["HighlightConfig"], swiftSettings: strict),
 
+        // MARK: WorkspaceScan — globs, .gitignore rules, the tree walker and parallel scanning of files on disk.
+        .target(
+            name: "WorkspaceScan", dependencies: ["HighlightConfig", "PatternEngine", "LanguageSyntax"], swiftSettings: strict),
+        .testTarget(name: "WorkspaceScanTests", dependencies: ["WorkspaceScan", "HighlightConfig"], swiftSettings: strict),
+
         // MARK: JSONRPC — Content-Length framing and messages; knows nothing of LSP.
         .target(name: "JSONRPC", dependencies: ["JSONValue"], swiftSettings: strict),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], swiftSettings: strict),
@@ -37,7 +42,9 @@ let package = Package(
         // MARK: LanguageServer — LSP types, documents, handlers; the only module that knows LSP.
         .target(
             name: "LanguageServer",
-            dependencies: ["JSONRPC", "JSONValue", "HighlightConfig", "PatternEngine", "TextIndex"],
+            dependencies: [
+                "JSONRPC", "JSONValue", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan",
+            ],
             swiftSettings: strict),
 
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer"], swiftSettings: strict),
@@ -45,7 +52,7 @@ let package = Package(
         // MARK: highlight-ls — the executable: the CLI (serve, print, list) and wiring.
         .executableTarget(
             name: "highlight-ls",
-            dependencies: ["LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex"],
+            dependencies: ["LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "WorkspaceScan"],
             swiftSettings: strict),
 
         // MARK: highlight-bench — engine benchmark (release build), figures go to BENCHMARKS.md.

@@ -1,0 +1,103 @@
+// `.gitignore` and `.ignore` files, as git reads them.
+//
+// Each line is a pattern, relative to the directory of its file:
+//
+//     # comment           blank lines and `#` lines are skipped (`\#` is a literal #)
+//     build/              a trailing `/` matches directories only
+//     /TODO.txt           a `/` at the start or in the middle anchors the pattern to this directory
+//     *.log               no `/`: the name matches at any depth
+//     !keep.log           `!` re-includes what an earlier pattern excluded (`\!` is a literal !)
+//     docs/**/*.pdf       `**` spans directories
+//
+// Within a file the last matching pattern decides. Files deeper in the tree
+// take precedence over their parents, and in one directory `.ignore` over
+// `.gitignore`. A file inside an excluded directory stays excluded: the walker
+// never enters that directory, so no `!` can bring the file back (as in git).
+
+/// One pattern of an ignore file.
+struct IgnorePattern: Sendable {
+    var glob: Glob
+    var negated: Bool
+    var directoryOnly: Bool
+}
+
+/// The patterns of one ignore file, relative to its directory.
+public struct IgnoreFile: Sendable {
+    /// The file's directory, relative to the walk's root ("" for the root); segments separated by `/`.
+    public let directory: String
+    let patterns: [IgnorePattern]
+
+    /// Parses the text of an ignore file found in `directory` (relative to the root).
+    public init(text: String, directory: String) {
+        self.directory = directory
+        var patterns: [IgnorePattern] = []
+        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            var line = Substring(rawLine)
+            if line.hasPrefix("#") { continue }
+            // Trailing spaces go unless escaped.
+            while line.hasSuffix(" ") && !line.hasSuffix("\\ ") { line = line.dropLast() }
+            if line.isEmpty { continue }
+            var negated = false
+            if line.hasPrefix("!") {
+                negated = true
+                line = line.dropFirst()
+            } else if line.hasPrefix("\\!") || line.hasPrefix("\\#") {
+                line = line.dropFirst()
+            }
+            var directoryOnly = false
+            if line.hasSuffix("/") {
+                directoryOnly = true
+                while line.hasSuffix("/") { line = line.dropLast() }
+            }
+            if line.isEmpty { continue }
+            // A slash at the start or in the middle anchors the pattern; otherwise it matches at any depth.
+            let anchored = line.contains("/")
+            let pattern = anchored ? String(line) : "**/" + line
+            patterns.append(IgnorePattern(glob: Glob(pattern), negated: negated, directoryOnly: directoryOnly))
+        }
+        self.patterns = patterns
+    }
+
+    /// Whether this file says the path is ignored (true), re-included (false), or nothing (nil).
+    ///
+    /// `relativePath` is relative to the root of the walk; paths outside `directory` get nil.
+    public func decision(forPath relativePath: String, isDirectory: Bool) -> Bool? {
+        let local: Substring
+        if directory.isEmpty {
+            local = Substring(relativePath)
+        } else if relativePath.hasPrefix(directory + "/") {
+            local = relativePath.dropFirst(directory.count + 1)
+        } else {
+            return nil
+        }
+        let segments = local.split(separator: "/").map { Array($0.unicodeScalars) }
+        for pattern in patterns.reversed() where !pattern.directoryOnly || isDirectory {
+            if pattern.glob.matches(segments: segments) { return !pattern.negated }
+        }
+        return nil
+    }
+}
+
+/// The ignore files in force for a directory: its own and its ancestors', deepest first.
+public struct IgnoreStack: Sendable {
+    /// Deepest first; within one directory `.ignore` comes before `.gitignore`.
+    public private(set) var files: [IgnoreFile] = []
+
+    /// An empty stack: nothing is ignored.
+    public init() {}
+
+    /// The stack with `file` as the deepest (highest-precedence) entry.
+    public func pushing(_ file: IgnoreFile) -> IgnoreStack {
+        var copy = self
+        copy.files.insert(file, at: 0)
+        return copy
+    }
+
+    /// Whether the path (relative to the root) is ignored: the deepest file that has an opinion decides.
+    public func isIgnored(_ relativePath: String, isDirectory: Bool) -> Bool {
+        for file in files {
+            if let decision = file.decision(forPath: relativePath, isDirectory: isDirectory) { return decision }
+        }
+        return false
+    }
+}

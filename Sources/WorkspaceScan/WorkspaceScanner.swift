@@ -1,0 +1,186 @@
+import Dispatch
+import Foundation
+import HighlightConfig
+import LanguageSyntax
+import PatternEngine
+import Synchronization
+
+// Scanning files on disk with the same engine, configuration, filters and
+// scopes as open documents. Files are read whole (up to a size limit), a NUL
+// byte in the first 8 KiB marks a file as binary and skips it, and the search
+// runs on all cores, one file per work item, taken from a shared counter so
+// that a few large files do not leave a core idle.
+
+/// One match found in a file on disk, with its line for display.
+public struct ScannedMatch: Sendable, Hashable {
+    /// The rule's index in the configuration.
+    public var ruleIndex: Int
+    /// UTF-8 byte offsets from the start of the file.
+    public var utf8Range: Range<Int>
+    /// The zero-based line of the match's start (lines end at `\n`, `\r\n` or `\r`).
+    public var line: Int
+    /// The zero-based byte column of the match's start in its line.
+    public var utf8Column: Int
+    /// The text of the line from its start, without its terminator, cut at `ScanOptions.maximumLineBytes`.
+    public var lineText: String
+}
+
+/// The outcome of scanning one file.
+public struct ScannedFile: Sendable {
+    /// Why a file was not searched.
+    public enum Skipped: Error, Sendable, Hashable {
+        case binary
+        case tooLarge
+        case unreadable
+    }
+
+    /// The file as walked.
+    public var file: WalkedFile
+    /// The language id guessed from the file name, if any.
+    public var languageID: String?
+    /// The matches, sorted.
+    public var matches: [ScannedMatch]
+    /// Set when the file was not searched.
+    public var skipped: Skipped?
+    /// Whether the engine's match limit cut the matches short.
+    public var truncated: Bool
+}
+
+/// How files are scanned.
+public struct ScanOptions: Sendable {
+    /// Larger files are skipped (default 8 MiB).
+    public var maximumFileSize: Int
+    /// `lineText` is cut after this many bytes (default 400).
+    public var maximumLineBytes: Int
+    /// The rules to report, by index; nil for all. Overlaps are resolved among these rules only.
+    public var selectedRules: [Bool]?
+
+    /// Creates options.
+    public init(maximumFileSize: Int = 8 << 20, maximumLineBytes: Int = 400, selectedRules: [Bool]? = nil) {
+        self.maximumFileSize = maximumFileSize
+        self.maximumLineBytes = maximumLineBytes
+        self.selectedRules = selectedRules
+    }
+}
+
+/// Scans files on disk with a configuration's rules.
+public enum WorkspaceScanner {
+    /// The bytes examined for a NUL to call a file binary.
+    public static let binaryCheckBytes = 8 << 10
+
+    /// Scans `files` on all cores; `progress(done, total)` is called on the calling thread between batches.
+    ///
+    /// - Complexity: O(total bytes) spread over the cores.
+    public static func scan(
+        _ files: [WalkedFile], configuration: HighlightConfiguration, filters: RuleFilterSet, options: ScanOptions = ScanOptions(),
+        progress: (Int, Int) -> Void = { _, _ in }
+    ) -> [ScannedFile] {
+        let results = Mutex<[ScannedFile?]>([ScannedFile?](repeating: nil, count: files.count))
+        let batchSize = 256
+        var start = 0
+        while start < files.count {
+            let end = min(files.count, start + batchSize)
+            let next = Atomic<Int>(start)
+            let workers = min(end - start, max(1, ProcessInfo.processInfo.activeProcessorCount))
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while true {
+                    let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard index < end else { return }
+                    let scanned = scan(files[index], configuration: configuration, filters: filters, options: options)
+                    results.withLock { $0[index] = scanned }
+                }
+            }
+            start = end
+            progress(start, files.count)
+        }
+        return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// Scans one file.
+    public static func scan(
+        _ file: WalkedFile, configuration: HighlightConfiguration, filters: RuleFilterSet, options: ScanOptions = ScanOptions()
+    ) -> ScannedFile {
+        let languageID = LanguageSyntax.languageID(forFileName: file.relativePath)
+        var result = ScannedFile(file: file, languageID: languageID, matches: [], skipped: nil, truncated: false)
+        var filter = filters.filter(languageID: languageID ?? "", relativePath: file.relativePath)
+        if let selected = options.selectedRules {
+            filter = filter.restricted { selected.indices.contains($0) && selected[$0] }
+        }
+        if filter.isEmpty { return result }
+
+        let bytes: [UInt8]
+        switch read(file.path, limit: options.maximumFileSize) {
+        case .success(let data): bytes = data
+        case .failure(let reason):
+            result.skipped = reason
+            return result
+        }
+        if bytes.prefix(binaryCheckBytes).contains(0) {
+            result.skipped = .binary
+            return result
+        }
+        // Invalid UTF-8 is replaced (U+FFFD) exactly as an editor would show it.
+        let text = String(validating: bytes, as: UTF8.self) != nil ? bytes : Array(String(decoding: bytes, as: UTF8.self).utf8)
+        let syntax = filter.needsSyntax ? languageID.flatMap(LanguageSyntax.forLanguageID).map { SyntaxIndex(syntax: $0, text: text) } : nil
+        let accept = filter.acceptance(syntax: syntax)
+        let list = text.withUnsafeBufferPointer { configuration.ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept) }
+        result.truncated = list.truncated
+        result.matches = located(list.matches, in: text, maximumLineBytes: options.maximumLineBytes)
+        return result
+    }
+
+    /// Adds lines, columns and line texts to sorted matches, in one pass over the text up to the last match.
+    static func located(_ matches: [Match], in text: [UInt8], maximumLineBytes: Int) -> [ScannedMatch] {
+        var located: [ScannedMatch] = []
+        located.reserveCapacity(matches.count)
+        var line = 0
+        var lineStart = 0
+        var position = 0
+        for match in matches {
+            let start = match.utf8Range.lowerBound
+            while position < start {
+                let byte = text[position]
+                position += 1
+                if byte == 0x0A || (byte == 0x0D && (position >= text.count || text[position] != 0x0A)) {
+                    line += 1
+                    lineStart = position
+                }
+            }
+            var lineEnd = start
+            let cut = min(text.count, lineStart + maximumLineBytes)
+            while lineEnd < cut, text[lineEnd] != 0x0A, text[lineEnd] != 0x0D { lineEnd += 1 }
+            let lineText = String(decoding: text[lineStart..<max(lineStart, min(lineEnd, cut))], as: UTF8.self)
+            located.append(ScannedMatch(
+                ruleIndex: match.ruleIndex, utf8Range: match.utf8Range, line: line, utf8Column: start - lineStart,
+                lineText: lineText))
+        }
+        return located
+    }
+
+    /// The file's bytes, or why not.
+    static func read(_ path: String, limit: Int) -> Result<[UInt8], ScannedFile.Skipped> {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return .failure(.unreadable) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable) }
+        let size = Int(info.st_size)
+        guard size <= limit else { return .failure(.tooLarge) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var filled = 0
+        while filled < size {
+            let count = bytes.withUnsafeMutableBytes { raw in
+                Foundation.read(descriptor, raw.baseAddress.map { $0 + filled }, size - filled)
+            }
+            if count > 0 {
+                filled += count
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        // A file that shrank while being read is scanned as far as it went.
+        return .success(filled == size ? bytes : Array(bytes[0..<filled]))
+    }
+}

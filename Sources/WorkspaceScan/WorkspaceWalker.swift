@@ -1,0 +1,105 @@
+import Foundation
+
+// Walks a directory tree the way a developer expects a "search the project"
+// to: `.git` and hidden entries are skipped, `.gitignore` and `.ignore` files
+// (nested ones included) are obeyed, symbolic links are not followed. The walk
+// itself only lists; reading, the size limit and the binary check happen when
+// a file is scanned.
+
+/// A regular file found by the walk.
+public struct WalkedFile: Sendable, Hashable {
+    /// The path as the walk reached it (the root joined with the relative path).
+    public var path: String
+    /// The path relative to the root, segments separated by `/`.
+    public var relativePath: String
+    /// The size in bytes when listed.
+    public var size: Int
+    /// The modification time when listed, in nanoseconds since 1970.
+    public var modificationTime: Int64
+}
+
+/// Lists the files of a tree, respecting ignore files.
+public enum WorkspaceWalker {
+    /// What to skip.
+    public struct Options: Sendable, Hashable {
+        /// Whether `.gitignore` and `.ignore` files are obeyed (default true).
+        public var respectsIgnoreFiles: Bool
+        /// Whether entries whose name starts with `.` are walked (default false; `.git` never is).
+        public var includesHidden: Bool
+
+        /// Creates options.
+        public init(respectsIgnoreFiles: Bool = true, includesHidden: Bool = false) {
+            self.respectsIgnoreFiles = respectsIgnoreFiles
+            self.includesHidden = includesHidden
+        }
+    }
+
+    /// The regular files under `root` (or `root` itself when it is a file), sorted by relative path.
+    ///
+    /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
+    public static func files(under root: String, options: Options = Options()) -> [WalkedFile] {
+        var info = stat()
+        guard stat(root, &info) == 0 else { return [] }
+        if (info.st_mode & S_IFMT) != S_IFDIR {
+            let name = root.split(separator: "/").last.map(String.init) ?? root
+            return [WalkedFile(path: root, relativePath: name, size: Int(info.st_size), modificationTime: nanoseconds(info))]
+        }
+        var found: [WalkedFile] = []
+        walk(directory: root, relative: "", ignores: IgnoreStack(), options: options, into: &found)
+        found.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        return found
+    }
+
+    private static func walk(
+        directory: String, relative: String, ignores: IgnoreStack, options: Options, into found: inout [WalkedFile]
+    ) {
+        var ignores = ignores
+        if options.respectsIgnoreFiles {
+            // Pushed shallowest-precedence first, so `.ignore` ends up above `.gitignore`.
+            for name in [".gitignore", ".ignore"] {
+                let path = join(directory, name)
+                guard let data = FileManager.default.contents(atPath: path) else { continue }
+                ignores = ignores.pushing(IgnoreFile(text: String(decoding: data, as: UTF8.self), directory: relative))
+            }
+        }
+        guard let handle = opendir(directory) else { return }
+        defer { closedir(handle) }
+        var subdirectories: [(String, String)] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." || name == ".git" { continue }
+            if !options.includesHidden, name.hasPrefix(".") { continue }
+            let path = join(directory, name)
+            let relativePath = relative.isEmpty ? name : relative + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR {
+                if ignores.isIgnored(relativePath, isDirectory: true) { continue }
+                subdirectories.append((path, relativePath))
+            } else if type == S_IFREG {
+                if ignores.isIgnored(relativePath, isDirectory: false) { continue }
+                found.append(WalkedFile(
+                    path: path, relativePath: relativePath, size: Int(info.st_size), modificationTime: nanoseconds(info)))
+            }
+        }
+        for (path, relativePath) in subdirectories {
+            walk(directory: path, relative: relativePath, ignores: ignores, options: options, into: &found)
+        }
+    }
+
+    private static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    private static func nanoseconds(_ info: stat) -> Int64 {
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
+    }
+}

@@ -20,7 +20,7 @@ extension Server {
     func didChange(_ params: JSON?) throws(ResponseError) {
         let uri = try params.requiredString("textDocument.uri")
         let changes = try params.requiredArray("contentChanges")
-        guard var document = documents[uri] else {
+        guard documents[uri] != nil else {
             log(.warning, "didChange for \(uri), which is not open, ignored")
             return
         }
@@ -40,6 +40,9 @@ extension Server {
                 throw .invalidParams("params.contentChanges[\(index)]: \(error.message); no change applied")
             }
         }
+        // Nothing can fail from here on. The document is taken out of the table while it changes,
+        // so that its text is edited in place rather than copied.
+        guard var document = documents.removeValue(forKey: uri) else { return }
         let ruleSet = configuration(forDocumentURI: uri).ruleSet
         if document.highlights?.configurationGeneration != configuration.generation { document.highlights = nil }
         for edit in edits {
@@ -115,7 +118,7 @@ extension Server {
         }
         let list = document.text.withUnsafeBytes { config.ruleSet.matches(in: $0) }
         if list.truncated { log(.warning, "\(uri): too many matches; only the first \(list.matches.count) are highlighted") }
-        document.highlights = DocumentHighlights(configurationGeneration: configuration.generation, matches: list)
+        document.highlights = DocumentHighlights(configurationGeneration: configuration.generation, configuration: config, matches: list)
         documents[uri] = document
         return (document, config)
     }

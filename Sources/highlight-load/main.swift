@@ -31,6 +31,7 @@ guard FileManager.default.isExecutableFile(atPath: serverPath) else {
 let session = try ServerSession(executable: serverPath)
 _ = try session.request("initialize", ["processId": .null, "capabilities": [:], "rootUri": .null])
 session.notify("initialized", [:])
+let baseMemory = session.memory()
 
 let smallText = Corpus.lines(count: 10, seed: 1)
 let largeText = Corpus.lines(count: largeLineCount, seed: 2)
@@ -123,5 +124,7 @@ print(String(format: "full tokens, large document         %8.2f ms (best of 5; %
 print(String(format: "edit + full tokens, large document  %8.2f ms (best of 5; includes the scan)", fullWithScan.min() ?? .nan))
 print(String(format: "engine scan of the same text        %8.2f ms (best of 5, in this process)", scanTimes.min() ?? .nan))
 print(String(format: "server peak RSS after typing        %8.1f MB", peakAfterTyping.peakMB))
-print(String(format: "RSS with 200 x 100 KB open          %8.1f MB (text: %.1f MB; ratio %.2f)", memoryWithDocuments.currentMB,
-             Double(200 * documentText.utf8.count) / 1e6, memoryWithDocuments.currentMB / (Double(200 * documentText.utf8.count) / 1e6)))
+let textMB = Double(200 * documentText.utf8.count) / 1_048_576
+print(String(format: "server RSS after initialize         %8.1f MB (the fixed base)", baseMemory.currentMB))
+print(String(format: "RSS with 200 x 100 KB open          %8.1f MB (text: %.1f MB; above the base: %.2f x the text)", memoryWithDocuments.currentMB,
+             textMB, (memoryWithDocuments.currentMB - baseMemory.currentMB) / textMB))

@@ -58,7 +58,7 @@ public struct RuleSet: Sendable {
     public let rules: [Rule]
     /// Rules (or words) that could not be compiled; they never match, the others work.
     public let errors: [RuleError]
-    /// The longest byte length a match can have, or nil when a regex makes it unbounded.
+    /// The longest byte length a match can have, or nil when a regex is unbounded (`a+`); bounded regexes (`#[0-9a-f]{6}`) count.
     public let maximumMatchUTF8Length: Int?
     /// Whether some rule can match `\n` or `\r`.
     public let canMatchLineTerminator: Bool
@@ -84,6 +84,7 @@ public struct RuleSet: Sendable {
         var words: [LiteralPatternSet.Word] = []
         var streams: [RegexStream] = []
         var regexIsUnbounded = false
+        var regexMaximumLength = 0
         var lineTerminator = false
 
         for (ruleIndex, rule) in rules.enumerated() {
@@ -104,7 +105,11 @@ public struct RuleSet: Sendable {
                 do {
                     let regex = try CompiledRegex(pattern, caseInsensitive: !rule.caseSensitive)
                     streams.append(RegexStream(ruleIndex: ruleIndex, regex: regex, wholeWord: rule.wholeWord))
-                    regexIsUnbounded = true
+                    if let length = regex.maximumMatchUTF8Length {
+                        regexMaximumLength = max(regexMaximumLength, length)
+                    } else {
+                        regexIsUnbounded = true
+                    }
                     if regex.canMatchLineTerminator { lineTerminator = true }
                 } catch {
                     errors.append(RuleError(
@@ -135,7 +140,7 @@ public struct RuleSet: Sendable {
         self.regexStreams = streams
         self.literalAutomaton = patternSet.patterns.isEmpty
             ? nil : LiteralAutomaton(patternSet: patternSet, configuration: automatonConfiguration)
-        self.maximumMatchUTF8Length = regexIsUnbounded ? nil : maximumLength
+        self.maximumMatchUTF8Length = regexIsUnbounded ? nil : max(maximumLength, regexMaximumLength)
         self.canMatchLineTerminator = lineTerminator
     }
 

@@ -61,6 +61,9 @@ import Testing
             for _ in 0..<4 {
                 let text = Array(RegexDifferentialTests.randomText(using: &generator).utf8)
                 let expected = RegexTestEngine.reference.allMatches(regex, in: text)
+                if let bound = regex.maximumMatchUTF8Length, let long = expected.first(where: { $0.count > bound }) {
+                    Issue.record("seed \(seed): /\(pattern)/ matched \(long.count) bytes, above its bound \(bound)")
+                }
                 for engine in engines {
                     let actual = engine.allMatches(regex, in: text)
                     if actual != expected {

@@ -71,7 +71,18 @@ import Testing
         ShapeCase(name: "word with a newline", rules: [words("a\nb")], maximumMatchUTF8Length: 3, canMatchLineTerminator: true),
         ShapeCase(name: "regex is unbounded", rules: [words("a"), regex("b+")], maximumMatchUTF8Length: nil,
                   canMatchLineTerminator: false),
-        ShapeCase(name: "regex with \\s", rules: [regex("a\\sb")], maximumMatchUTF8Length: nil, canMatchLineTerminator: true),
+        // U+3000 IDEOGRAPHIC SPACE is the longest \s: three bytes.
+        ShapeCase(name: "regex with \\s", rules: [regex("a\\sb")], maximumMatchUTF8Length: 5, canMatchLineTerminator: true),
+        ShapeCase(name: "bounded regex", rules: [words("TODO"), regex("#[0-9a-fA-F]{6}\\b")], maximumMatchUTF8Length: 7,
+                  canMatchLineTerminator: false),
+        ShapeCase(name: "counted repetition", rules: [regex("(a|bcd)?x{2,5}")], maximumMatchUTF8Length: 8,
+                  canMatchLineTerminator: false),
+        ShapeCase(name: "case-insensitive regex counts KELVIN SIGN", rules: [regex("ok", caseSensitive: false)],
+                  maximumMatchUTF8Length: 4, canMatchLineTerminator: false),
+        ShapeCase(name: "repeated assertion adds nothing", rules: [regex("x(\\b)*")], maximumMatchUTF8Length: 1,
+                  canMatchLineTerminator: false),
+        ShapeCase(name: "longer word than regex", rules: [regex("ab?"), words("abcdef")], maximumMatchUTF8Length: 6,
+                  canMatchLineTerminator: false),
     ]
 
     @Test(arguments: shapeCases)

@@ -43,6 +43,9 @@ public struct CompiledRegex: Sendable {
     /// True when a match can contain a line terminator (the caller must then rescan beyond the edited line).
     public var canMatchLineTerminator: Bool { program.canMatchLineTerminator }
 
+    /// The most UTF-8 bytes a match can span, or nil when the pattern is unbounded (`a+`, `\w*`).
+    public var maximumMatchUTF8Length: Int? { program.maximumMatchUTF8Length }
+
     /// Leftmost, then longest, non-empty match with lowerBound >= from; bytes before `from` are context for assertions.
     ///
     /// - Complexity: O(n) for the bytes scanned: the bytes up to the match end plus the look-ahead needed to
@@ -131,6 +134,7 @@ final class RegexProgram: Sendable {
     /// Bytes that can start a match (for skipping ahead), when they are few.
     let firstBytes: FirstByteSet?
     let canMatchLineTerminator: Bool
+    let maximumMatchUTF8Length: Int?
     private let scratchPool = Mutex<[SearchScratch]>([])
 
     /// How many idle scratch values are kept.
@@ -144,6 +148,7 @@ final class RegexProgram: Sendable {
         reverseNFA = try NFACompiler.compile(syntax, reverse: true, includeCaptures: false).restrictedToNonEmptyMatches()
         captureNFA = try NFACompiler.compile(syntax, reverse: false, includeCaptures: true)
         canMatchLineTerminator = forward.canConsumeLineTerminator
+        maximumMatchUTF8Length = syntax.root.maximumUTF8Length
         prefixLiterals = LiteralPrefixes.prefixes(of: syntax.root)
         firstBytes = FirstByteSet(searchNFA)
     }

@@ -82,4 +82,42 @@ extension RegexNode {
             return node.containsLook(kinds)
         }
     }
+
+    /// The most UTF-8 bytes a match of the node can span, or nil when a repetition makes it unbounded.
+    ///
+    /// A set counts the encoded length of its largest member; an unbounded repetition of a node that
+    /// only matches the empty string adds nothing.
+    var maximumUTF8Length: Int? {
+        switch self {
+        case .empty, .look:
+            return 0
+        case .scalars(let set):
+            guard let last = set.ranges.last else { return 0 }
+            return UTF8Sequences.encodedLength(last.upperBound)
+        case .concat(let parts):
+            var total = 0
+            for part in parts {
+                guard let length = part.maximumUTF8Length else { return nil }
+                let (sum, overflow) = total.addingReportingOverflow(length)
+                if overflow { return nil }
+                total = sum
+            }
+            return total
+        case .alternation(let branches):
+            var longest = 0
+            for branch in branches {
+                guard let length = branch.maximumUTF8Length else { return nil }
+                longest = max(longest, length)
+            }
+            return longest
+        case .repetition(let node, _, let maximum, _, _):
+            guard let length = node.maximumUTF8Length else { return nil }
+            if length == 0 { return 0 }
+            guard let maximum else { return nil }
+            let (product, overflow) = length.multipliedReportingOverflow(by: maximum)
+            return overflow ? nil : product
+        case .capture(let node, _):
+            return node.maximumUTF8Length
+        }
+    }
 }

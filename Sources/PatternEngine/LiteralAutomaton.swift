@@ -332,13 +332,18 @@ struct LiteralAutomaton: Sendable {
             startRow = trieStartRow.map { $0 == 0 ? 0 : UInt32(truncatingIfNeeded: newID[Int($0)]) }
         }
 
-        var singleWord: [[UInt8]]?
-        if patternSet.variants.count == 1, let variant = patternSet.variants.first {
-            singleWord = variant.foldedBytes.map { byte in
-                (0..<256).filter { classes[$0] == classes[Int(byte)] }.map { UInt8(truncatingIfNeeded: $0) }
+        // For each variant, the bytes that can occur at each position (both cases of a folded letter).
+        var variantBytes: [[[UInt8]]]?
+        if configuration.usesPrefilter && patternSet.variants.count <= LiteralPrefilter.maximumRareVariants {
+            var bytesOfClass = [[UInt8]](repeating: [], count: nextClass)
+            for value in 0..<256 {
+                bytesOfClass[Int(classes[value])].append(UInt8(truncatingIfNeeded: value))
+            }
+            variantBytes = patternSet.variants.map { variant in
+                variant.foldedBytes.map { bytesOfClass[Int(classes[Int($0)])] }
             }
         }
-        prefilter = configuration.usesPrefilter ? LiteralPrefilter(firstBytes: firstBytes, singleWord: singleWord) : nil
+        prefilter = configuration.usesPrefilter ? LiteralPrefilter(firstBytes: firstBytes, variants: variantBytes) : nil
     }
 }
 
@@ -449,17 +454,20 @@ extension LiteralAutomaton {
             var state: UInt32 = 0
             var position = from
             var candidate: Candidate?
+            // The prefilter is not asked again before the automaton has passed its last hit.
+            var prefilterResume = from
 
             // Phase 1: no candidate yet; step quickly until a match state.
             while candidate == nil {
                 if state == 0 {
                     if position >= startLimit { return nil }
-                    if let prefilter {
+                    if let prefilter, position >= prefilterResume {
                         guard let next = prefilter.firstCandidate(
                             in: text, from: position, startLimit: startLimit, firstBytes: firstBytes) else {
                             return nil
                         }
-                        position = next
+                        position = next.start
+                        prefilterResume = next.hit &+ 1
                     }
                 }
                 var interesting = false

@@ -105,13 +105,27 @@ import Testing
 
     @Test func prefilterIsChosenByTheWords() {
         func scan(_ rules: [Rule]) -> String {
-            RuleSet(rules: rules).literalAutomaton?.prefilter.map { "\($0.scan)" } ?? "none"
+            guard let prefilter = RuleSet(rules: rules).literalAutomaton?.prefilter else { return "none" }
+            switch prefilter.scan {
+            case .rareBytes(let rare): return rare.description
+            case .rarePairs(let pairs): return pairs.description
+            case .table: return "table"
+            }
         }
-        #expect(scan([words("TODO", "FIXME", "XXX", "HACK")]) == "table")
-        #expect(scan([words("abQ")]) == "bytes(81, 81, 81, offset: 2)")
-        #expect(scan([words("abq", caseSensitive: false)]) == "bytes(81, 113, 113, offset: 2)")
-        #expect(scan([words("x1"), words("x2")]) == "bytes(120, 120, 120, offset: 0)")
-        #expect(scan([words("the", "and", "or", "if")]) == "none")
+        #expect(scan([words("TODO", "FIXME", "XXX", "HACK")]) == "rareBytes([70, 72, 84, 88], maxOffset: 0)")
+        #expect(scan([words("abQ")]) == "rareBytes([81], maxOffset: 2)")
+        #expect(scan([words("abq", caseSensitive: false)]) == "rareBytes([81, 113], maxOffset: 2)")
+        // Words share a rare byte when they can.
+        #expect(scan([words("x1"), words("x2")]) == "rareBytes([120], maxOffset: 0)")
+        #expect(scan([words("jump"), words("ajar"), words("zone")]) == "rareBytes([106, 122], maxOffset: 1)")
+        // Common letters alone: adjacent pairs are rarer than any single byte.
+        #expect(scan([words("the", "and", "or", "if")]) == "rarePairs(if@0 nd@1 or@0 th@0)")
+        #expect(scan([words("Aa", "Bb", "Cc", "Dd", "Ee", "Ff", "Gg", "Hh", "Ii")])
+            == "rarePairs(Aa@0 Bb@0 Cc@0 Dd@0 Ee@0 Ff@0 Gg@0 Hh@0 Ii@0)")
+        // Nine one-byte words fit neither the byte scan (eight at most) nor pairs; rare first bytes allow the table.
+        #expect(scan([words("A", "B", "C", "D", "E", "F", "G", "H", "I")]) == "table")
+        // Common one-byte words: no prefilter pays.
+        #expect(scan([words("e", "t", "a", "o")]) == "none")
     }
 
     @Test func escapedWordsMatchThemselves() {

@@ -94,4 +94,29 @@ import Testing
             if actual != expected || actualInRange != expectedInRange || actualAccepted != expectedAccepted { return }
         }
     }
+
+    /// Many longer words over a small alphabet: the rare-byte and rare-pair prefilters meet many hits and near misses.
+    @Test func manyWordsAgreeWithTheReference() {
+        let baseSeed: UInt64 = 0x50_52_45_46
+        let alphabet = ["a", "b", "Q", "z", "x", "_", "é", " ", "ab", "Qz"]
+        let configurations = RuleSetTests.configurations
+        for iteration in 0..<300 {
+            let seed = baseSeed &+ UInt64(iteration)
+            var generator = SplitMix64(state: seed)
+            func piece() -> String { alphabet.randomElement(using: &generator) ?? "a" }
+            let list = (0..<Int.random(in: 2...14, using: &generator)).map { _ in
+                (0..<Int.random(in: 1...6, using: &generator)).map { _ in piece() }.joined()
+            }
+            let rules = [Rule(
+                name: "words", pattern: .words(list), caseSensitive: Bool.random(using: &generator),
+                wholeWord: Int.random(in: 0..<4, using: &generator) == 0)]
+            let text = Array((0..<Int.random(in: 0...80, using: &generator)).map { _ in piece() }.joined().utf8)
+            let expected = ReferenceRuleMatcher.matches(rules: rules, in: text)
+            for configuration in configurations {
+                let actual = RuleSet(rules: rules, limits: .default, automatonConfiguration: configuration).matches(in: text).matches
+                #expect(actual == expected, "seed \(seed), \(configuration): words \(list), text \(String(decoding: text, as: UTF8.self).debugDescription)")
+                if actual != expected { return }
+            }
+        }
+    }
 }

@@ -56,6 +56,7 @@ import Testing
     @Test(arguments: regexRulesCases) func regexRules(_ testCase: Case) { check(testCase) }
     @Test(arguments: zeroLengthCases) func zeroLength(_ testCase: Case) { check(testCase) }
     @Test(arguments: regressionsCases) func regressions(_ testCase: Case) { check(testCase) }
+    @Test(arguments: prefilterCases) func prefilters(_ testCase: Case) { check(testCase) }
 }
 
 /// A words rule.
@@ -179,5 +180,22 @@ extension RuleSetTests {
              [(0, 2, 6), (0, 9, 14), (0, 15, 19), (0, 20, 23)]),
         Case("rare byte inside a lone word", [words("abQ")], "QabQ abQ ab", [(0, 1, 4), (0, 5, 8)]),
         Case("rare byte of a case-insensitive lone word", [words("abq", caseSensitive: false)], "ABQabq", [(0, 0, 3), (0, 3, 6)]),
+    ]
+
+    /// Prefilters that pick rare bytes or pairs at different places in different words.
+    static let prefilterCases: [Case] = [
+        // `Qz` is found first, but the longer word that contains it starts earlier.
+        Case("later pick of an earlier word", [words("Qz", "abcdeQz")], "abcdeQz Qz", [(0, 0, 7), (0, 8, 10)]),
+        Case("a word's pick lies after another word's hit", [words("ZZ1", "aaaaaaaaaaZZ2")], "aaaaaaaaaaZZ1 aaaaaaaaaaZZ2",
+             [(0, 10, 13), (0, 14, 27)]),
+        Case("pairs with folded letters", [words("xQ", "abxQ", caseSensitive: false)], "ABXQ abxq xq",
+             [(0, 0, 4), (0, 5, 9), (0, 10, 12)]),
+        Case("verified pair fails whole word", [words("parseQuery", "Query", wholeWord: true)], "xparseQuery Query",
+             [(0, 12, 17)]),
+        Case("pair at the very end", [words("the", "and", "or", "if")], "fif or", [(0, 1, 3), (0, 4, 6)]),
+        Case("common pairs of many words", [words("ueoffkey", "offitem", "lineline52", "questputcount", "putNodeDex89")],
+             "offitemueoffkeyquestputcountlineline5 lineline52putNodeDex89",
+             [(0, 0, 7), (0, 7, 15), (0, 15, 28), (0, 38, 48), (0, 48, 60)]),
+        Case("non-ASCII pairs", [words("café", "naïve", caseSensitive: false)], "CAFÉ naÏve cafe", [(0, 0, 5), (0, 6, 12)]),
     ]
 }

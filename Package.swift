@@ -52,7 +52,7 @@ let package = Package(
         // MARK: highlight-ls — the executable: the CLI (serve, print, list) and wiring.
         .executableTarget(
             name: "highlight-ls",
-            dependencies: ["LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "WorkspaceScan"],
+            dependencies: ["LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan"],
             swiftSettings: strict),
 
         // MARK: highlight-bench — engine benchmark (release build), figures go to BENCHMARKS.md.

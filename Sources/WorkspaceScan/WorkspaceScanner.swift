@@ -23,6 +23,10 @@ public struct ScannedMatch: Sendable, Hashable {
     public var utf8Column: Int
     /// The text of the line from its start, without its terminator, cut at `ScanOptions.maximumLineBytes`.
     public var lineText: String
+    /// The matched text.
+    public var text: String
+    /// UTF-16 code unit offsets from the start of the file.
+    public var utf16Range: Range<Int>
 }
 
 /// The outcome of scanning one file.
@@ -136,11 +140,13 @@ public enum WorkspaceScanner {
         var line = 0
         var lineStart = 0
         var position = 0
+        var utf16Offset = 0
         for match in matches {
             let start = match.utf8Range.lowerBound
             while position < start {
                 let byte = text[position]
                 position += 1
+                utf16Offset += utf16Units(leadByte: byte)
                 if byte == 0x0A || (byte == 0x0D && (position >= text.count || text[position] != 0x0A)) {
                     line += 1
                     lineStart = position
@@ -150,11 +156,21 @@ public enum WorkspaceScanner {
             let cut = min(text.count, lineStart + maximumLineBytes)
             while lineEnd < cut, text[lineEnd] != 0x0A, text[lineEnd] != 0x0D { lineEnd += 1 }
             let lineText = String(decoding: text[lineStart..<max(lineStart, min(lineEnd, cut))], as: UTF8.self)
+            let matched = text[match.utf8Range.clamped(to: 0..<text.count)]
+            let utf16Length = matched.reduce(0) { $0 + utf16Units(leadByte: $1) }
             located.append(ScannedMatch(
                 ruleIndex: match.ruleIndex, utf8Range: match.utf8Range, line: line, utf8Column: start - lineStart,
-                lineText: lineText))
+                lineText: lineText, text: String(decoding: matched, as: UTF8.self),
+                utf16Range: utf16Offset..<(utf16Offset + utf16Length)))
         }
         return located
+    }
+
+    /// The UTF-16 code units a byte of valid UTF-8 accounts for: one per scalar (two for four-byte ones), none for continuation bytes.
+    @inline(__always)
+    static func utf16Units(leadByte byte: UInt8) -> Int {
+        if byte < 0x80 || (byte >= 0xC0 && byte < 0xF0) { return 1 }
+        return byte >= 0xF0 ? 2 : 0
     }
 
     /// The file's bytes, or why not.

@@ -16,6 +16,14 @@ public struct WalkedFile: Sendable, Hashable {
     public var size: Int
     /// The modification time when listed, in nanoseconds since 1970.
     public var modificationTime: Int64
+
+    /// Creates a file entry.
+    public init(path: String, relativePath: String, size: Int, modificationTime: Int64) {
+        self.path = path
+        self.relativePath = relativePath
+        self.size = size
+        self.modificationTime = modificationTime
+    }
 }
 
 /// Lists the files of a tree, respecting ignore files.

@@ -1,12 +1,15 @@
 import Foundation
 import HighlightConfig
 import LanguageServer
+import LanguageSyntax
 import PatternEngine
-import TextIndex
+import WorkspaceScan
 
-// `print` and `list`: the same configuration loading and the same engine as the server, on files.
+// `print`, `list` and `check`: the same configuration loading, engine, filters and scopes as the
+// server, on files. `list` and `check` walk directories with the workspace scanner (ignore files
+// obeyed, binary and large files skipped) and search files on all cores.
 
-/// Runs `print` or `list`; returns the process exit code.
+/// Runs `print`, `list` or `check`; returns the process exit code.
 func runFileCommand(_ command: String, arguments: [String]) -> Int32 {
     var configPath: String?
     var json = false
@@ -29,10 +32,54 @@ func runFileCommand(_ command: String, arguments: [String]) -> Int32 {
     }
     guard !paths.isEmpty else { return fail("\(command) needs at least one file") }
     guard let config = loadConfiguration(explicitPath: configPath) else { return 2 }
+    let filters = RuleFilterSet(configuration: config)
 
+    guard command != "print" else { return printFiles(paths, config: config, filters: filters) }
+    var options = ScanOptions()
+    if command == "check" {
+        let blocking = config.applicability.map(\.blocking)
+        guard blocking.contains(true) else {
+            warn("no rule is marked \"blocking\": nothing to check")
+            return 0
+        }
+        options.selectedRules = blocking
+    }
     var status: Int32 = 0
-    let files = command == "list" ? expandDirectories(paths) : paths
-    for path in files {
+    var files: [WalkedFile] = []
+    for path in paths {
+        let found = WorkspaceWalker.files(under: path)
+        if found.isEmpty, !FileManager.default.fileExists(atPath: path) {
+            warn("cannot read \(path)")
+            status = command == "check" ? 2 : 1
+        }
+        files += found.map { file in
+            // Paths relative to the current directory, for `files` globs and for output.
+            var shown = file.path
+            while shown.hasPrefix("./") { shown.removeFirst(2) }
+            return WalkedFile(path: file.path, relativePath: shown, size: file.size, modificationTime: file.modificationTime)
+        }
+    }
+    var found = 0
+    for scanned in WorkspaceScanner.scan(files, configuration: config, filters: filters, options: options) {
+        if scanned.skipped == .unreadable {
+            warn("cannot read \(scanned.file.path)")
+            status = command == "check" ? 2 : 1
+        }
+        if scanned.truncated { warn("\(scanned.file.path): too many matches; only the first \(scanned.matches.count) are shown") }
+        found += scanned.matches.count
+        writeToStandardOutput(listLines(path: scanned.file.path, matches: scanned.matches, config: config, json: json))
+    }
+    if command == "check" {
+        warn(found == 0 ? "no blocking matches in \(files.count) files" : "\(found) blocking matches")
+        if found > 0, status == 0 { status = 1 }
+    }
+    return status
+}
+
+/// `print`: each file with its highlights, as the server would show it (language from the file name).
+private func printFiles(_ paths: [String], config: HighlightConfiguration, filters: RuleFilterSet) -> Int32 {
+    var status: Int32 = 0
+    for path in paths {
         guard let data = FileManager.default.contents(atPath: path) else {
             warn("cannot read \(path)")
             status = 1
@@ -40,13 +87,14 @@ func runFileCommand(_ command: String, arguments: [String]) -> Int32 {
         }
         // Invalid UTF-8 is replaced (U+FFFD) exactly as an editor would show it.
         let text = Array(String(decoding: data, as: UTF8.self).utf8)
-        let matches = text.withUnsafeBufferPointer { config.ruleSet.matches(in: $0) }
+        let languageID = LanguageSyntax.languageID(forFileName: path)
+        let filter = filters.filter(languageID: languageID ?? "", relativePath: path)
+        let syntax = filter.needsSyntax
+            ? languageID.flatMap(LanguageSyntax.forLanguageID).map { SyntaxIndex(syntax: $0, text: text) } : nil
+        let accept = filter.acceptance(syntax: syntax)
+        let matches = text.withUnsafeBufferPointer { config.ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept) }
         if matches.truncated { warn("\(path): too many matches; only the first \(matches.matches.count) are shown") }
-        if command == "print" {
-            writeToStandardOutput(renderANSI(text: text, matches: matches.matches, config: config, colours: useColours()))
-        } else {
-            writeToStandardOutput(listLines(path: path, text: text, matches: matches.matches, config: config, json: json))
-        }
+        writeToStandardOutput(renderANSI(text: text, matches: matches.matches, config: config, colours: useColours()))
     }
     return status
 }
@@ -86,57 +134,22 @@ func loadConfiguration(explicitPath: String?) -> HighlightConfiguration? {
     return config
 }
 
-/// Files under the given paths; directories are walked, skipping hidden entries.
-func expandDirectories(_ paths: [String]) -> [String] {
-    var files: [String] = []
-    for path in paths {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            files.append(path)
-            continue
-        }
-        guard let walker = FileManager.default.enumerator(atPath: path) else { continue }
-        var found: [String] = []
-        while let relative = walker.nextObject() as? String {
-            if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
-                walker.skipDescendants()
-                continue
-            }
-            let full = (path as NSString).appendingPathComponent(relative)
-            var entryIsDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: full, isDirectory: &entryIsDirectory), !entryIsDirectory.boolValue {
-                found.append(full)
-            }
-        }
-        files += found.sorted()
-    }
-    return files
-}
-
 /// `path:line:column: rule: text` (1-based line, 1-based byte column, as grep and rg print), or JSON lines.
-func listLines(path: String, text: [UInt8], matches: [Match], config: HighlightConfiguration, json: Bool) -> String {
-    let index = LineIndex(utf8: text)
+func listLines(path: String, matches: [ScannedMatch], config: HighlightConfiguration, json: Bool) -> String {
     var out = ""
     for match in matches {
-        let range = match.utf8Range
-        let line = index.line(containingUTF8Offset: range.lowerBound)
-        let column = range.lowerBound - index.utf8Offset(ofLineStart: line)
         let name = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : ""
-        let matched = String(decoding: text[range], as: UTF8.self)
+        let range = match.utf8Range
         if json {
-            let utf16Start = utf16Offset(text, range.lowerBound)
-            let utf16End = utf16Start + matched.utf16.count
-            out += "{\"path\":\(quoted(path)),\"line\":\(line + 1),\"column\":\(column + 1),\"rule\":\(quoted(name)),"
-                + "\"text\":\(quoted(matched)),\"utf8\":[\(range.lowerBound),\(range.upperBound)],\"utf16\":[\(utf16Start),\(utf16End)]}\n"
+            out += "{\"path\":\(quoted(path)),\"line\":\(match.line + 1),\"column\":\(match.utf8Column + 1),\"rule\":\(quoted(name)),"
+                + "\"text\":\(quoted(match.text)),\"utf8\":[\(range.lowerBound),\(range.upperBound)],"
+                + "\"utf16\":[\(match.utf16Range.lowerBound),\(match.utf16Range.upperBound)]}\n"
         } else {
-            out += "\(path):\(line + 1):\(column + 1): \(name): \(matched.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r"))\n"
+            let text = match.text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+            out += "\(path):\(match.line + 1):\(match.utf8Column + 1): \(name): \(text)\n"
         }
     }
     return out
-}
-
-private func utf16Offset(_ text: [UInt8], _ utf8Offset: Int) -> Int {
-    String(decoding: text[0..<utf8Offset], as: UTF8.self).utf16.count
 }
 
 private func quoted(_ string: String) -> String {

@@ -10,6 +10,7 @@ let usage = """
       highlight-ls [--stdio] [--clientProcessId PID]   serve the Language Server Protocol on stdin/stdout
       highlight-ls print [--config FILE] FILE...         show files with their highlights as ANSI colours
       highlight-ls list [--config FILE] [--json] PATH... print every match as path:line:column: rule: text
+      highlight-ls check [--config FILE] PATH...         print matches of "blocking" rules; exit 1 when there are any
       highlight-ls --version | --help
 
     Without --config, the nearest .highlights.json in the current directory or its parents is used,
@@ -22,7 +23,7 @@ case "--version", "-V":
     print("highlight-ls \(ServerInfo.version)")
 case "--help", "-h", "help":
     print(usage)
-case "print", "list":
+case "print", "list", "check":
     let command = arguments.removeFirst()
     exit(runFileCommand(command, arguments: arguments))
 default:

@@ -64,10 +64,11 @@ extension LineIndex {
 
         lines.replaceSubrange(firstLine...lastLine, with: newLines)
         if delta != 0 {
-            var index = firstLine + newLines.count
-            while index < lines.count {
-                lines[index].utf8Start += delta
-                index += 1
+            // One pass over the following lines without per-element checks: this loop is the
+            // part of a keystroke that grows with the file.
+            let first = firstLine + newLines.count
+            lines.withUnsafeMutableBufferPointer { buffer in
+                for index in first..<buffer.count { buffer[index].utf8Start &+= delta }
             }
         }
         utf8Count = newText.count

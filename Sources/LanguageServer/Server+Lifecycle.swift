@@ -13,6 +13,7 @@ struct ClientCapabilities {
     var decorations = false
     var decorationEncoding: PositionEncoding?
     var showMessage = true
+    var workDoneProgress = false
 
     init() {}
 
@@ -23,6 +24,7 @@ struct ClientCapabilities {
         semanticTokensRefresh = capabilities.value(at: "workspace.semanticTokens.refreshSupport")?.boolValue ?? false
         watchedFilesDynamicRegistration = capabilities.value(at: "workspace.didChangeWatchedFiles.dynamicRegistration")?.boolValue ?? false
         workspaceConfiguration = capabilities.value(at: "workspace.configuration")?.boolValue ?? false
+        workDoneProgress = capabilities.value(at: "window.workDoneProgress")?.boolValue ?? false
         // Decorations are opt-in, through initializationOptions or an experimental capability.
         let options = params.value(at: "initializationOptions")
         for source in [options.value(at: "decorations"), capabilities.value(at: "experimental.highlightDecorations")] {
@@ -66,6 +68,7 @@ extension Server {
             "positionEncoding": .string(positionEncoding.rawValue),
             "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
+            "workspaceSymbolProvider": ["workDoneProgress": true],
             "experimental": ["highlightDecorations": ["method": .string(decorationsMethod)]],
         ]
         if !client.semanticTokensDynamicRegistration {
@@ -77,6 +80,7 @@ extension Server {
 
     func initialized() {
         if client.semanticTokensDynamicRegistration { registerSemanticTokens() }
+        prepareWorkspaceProgressToken()
         if client.watchedFilesDynamicRegistration {
             sendRequest("client/registerCapability", params: ["registrations": [[
                 "id": "highlight-ls-watch-config",

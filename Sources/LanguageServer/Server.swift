@@ -32,6 +32,8 @@ public final class Server {
     var previousTokens: [String: (resultID: String, data: [Int])] = [:]
     var nextResultID = 1
     var documentsNeedingDecorations: Set<String> = []
+    var scopes = ScopeState()
+    var workspaceList = WorkspaceListState()
     var nextOutgoingRequestID = 1
     var pendingOutgoingRequests: [RequestID: (Result<JSON, ResponseError>) -> Void] = [:]
 
@@ -91,6 +93,7 @@ public final class Server {
         case "textDocument/semanticTokens/range": return try semanticTokensRange(params)
         case "highlight/decorations": return try decorationsRequest(params)
         case "highlight/matches": return try matchesRequest(params)
+        case "workspace/symbol": return try workspaceSymbols(params)
         default: throw ResponseError.methodNotFound(method)
         }
     }

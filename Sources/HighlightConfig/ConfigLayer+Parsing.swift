@@ -94,6 +94,14 @@ struct LayerReader {
         origin(atUTF8Offset: sourceMap?.utf8Offset(ofValueAt: path))
     }
 
+    /// Where byte `decodedUTF8Offset` of a string value came from in the file, taking escapes
+    /// into account; `valueOrigin` itself without a file.
+    func origin(ofDecodedUTF8Offset decodedUTF8Offset: Int, inStringAt valueOrigin: ConfigOrigin) -> ConfigOrigin {
+        guard let literalOffset = valueOrigin.utf8Offset else { return valueOrigin }
+        return origin(atUTF8Offset: JSONStringLiteral.fileUTF8Offset(
+            ofDecodedUTF8Offset: decodedUTF8Offset, literalUTF8Offset: literalOffset, in: bytes))
+    }
+
     func origin(ofKeyAt path: [JSONPathComponent]) -> ConfigOrigin {
         origin(atUTF8Offset: sourceMap?.utf8Offset(ofKeyAt: path) ?? sourceMap?.utf8Offset(ofValueAt: path))
     }
@@ -390,12 +398,7 @@ struct LayerReader {
         do {
             return try CompiledRegex(pattern, caseInsensitive: !caseSensitive)
         } catch {
-            var errorOrigin = valueOrigin
-            if let literalOffset = valueOrigin.utf8Offset {
-                let fileOffset = JSONStringLiteral.fileUTF8Offset(
-                    ofDecodedUTF8Offset: error.patternUTF8Offset, literalUTF8Offset: literalOffset, in: bytes)
-                errorOrigin = origin(atUTF8Offset: fileOffset)
-            }
+            let errorOrigin = origin(ofDecodedUTF8Offset: error.patternUTF8Offset, inStringAt: valueOrigin)
             report(.error, "\(label): invalid regex: \(error.message) (at offset \(error.patternUTF8Offset))", at: errorOrigin)
             return nil
         }

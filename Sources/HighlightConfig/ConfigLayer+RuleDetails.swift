@@ -108,12 +108,7 @@ extension LayerReader {
         do {
             _ = try MatchTemplate(text, captureNames: captureNames)
         } catch {
-            var errorOrigin = valueOrigin
-            if let literalOffset = valueOrigin.utf8Offset {
-                let fileOffset = JSONStringLiteral.fileUTF8Offset(
-                    ofDecodedUTF8Offset: error.templateUTF8Offset, literalUTF8Offset: literalOffset, in: bytes)
-                errorOrigin = origin(atUTF8Offset: fileOffset)
-            }
+            let errorOrigin = origin(ofDecodedUTF8Offset: error.templateUTF8Offset, inStringAt: valueOrigin)
             report(.error, "\(label): \"\(key)\": \(error.message)", at: errorOrigin)
             failed = true
             return nil

@@ -12,6 +12,8 @@ import PatternEngine
 ///   name out of every lower layer and adds nothing. Since the engine gives ties between equal
 ///   matches to the rule listed first, a higher layer also wins ties.
 /// * `styles`: merged by name; a style in a higher layer replaces the whole style of that name.
+/// * `colors`: the highest layer that sets it decides (default off); when on, the built-in
+///   `color` rule comes after every other rule, so a rule named `color` replaces it.
 ///
 /// A rule's style is its inline style, else the named style it refers to, else the style named
 /// after the rule, else `Style.neutral`.

@@ -1,3 +1,4 @@
+import HighlightConfig
 import PatternEngine
 import TextIndex
 
@@ -58,14 +59,19 @@ struct Document {
 struct DocumentHighlights {
     /// The configuration the matches were computed with (`ConfigurationState.generation`).
     let configurationGeneration: Int
+    /// That configuration, which splits matches into the pieces segments are made of.
+    let configuration: HighlightConfiguration
     /// Sorted, non-overlapping.
     var matches: [Match]
     var truncated: Bool
     /// The matches split into single-line segments, for each encoding a client asked for.
     var segments: [PositionEncoding: [LineSegment]] = [:]
 
-    init(configurationGeneration: Int, matches: MatchList) {
+    /// Highlights of `matches`; `configuration` splits them into pieces (by default, one without
+    /// styled groups or colours, for which pieces are the matches).
+    init(configurationGeneration: Int, configuration: HighlightConfiguration = .builtInOnly, matches: MatchList) {
         self.configurationGeneration = configurationGeneration
+        self.configuration = configuration
         self.matches = matches.matches
         self.truncated = matches.truncated
     }
@@ -73,7 +79,7 @@ struct DocumentHighlights {
     /// The segments in `encoding`, computed once and then kept up to date by edits.
     mutating func segments(in encoding: PositionEncoding, text: TextBuffer) -> [LineSegment] {
         if let known = segments[encoding] { return known }
-        let computed = text.lineSegments(of: matches[...], encoding: encoding)
+        let computed = text.lineSegments(of: pieces(of: matches[...], in: text), encoding: encoding)
         segments[encoding] = computed
         return computed
     }
@@ -98,7 +104,7 @@ struct DocumentHighlights {
             if lineDelta != 0 {
                 for position in upperSegment..<list.count { list[position].line += lineDelta }
             }
-            list.replaceSubrange(lowerSegment..<upperSegment, with: text.lineSegments(of: fresh[...], encoding: encoding))
+            list.replaceSubrange(lowerSegment..<upperSegment, with: text.lineSegments(of: pieces(of: fresh[...], in: text), encoding: encoding))
             segments[encoding] = list
         }
     }

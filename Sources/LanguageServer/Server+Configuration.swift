@@ -18,12 +18,12 @@ struct ConfigurationState {
     /// Diagnostics found before the client could be told.
     var pendingDiagnostics: [ConfigDiagnostic] = []
 
-    /// Every rule name of every effective configuration, in a stable order.
+    /// Every token type (rule names, and `rule.group` for styled groups) of every effective configuration, in a stable order.
     var allRuleNames: [String] {
         var seen = Set<String>()
         var names: [String] = []
         for config in byFolder.keys.sorted().compactMap({ byFolder[$0] }) + [fallback] {
-            for rule in config.rules where seen.insert(rule.name).inserted { names.append(rule.name) }
+            for name in config.tokenTypes where seen.insert(name).inserted { names.append(name) }
         }
         return names
     }
@@ -167,6 +167,7 @@ extension Server {
         }
         previousTokens.removeAll()
         if client.semanticTokensRefresh { sendRequest("workspace/semanticTokens/refresh", params: nil) }
+        requestDiagnosticRefresh()
         documentsNeedingDecorations.formUnion(documents.keys)
     }
 }

@@ -13,6 +13,7 @@ extension Server {
 
     /// Publishes decorations for every document that changed since the last flush (only the latest state of each).
     public func flush() {
+        publishDiagnostics(ofChangedDocuments: documentsNeedingDecorations)
         guard lifecycle == .running, client.decorations, !documentsNeedingDecorations.isEmpty else {
             documentsNeedingDecorations.removeAll()
             return
@@ -42,9 +43,8 @@ extension Server {
             } else {
                 styleIndex = styles.count
                 styleIndexByRule[segment.ruleIndex] = styleIndex
-                let name = config.rules.indices.contains(segment.ruleIndex) ? config.rules[segment.ruleIndex].name : TokenLegend.fallbackType
-                let style = config.styles.indices.contains(segment.ruleIndex) ? config.styles[segment.ruleIndex] : Style.neutral
-                styles.append(style.decorationJSON(rule: name))
+                let kind = config.pieceKind(segment.ruleIndex)
+                styles.append((kind?.style ?? Style.neutral).decorationJSON(rule: kind?.tokenType ?? TokenLegend.fallbackType))
             }
             ranges.append(.integer(segment.line))
             ranges.append(.integer(segment.startCharacter))

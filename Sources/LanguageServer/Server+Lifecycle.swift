@@ -14,6 +14,9 @@ struct ClientCapabilities {
     var decorationEncoding: PositionEncoding?
     var showMessage = true
     var workDoneProgress = false
+    var diagnosticPull = false
+    var diagnosticRefresh = false
+    var hoverMarkdown = false
 
     init() {}
 
@@ -25,6 +28,9 @@ struct ClientCapabilities {
         watchedFilesDynamicRegistration = capabilities.value(at: "workspace.didChangeWatchedFiles.dynamicRegistration")?.boolValue ?? false
         workspaceConfiguration = capabilities.value(at: "workspace.configuration")?.boolValue ?? false
         workDoneProgress = capabilities.value(at: "window.workDoneProgress")?.boolValue ?? false
+        diagnosticPull = capabilities.value(at: "textDocument.diagnostic")?.objectValue != nil
+        diagnosticRefresh = capabilities.value(at: "workspace.diagnostics.refreshSupport")?.boolValue ?? false
+        hoverMarkdown = capabilities.value(at: "textDocument.hover.contentFormat")?.arrayValue?.contains("markdown") ?? false
         // Decorations are opt-in, through initializationOptions or an experimental capability.
         let options = params.value(at: "initializationOptions")
         for source in [options.value(at: "decorations"), capabilities.value(at: "experimental.highlightDecorations")] {
@@ -70,6 +76,10 @@ extension Server {
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
             "workspaceSymbolProvider": ["workDoneProgress": true],
             "experimental": ["highlightDecorations": ["method": .string(decorationsMethod)]],
+            "diagnosticProvider": diagnosticOptions(),
+            "documentLinkProvider": ["resolveProvider": false],
+            "hoverProvider": true,
+            "colorProvider": true,
         ]
         if !client.semanticTokensDynamicRegistration {
             capabilities["semanticTokensProvider"] = semanticTokensOptions()

@@ -61,8 +61,7 @@ extension Server {
         if let lines {
             selected = segments[segments.partitionPoint { $0.line >= lines.lowerBound }..<segments.partitionPoint { $0.line > lines.upperBound }]
         }
-        let types = config.rules.map { tokenLegend.tokenType(ofRule: $0.name) }
-        let fallback = tokenLegend.tokenType(ofRule: TokenLegend.fallbackType)
+        let types = PieceTokenTypes(config, legend: tokenLegend)
         var data: [Int] = []
         data.reserveCapacity(selected.count * 5)
         var previousLine = 0
@@ -72,7 +71,7 @@ extension Server {
             data.append(deltaLine)
             data.append(deltaLine == 0 ? segment.startCharacter - previousStart : segment.startCharacter)
             data.append(segment.endCharacter - segment.startCharacter)
-            data.append(types.indices.contains(segment.ruleIndex) ? types[segment.ruleIndex] : fallback)
+            data.append(types[segment.ruleIndex])
             data.append(0)
             previousLine = segment.line
             previousStart = segment.startCharacter

@@ -34,6 +34,8 @@ public final class Server {
     var documentsNeedingDecorations: Set<String> = []
     var scopes = ScopeState()
     var workspaceList = WorkspaceListState()
+    /// Documents whose last pushed diagnostics were not empty, so that they are cleared later.
+    var documentsWithPublishedDiagnostics: Set<String> = []
     var nextOutgoingRequestID = 1
     var pendingOutgoingRequests: [RequestID: (Result<JSON, ResponseError>) -> Void] = [:]
 
@@ -94,6 +96,11 @@ public final class Server {
         case "highlight/decorations": return try decorationsRequest(params)
         case "highlight/matches": return try matchesRequest(params)
         case "workspace/symbol": return try workspaceSymbols(params)
+        case "textDocument/diagnostic": return try documentDiagnosticRequest(params)
+        case "textDocument/documentLink": return try documentLinkRequest(params)
+        case "textDocument/hover": return try hoverRequest(params)
+        case "textDocument/documentColor": return try documentColorRequest(params)
+        case "textDocument/colorPresentation": return try colorPresentationRequest(params)
         default: throw ResponseError.methodNotFound(method)
         }
     }

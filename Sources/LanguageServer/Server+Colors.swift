@@ -1,0 +1,65 @@
+import HighlightConfig
+import JSONRPC
+import JSONValue
+import PatternEngine
+import TextIndex
+
+// Colours: with `"colors": true`, the built-in `color` rule's matches are answered through
+// `textDocument/documentColor` (so the editor shows swatches and a picker), and the picker's
+// choice is written back through `textDocument/colorPresentation`, in hex, `rgb()` or `hsl()`,
+// the notation of the literal being replaced first.
+
+extension Server {
+    /// `textDocument/documentColor`: every colour literal with its colour (channels 0...1).
+    func documentColorRequest(_ params: JSON?) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params)
+        guard let colorRuleIndex = configuration(forDocumentURI: uri).colorRuleIndex,
+            let (document, config, list) = matches(ofDocument: uri), config.colorRuleIndex == colorRuleIndex
+        else { return [] }
+        let index = document.text.lineIndex
+        return document.text.withUnsafeBytes { text in
+            var colors: [JSON] = []
+            for match in list.matches where match.ruleIndex == colorRuleIndex {
+                guard let color = config.literalColor(of: match, in: text) else { continue }
+                colors.append(["range": lspRange(of: match.utf8Range, in: index), "color": color.lspJSON])
+            }
+            return .array(colors)
+        }
+    }
+
+    /// `textDocument/colorPresentation`: the ways to write the chosen colour over `range`.
+    func colorPresentationRequest(_ params: JSON?) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params)
+        let range = try params.requiredRange("range")
+        var channels: [Double] = []
+        for name in ["red", "green", "blue", "alpha"] {
+            guard let value = params.value(at: "color.\(name)")?.doubleValue else {
+                throw .invalidParams("params.color.\(name) must be a number")
+            }
+            channels.append(value)
+        }
+        let color = RGBAColor(fractions: channels[0], channels[1], channels[2], channels[3])
+        guard let document = documents[uri] else { throw .requestFailed("document \(uri) is not open") }
+        let index = document.text.lineIndex
+        let start = index.utf8Offset(of: range.start, encoding: positionEncoding)
+        let end = index.utf8Offset(of: range.end, encoding: positionEncoding)
+        let utf8Range = min(start, end)..<max(start, end)
+        let original = document.text.withUnsafeBytes { text in
+            String(decoding: UnsafeBufferPointer(rebasing: text[utf8Range.clamped(to: 0..<text.count)]), as: UTF8.self)
+        }
+        let editRange = lspRange(of: utf8Range, in: index)
+        return .array(ColorLiteral.presentations(of: color, replacing: original).map { label in
+            ["label": .string(label), "textEdit": ["range": editRange, "newText": .string(label)]]
+        })
+    }
+}
+
+extension RGBAColor {
+    /// The LSP `Color`: channels as numbers from 0 to 1.
+    var lspJSON: JSON {
+        [
+            "red": .double(Double(red) / 255), "green": .double(Double(green) / 255),
+            "blue": .double(Double(blue) / 255), "alpha": .double(Double(alpha) / 255),
+        ]
+    }
+}

@@ -1,0 +1,154 @@
+import HighlightConfig
+import JSONRPC
+import JSONValue
+import PatternEngine
+import TextIndex
+
+// Diagnostics: matches of rules with a `severity`, for problem lists and for editors that draw
+// diagnostics but not semantic tokens (Helix). A client that can pull diagnostics
+// (`textDocument.diagnostic`) asks with `textDocument/diagnostic`, and is never pushed to; any
+// other client gets `textDocument/publishDiagnostics` from `flush()`, once per burst of changes,
+// for the latest version only.
+
+extension Server {
+    /// The `diagnosticProvider` capability.
+    func diagnosticOptions() -> JSON {
+        ["identifier": "highlight-ls", "interFileDependencies": false, "workspaceDiagnostics": false]
+    }
+
+    /// Pushes the diagnostics of the documents that changed (and clears those of closed ones);
+    /// `flush()` calls it with the documents changed since the last flush.
+    func publishDiagnostics(ofChangedDocuments changed: Set<String>) {
+        guard lifecycle == .running, !client.diagnosticPull else { return }
+        for uri in documentsWithPublishedDiagnostics.sorted() where documents[uri] == nil {
+            sendNotification("textDocument/publishDiagnostics", params: ["uri": .string(uri), "diagnostics": []])
+            documentsWithPublishedDiagnostics.remove(uri)
+        }
+        for uri in changed.sorted() {
+            guard let document = documents[uri] else { continue }
+            let items = diagnostics(ofDocument: uri)
+            // A document that never had diagnostics is not sent an empty list on every keystroke.
+            if items.isEmpty, !documentsWithPublishedDiagnostics.contains(uri) { continue }
+            sendNotification("textDocument/publishDiagnostics", params: [
+                "uri": .string(uri), "version": .integer(document.version), "diagnostics": .array(items),
+            ])
+            if items.isEmpty {
+                documentsWithPublishedDiagnostics.remove(uri)
+            } else {
+                documentsWithPublishedDiagnostics.insert(uri)
+            }
+        }
+    }
+
+    /// `textDocument/diagnostic`: the full report, or `unchanged` when the client has the current one.
+    func documentDiagnosticRequest(_ params: JSON?) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params)
+        let version = documents[uri]?.version ?? 0
+        let resultID = "\(configuration.generation)-\(version)"
+        if params.value(at: "previousResultId")?.stringValue == resultID {
+            return ["kind": "unchanged", "resultId": .string(resultID)]
+        }
+        return ["kind": "full", "resultId": .string(resultID), "items": .array(diagnostics(ofDocument: uri))]
+    }
+
+    /// After a configuration change, asks a pulling client to pull again, when it supports that.
+    func requestDiagnosticRefresh() {
+        guard client.diagnosticPull, client.diagnosticRefresh else { return }
+        sendRequest("workspace/diagnostic/refresh", params: nil)
+    }
+
+    /// The LSP diagnostics of a document: one per match of a rule with a severity.
+    /// - Complexity: O(r) for r rules when none has a severity; otherwise O(m) for m matches,
+    ///   plus finding the groups of matches whose message or link needs them.
+    func diagnostics(ofDocument uri: String) -> [JSON] {
+        guard documents[uri] != nil, configuration(forDocumentURI: uri).details.contains(where: { $0.severity != nil }),
+            let (document, config, list) = matches(ofDocument: uri)
+        else { return [] }
+        let index = document.text.lineIndex
+        return document.text.withUnsafeBytes { text in
+            var items: [JSON] = []
+            for match in list.matches {
+                guard config.details.indices.contains(match.ruleIndex), config.rules.indices.contains(match.ruleIndex),
+                    let severity = config.details[match.ruleIndex].severity
+                else { continue }
+                let details = config.details[match.ruleIndex]
+                let ruleName = config.rules[match.ruleIndex].name
+                let filled = MatchText(match: match, config: config, text: text)
+                var item: [String: JSON] = [
+                    "range": lspRange(of: match.utf8Range, in: index),
+                    "severity": .integer(severity.lspValue),
+                    "source": "highlight-ls",
+                    "code": .string(ruleName),
+                    "message": .string(filled.message(details.message, ruleName: ruleName)),
+                ]
+                if let link = filled.link(details.link) { item["codeDescription"] = ["href": .string(link)] }
+                items.append(.object(item))
+            }
+            return items
+        }
+    }
+
+    /// A UTF-8 range as an LSP range in the negotiated encoding.
+    func lspRange(of utf8Range: Range<Int>, in index: LineIndex) -> JSON {
+        [
+            "start": index.position(ofUTF8Offset: utf8Range.lowerBound, encoding: positionEncoding).json,
+            "end": index.position(ofUTF8Offset: utf8Range.upperBound, encoding: positionEncoding).json,
+        ]
+    }
+}
+
+extension RuleDefinition.Severity {
+    /// The LSP `DiagnosticSeverity` number.
+    var lspValue: Int {
+        switch self {
+        case .error: return 1
+        case .warning: return 2
+        case .information: return 3
+        case .hint: return 4
+        }
+    }
+}
+
+/// A match's templates filled in from its text, finding its groups only when a template needs them.
+struct MatchText {
+    let match: Match
+    let config: HighlightConfiguration
+    let text: UnsafeBufferPointer<UInt8>
+
+    /// The longest matched text put into a default message, in bytes.
+    static let defaultMessageLimit = 200
+
+    init(match: Match, config: HighlightConfiguration, text: UnsafeBufferPointer<UInt8>) {
+        self.match = match
+        self.config = config
+        self.text = text
+    }
+
+    /// The matched text, or the text of a group; `nil` for a group that did not take part.
+    func groupText(_ group: Int, captures: [Range<Int>?]) -> String? {
+        guard captures.indices.contains(group), let range = captures[group],
+            range.lowerBound >= 0, range.upperBound <= text.count
+        else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
+    }
+
+    private func filled(_ template: MatchTemplate, encode: (String) -> String = { $0 }) -> String {
+        let captures = template.highestGroup > 0 ? config.captures(of: match, in: text) : [match.utf8Range]
+        return template.filled(groupText: { groupText($0, captures: captures) }, encode: encode)
+    }
+
+    /// The rule's message filled in, or `rule: matched text` without one.
+    func message(_ template: MatchTemplate?, ruleName: String) -> String {
+        if let template { return filled(template) }
+        var matched = groupText(0, captures: [match.utf8Range]) ?? ""
+        if matched.utf8.count > Self.defaultMessageLimit {
+            matched = String(matched.prefix(Self.defaultMessageLimit)) + "…"
+        }
+        return "\(ruleName): \(matched)"
+    }
+
+    /// The rule's link filled in, with substituted text percent-encoded; `nil` without one.
+    func link(_ template: MatchTemplate?) -> String? {
+        template.map { filled($0, encode: MatchTemplate.percentEncoded) }
+    }
+}

@@ -1,0 +1,83 @@
+import HighlightConfig
+import JSONRPC
+import JSONValue
+import PatternEngine
+import TextIndex
+
+// Links and hover: `textDocument/documentLink` answers the matches of rules with a `link`, and
+// `textDocument/hover` over any match shows its rule, severity, message and link (and, over a
+// colour literal, the colour).
+
+extension Server {
+    /// `textDocument/documentLink`: a link per match of a rule with a `link` template.
+    func documentLinkRequest(_ params: JSON?) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params)
+        guard configuration(forDocumentURI: uri).details.contains(where: { $0.link != nil }),
+            let (document, config, list) = matches(ofDocument: uri)
+        else { return [] }
+        let index = document.text.lineIndex
+        return document.text.withUnsafeBytes { text in
+            var links: [JSON] = []
+            for match in list.matches {
+                guard config.details.indices.contains(match.ruleIndex), let template = config.details[match.ruleIndex].link else { continue }
+                let filled = MatchText(match: match, config: config, text: text)
+                var link: [String: JSON] = ["range": lspRange(of: match.utf8Range, in: index)]
+                link["target"] = filled.link(template).map { .string($0) }
+                if let message = config.details[match.ruleIndex].message {
+                    link["tooltip"] = .string(filled.message(message, ruleName: config.rules[match.ruleIndex].name))
+                }
+                links.append(.object(link))
+            }
+            return .array(links)
+        }
+    }
+
+    /// `textDocument/hover`: the rule of the match under the position, with its severity,
+    /// message and link; `null` when there is no match there.
+    func hoverRequest(_ params: JSON?) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params)
+        let position = try params.requiredPosition("position")
+        guard let (document, config, list) = matches(ofDocument: uri) else { return .null }
+        let index = document.text.lineIndex
+        let offset = index.utf8Offset(of: position, encoding: positionEncoding)
+        let found = list.matches.partitionPoint { $0.utf8Range.upperBound > offset }
+        guard list.matches.indices.contains(found), list.matches[found].utf8Range.lowerBound <= offset else { return .null }
+        let match = list.matches[found]
+        guard config.rules.indices.contains(match.ruleIndex), config.details.indices.contains(match.ruleIndex) else { return .null }
+        let details = config.details[match.ruleIndex]
+        let ruleName = config.rules[match.ruleIndex].name
+        let markdown = client.hoverMarkdown
+        let lines: [String] = document.text.withUnsafeBytes { text in
+            let filled = MatchText(match: match, config: config, text: text)
+            var heading = markdown ? "**\(Self.markdownEscaped(ruleName))**" : ruleName
+            if let severity = details.severity { heading += " (\(severity.rawValue))" }
+            var lines = [heading]
+            if details.message != nil {
+                let message = filled.message(details.message, ruleName: ruleName)
+                lines.append(markdown ? Self.markdownEscaped(message) : message)
+            }
+            if let link = filled.link(details.link) {
+                lines.append(markdown ? "[\(Self.markdownEscaped(link))](\(link))" : link)
+            }
+            if details.findsColorLiterals, let color = config.literalColor(of: match, in: text) {
+                let notations = ColorLiteral.presentations(of: color)
+                lines.append(markdown ? notations.map { "`\($0)`" }.joined(separator: " · ") : notations.joined(separator: ", "))
+            }
+            return lines
+        }
+        return [
+            "contents": ["kind": .string(markdown ? "markdown" : "plaintext"), "value": .string(lines.joined(separator: "\n\n"))],
+            "range": lspRange(of: match.utf8Range, in: index),
+        ]
+    }
+
+    /// `text` with Markdown's punctuation escaped, so that it shows as written.
+    static func markdownEscaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            if "\\`*_{}[]()<>#+-.!|~".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return result
+    }
+}

@@ -11,6 +11,14 @@
 // candidate starts before p. So no stream scans text on behalf of another,
 // and the output is sorted and free of overlaps by construction.
 //
+// Regex streams search the text many times (once per match). Each checks out
+// its search buffers once per scan, and their look-ahead memo (LazyDFA.swift)
+// makes the series linear in the text even when ruling out a longer match
+// needs a long look-ahead (`a+b|a` on a run of `a`). What stays: a regex
+// candidate that loses to another stream's overlapping match is searched
+// again from that match's end, re-reading the rest of the lost candidate, so
+// that case is O(n · L) for candidates of at most L bytes.
+//
 // Whole-word regex rules: the regex's leftmost-longest match is tested for
 // the whole-word condition; a rejected match is discarded and the search goes
 // on from its start plus one character. When the start side failed (a word
@@ -36,11 +44,14 @@ public struct RuleSet: Sendable {
         public var maximumMatchCount: Int?
         /// The largest dense transition table, in bytes, before the automaton falls back to a sparse form.
         public var denseAutomatonByteBudget: Int
+        /// Whether the literal words may use a prefilter (default true); benchmarks turn it off to time the bare automaton.
+        public var usesLiteralPrefilter: Bool
 
         /// Creates limits.
-        public init(maximumMatchCount: Int? = nil, denseAutomatonByteBudget: Int = 16 << 20) {
+        public init(maximumMatchCount: Int? = nil, denseAutomatonByteBudget: Int = 16 << 20, usesLiteralPrefilter: Bool = true) {
             self.maximumMatchCount = maximumMatchCount
             self.denseAutomatonByteBudget = denseAutomatonByteBudget
+            self.usesLiteralPrefilter = usesLiteralPrefilter
         }
 
         /// No match limit and a 16 MiB automaton budget.
@@ -73,7 +84,7 @@ public struct RuleSet: Sendable {
         self.init(
             rules: rules, limits: limits,
             automatonConfiguration: LiteralAutomaton.Configuration(
-                kind: nil, usesPrefilter: true, denseByteBudget: limits.denseAutomatonByteBudget))
+                kind: nil, usesPrefilter: limits.usesLiteralPrefilter, denseByteBudget: limits.denseAutomatonByteBudget))
     }
 
     /// Compiles the rules with an explicit automaton configuration (tests use it to force each variant).
@@ -190,6 +201,11 @@ public struct RuleSet: Sendable {
         var literalExhausted = literalAutomaton == nil
         var regexCandidates = [Match?](repeating: nil, count: regexStreams.count)
         var regexExhausted = [Bool](repeating: false, count: regexStreams.count)
+        // Each regex's search buffers are checked out once for the whole scan (and carry its look-ahead memo).
+        let scans = regexStreams.map { $0.regex.beginScan() }
+        defer {
+            for (stream, scan) in zip(regexStreams, scans) { stream.regex.endScan(scan) }
+        }
         var results: [Match] = []
         var truncated = false
         var position = lower
@@ -204,7 +220,7 @@ public struct RuleSet: Sendable {
             for index in regexStreams.indices where !regexExhausted[index] {
                 if regexCandidates[index].map({ $0.utf8Range.lowerBound < position }) ?? true {
                     regexCandidates[index] = nextRegexMatch(
-                        regexStreams[index], in: text, from: position, startLimit: upper, accept: accept)
+                        regexStreams[index], scan: scans[index], in: text, from: position, startLimit: upper, accept: accept)
                     regexExhausted[index] = regexCandidates[index] == nil
                 }
             }
@@ -236,12 +252,12 @@ public struct RuleSet: Sendable {
 
     /// The next acceptable match of one regex that starts in `utf8Offset..<startLimit`.
     private func nextRegexMatch(
-        _ stream: RegexStream, in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int,
-        accept: MatchFilter?
+        _ stream: RegexStream, scan: SearchScratch, in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int,
+        startLimit: Int, accept: MatchFilter?
     ) -> Match? {
         var from = utf8Offset
         while from < startLimit {
-            guard let range = stream.regex.firstMatch(in: text, from: from) else { return nil }
+            guard let range = stream.regex.firstMatch(in: text, from: from, scan: scan) else { return nil }
             // Distrust what cannot be: empty, out of bounds or before `from`; step over it.
             guard range.lowerBound >= from, range.upperBound <= text.count, !range.isEmpty else {
                 from = Self.nextCharacterOffset(in: text, after: max(from, min(range.lowerBound, text.count)))

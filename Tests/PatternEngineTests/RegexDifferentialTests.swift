@@ -77,4 +77,38 @@ import Testing
             }
         }
     }
+
+    /// Patterns whose longest match needs a long look-ahead, on runs of a few pieces: the look-ahead memo of a scan
+    /// records and prunes on almost every search, so its results must still agree with the reference.
+    @Test func scansWithTheMemoAgreeOnLongRuns() {
+        let patterns = [
+            "a+b|a", "(a+)+$", "(aa)+b|a", "a(ba)*c|ab", "(a|ab)(c|bcd)", #"\w+x|\w"#, "(?:a|b)*bbb|b", #"a+\b|a"#,
+            "(a{3})*b|aa", ".*z|.", #"[^\n]+$|a"#, "(?i)k+q|k",
+        ]
+        let pieces = ["a", "b", "ab", "aab", "k", "K", "z", " ", "\n", "é", "c", "x"]
+        let seed: UInt64 = 0x4D_45_4D_4F
+        var generator = SplitMix64(state: seed)
+        let engines: [RegexTestEngine] = [.memoScan, .clearingMemoScan, .lazyDFA]
+        var failures = 0
+        for pattern in patterns {
+            guard let regex = compileForTest(pattern) else { continue }
+            for _ in 0..<12 {
+                var text: [UInt8] = []
+                for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                    let piece = Array((pieces.randomElement(using: &generator) ?? "a").utf8)
+                    for _ in 0..<Int.random(in: 1...20, using: &generator) { text += piece }
+                }
+                let expected = RegexTestEngine.reference.allMatches(regex, in: text)
+                for engine in engines {
+                    let actual = engine.allMatches(regex, in: text)
+                    if actual != expected {
+                        failures += 1
+                        Issue.record(
+                            "seed \(seed): \(engine) /\(pattern)/ on \(String(decoding: text, as: UTF8.self).debugDescription): \(actual) != reference \(expected)")
+                    }
+                }
+                if failures > 5 { return }
+            }
+        }
+    }
 }

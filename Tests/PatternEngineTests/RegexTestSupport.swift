@@ -9,6 +9,10 @@ enum RegexTestEngine: String, CaseIterable, CustomStringConvertible {
     case tinyCacheDFA
     /// A DFA with a small cache that may clear any number of times (exercises clearing without fallback).
     case clearingDFA
+    /// Searches in one scan with the look-ahead memo recording every look-ahead, however short.
+    case memoScan
+    /// The memo with a cache that clears constantly (pruned and recorded rows go stale).
+    case clearingMemoScan
     case reference
 
     var description: String { rawValue }
@@ -30,11 +34,44 @@ enum RegexTestEngine: String, CaseIterable, CustomStringConvertible {
             return text.withUnsafeBufferPointer {
                 regex.firstMatch(in: $0, from: from, engine: .lazyDFA(DFALimits(maxStates: 3, maxClearsPerSearch: 2)))
             }
+        case .memoScan, .clearingMemoScan:
+            return scan(regex, in: text) { search in search(from) }
+        }
+    }
+
+    /// The limits of a scan engine.
+    private var scanLimits: DFALimits {
+        switch self {
+        case .clearingMemoScan: return DFALimits(maxStates: 6, maxClearsPerSearch: .max, memoThreshold: 0)
+        default: return DFALimits(maxStates: DFALimits.standard.maxStates, maxClearsPerSearch: 8, memoThreshold: 0)
+        }
+    }
+
+    /// Runs `body` with a search function of one scan of `text`.
+    private func scan<Result>(
+        _ regex: CompiledRegex, in text: [UInt8], _ body: ((Int) -> Range<Int>?) -> Result
+    ) -> Result {
+        text.withUnsafeBufferPointer { buffer in
+            let scratch = regex.beginScan(limits: scanLimits)
+            defer { regex.endScan(scratch) }
+            return body { regex.firstMatch(in: buffer, from: $0, scan: scratch) }
         }
     }
 
     /// All matches, found by calling `firstMatch` with `from` set to the previous match's end.
     func allMatches(_ regex: CompiledRegex, in text: [UInt8]) -> [Range<Int>] {
+        if self == .memoScan || self == .clearingMemoScan {
+            // One scan for the whole series, as a rule set searches.
+            return scan(regex, in: text) { search in
+                var matches: [Range<Int>] = []
+                var from = 0
+                while let match = search(from) {
+                    matches.append(match)
+                    from = match.upperBound
+                }
+                return matches
+            }
+        }
         var matches: [Range<Int>] = []
         var from = 0
         while let match = firstMatch(regex, in: text, from: from) {

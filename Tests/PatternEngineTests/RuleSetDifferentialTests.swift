@@ -119,4 +119,33 @@ import Testing
             }
         }
     }
+
+    /// Regexes with long look-aheads on long runs, competing with words and each other: the regexes' look-ahead
+    /// memo (recorded past 32 bytes) must survive searches that restart after another rule's match.
+    @Test func longLookAheadsAgreeWithTheReference() {
+        let baseSeed: UInt64 = 0x4C_4F_4F_4B
+        let regexes = ["a+b|a", "(aa)+b|a", "a(ba)*c|ab", ".*z|.", "(?:a|b)*bbb|b"]
+        let pieces = ["a", "b", "ab", "ba", "z", " "]
+        for iteration in 0..<40 {
+            let seed = baseSeed &+ UInt64(iteration)
+            var generator = SplitMix64(state: seed)
+            var rules: [Rule] = []
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let pattern = regexes.randomElement(using: &generator) ?? "a"
+                rules.append(Rule(name: pattern, pattern: .regex(pattern)))
+            }
+            if Bool.random(using: &generator) {
+                rules.insert(Rule(name: "words", pattern: .words(["aa", "ab", "bab"])), at: Int.random(in: 0...rules.count, using: &generator))
+            }
+            var text: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let piece = Array((pieces.randomElement(using: &generator) ?? "a").utf8)
+                for _ in 0..<Int.random(in: 1...40, using: &generator) where text.count < 90 { text += piece }
+            }
+            let expected = ReferenceRuleMatcher.matches(rules: rules, in: text)
+            let actual = RuleSet(rules: rules).matches(in: text).matches
+            #expect(actual == expected, "seed \(seed): rules \(rules.map(\.pattern)), text \(String(decoding: text, as: UTF8.self))")
+            if actual != expected { return }
+        }
+    }
 }

@@ -81,6 +81,34 @@ public struct CompiledRegex: Sendable {
     }
 }
 
+extension CompiledRegex {
+    /// Starts a series of searches of one text (a rule set's scan): the scratch is checked out once, and the
+    /// look-ahead memo makes the whole series linear in the text (see LazyDFA.swift).
+    func beginScan(limits: DFALimits = .standard) -> SearchScratch {
+        let scratch = program.checkOutScratch()
+        if scratch.state.limits != limits {
+            scratch.state = SearchState(program, limits: limits)
+        }
+        scratch.state.forwardDFA.resetMemo(enabled: true)
+        return scratch
+    }
+
+    /// Ends a series begun with `beginScan`; the scratch must not be used afterwards.
+    func endScan(_ scratch: SearchScratch) {
+        scratch.state.forwardDFA.resetMemo(enabled: false)
+        program.checkIn(scratch)
+    }
+
+    /// `firstMatch(in:from:)` within a scan: the same text as every other search with this scratch since `beginScan`.
+    ///
+    /// - Complexity: O(n · m) over all the searches of one scan, for n text bytes and m NFA states.
+    func firstMatch(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, scan scratch: SearchScratch) -> Range<Int>? {
+        let from = max(utf8Offset, 0)
+        guard from < text.count else { return nil }
+        return program.search(text, from: from, limits: scratch.state.limits, state: &scratch.state)
+    }
+}
+
 /// Which engine a search uses.
 enum RegexEngineChoice: Sendable {
     /// The lazy DFA with standard limits, falling back to the Pike VM.
@@ -155,13 +183,23 @@ final class RegexProgram: Sendable {
 
     /// Runs `body` with a scratch value from the pool (or a fresh one) and returns the value to the pool.
     func withScratch<Result>(_ body: (SearchScratch) -> Result) -> Result {
-        let scratch = scratchPool.withLock { $0.popLast() } ?? SearchScratch(self)
+        let scratch = checkOutScratch()
         let result = body(scratch)
+        checkIn(scratch)
+        return result
+    }
+
+    /// A scratch value from the pool, or a fresh one; give it back with `checkIn`.
+    func checkOutScratch() -> SearchScratch {
+        scratchPool.withLock { $0.popLast() } ?? SearchScratch(self)
+    }
+
+    /// Returns a scratch value to the pool (or drops it when the pool is full).
+    func checkIn(_ scratch: SearchScratch) {
         scratchPool.withLock { pool in
             if pool.count < RegexProgram.poolLimit {
                 pool.append(scratch)
             }
         }
-        return result
     }
 }

@@ -57,6 +57,28 @@
 // Cost: the forward pass reads each byte from `from` to its end once (up to
 // e* plus the look-ahead needed to rule out a longer match, usually a few
 // bytes); the reverse pass reads e* - s* bytes.
+//
+// Linear time across calls (the look-ahead memo). Searching for every match
+// calls the forward pass again from e*, and it reads the look-ahead once more.
+// With `a+b|a` on a long run of `a`, each call reads to the end of the run to
+// rule out the `b`, which is quadratic. But the first pass has proven
+// something about the text: after e*, no NFA state it still held ever reached
+// a match (else e* would not be the last end). So the NFA states of its
+// kernel at each position q in (e*, stop] are *doomed* at q, whatever search
+// they appear in later: their future depends only on the state, the text
+// from q on and the class behind q. When that look-ahead is long, the pass is
+// run once more to record the doomed sets position by position, merged with
+// what earlier passes proved (a memo region of positions -> set ids), and
+// later passes remove doomed states from their kernels at those positions.
+//
+//     call 1 from 0:   [a]aaaaaaaaaaaaaaa     look-ahead to the end: doomed {a+} at 2...n
+//     call 2 from 1:    a[a]a ...              kernel at 2 = {a+} minus doomed = dead: stop
+//
+// A pass only reads far past its match end when some state is not doomed
+// yet, and then it adds that state to the sets it records, so each position
+// is re-read at most once per NFA state: O(n · m) over all calls, linear in
+// the text. The memo describes one text, so only searches that say so (a rule
+// set's scan, which resets it first) use it.
 
 /// Limits on a lazy DFA's cache.
 struct DFALimits: Sendable, Equatable {
@@ -64,9 +86,17 @@ struct DFALimits: Sendable, Equatable {
     var maxStates: Int
     /// How many clears one search may cause before it falls back to the Pike VM.
     var maxClearsPerSearch: Int
+    /// Look-aheads up to this many bytes are simply read again by the next search; longer ones are recorded in the memo.
+    var memoThreshold = 32
 
     /// Limits for ordinary use: a few MB of table at most per DFA.
     static let standard = DFALimits(maxStates: 2048, maxClearsPerSearch: 8)
+}
+
+/// A cache key: a DFA row and a doomed-set id.
+private struct RowAndSet: Hashable {
+    var row: Int32
+    var set: Int32
 }
 
 /// The identity of a DFA state.
@@ -124,6 +154,23 @@ struct LazyDFA: Sendable {
     private let unknownRow: [Int32]
     private var totalClears = 0
 
+    // The look-ahead memo (see "Linear time across calls" above).
+    /// Whether the memo is used and extended (a rule set's scan of one text).
+    private var memoEnabled = false
+    /// Sets of NFA states (sorted, no separators); ids index this list.
+    private var doomedSets: [[Int32]] = []
+    private var doomedSetIDs: [[Int32]: Int32] = [:]
+    /// `doomedSetAt[q - memoLow]`: the id of the doomed set at position `q`, or -1.
+    private var doomedSetAt: [Int32] = []
+    private var memoLow = 0
+    /// (row, set id) -> entry of the row's state with the set's NFA states removed; rows go stale on a clear.
+    private var prunedEntries: [RowAndSet: Int32] = [:]
+    /// (row, set id or -1) -> id of the union of the set and the row's kernel.
+    private var unions: [RowAndSet: Int32] = [:]
+    /// The last lookups of both caches: along a run the same pair repeats, and hashing would dominate.
+    private var lastPruned = (key: RowAndSet(row: -1, set: -1), entry: Int32(0))
+    private var lastUnion = (key: RowAndSet(row: -1, set: -1), id: Int32(0))
+
     // Buffers reused by transition computation.
     private var stamps: [UInt32]
     private var generation: UInt32 = 0
@@ -148,55 +195,134 @@ struct LazyDFA: Sendable {
 
     // MARK: Searching
 
+    /// Forgets the memo and turns it on or off; a scan of a new text must call it first.
+    mutating func resetMemo(enabled: Bool) {
+        memoEnabled = enabled
+        doomedSets.removeAll(keepingCapacity: true)
+        doomedSetIDs.removeAll(keepingCapacity: true)
+        doomedSetAt.removeAll(keepingCapacity: true)
+        memoLow = 0
+        prunedEntries.removeAll(keepingCapacity: true)
+        unions.removeAll(keepingCapacity: true)
+        forgetLastLookups()
+    }
+
+    private mutating func forgetLastLookups() {
+        lastPruned.key = RowAndSet(row: -1, set: -1)
+        lastUnion.key = RowAndSet(row: -1, set: -1)
+    }
+
     /// The end of the leftmost-longest match starting at or after `from` (forward DFA, unanchored).
     ///
-    /// - Complexity: O(bytes scanned), amortised over cache misses.
+    /// - Complexity: O(bytes scanned), amortised over cache misses; with the memo, O(n · m) over all the calls
+    ///   of one scan for n text bytes and m NFA states.
     mutating func findEnd(in text: UnsafeBufferPointer<UInt8>, from: Int, firstBytes: FirstByteSet?) -> Outcome {
+        var recorded: [Int32] = []
+        let (outcome, stop) = scanForward(text, from: from, firstBytes: firstBytes, recordAfter: .max, recorded: &recorded)
+        if memoEnabled, case .found(let end) = outcome, stop - end > limits.memoThreshold {
+            // Run again, recording the doomed kernels after `end`; keep them only if the run agrees.
+            let (again, _) = scanForward(text, from: from, firstBytes: firstBytes, recordAfter: end, recorded: &recorded)
+            if again == outcome {
+                mergeMemo(firstPosition: end + 1, sets: recorded)
+            }
+        }
+        return outcome
+    }
+
+    /// The forward pass; returns its outcome and the position where it stopped (the last byte it consumed, or the end).
+    ///
+    /// Bytes whose resulting kernel lies in the memo region are stepped one at a time and pruned of
+    /// doomed states; from `recordAfter` on, every kernel is merged with the memo's set into `recorded`.
+    private mutating func scanForward(
+        _ text: UnsafeBufferPointer<UInt8>, from: Int, firstBytes: FirstByteSet?, recordAfter: Int, recorded: inout [Int32]
+    ) -> (Outcome, stop: Int) {
         clearsThisSearch = 0
         let count = text.count
         var position = from
         if let firstBytes {
-            guard let candidate = firstBytes.firstIndex(in: text, from: position) else { return .notFound }
+            guard let candidate = firstBytes.firstIndex(in: text, from: position) else { return (.notFound, count) }
             position = candidate
         }
-        guard var row = startRow(behind: SideClass.before(position, in: text), startsNewThreads: true) else { return .gaveUp }
+        guard var row = startRow(behind: SideClass.before(position, in: text), startsNewThreads: true) else {
+            return (.gaveUp, position)
+        }
         var lastEnd = -1
-        guard let base = text.baseAddress else { return .notFound }
-        while true {
+        guard let base = text.baseAddress else { return (.notFound, count) }
+        // Kernels at positions memoLow..<memoHigh are pruned: the bytes at memoLow - 1..<memoHigh - 1 are slow.
+        let memoHigh = memoLow + doomedSetAt.count
+        let slowLow = doomedSetAt.isEmpty ? Int.max : memoLow - 1
+        let slowHigh = doomedSetAt.isEmpty ? Int.max : memoHigh - 1
+        while position < count {
+            let slow = position >= recordAfter || (position >= slowLow && position < slowHigh)
+            if slow {
+                let byte = base[position]
+                var entry = table[Int(row) + column(byte: byte, at: position, in: text)]
+                if entry & EntryFlag.unknown != 0 {
+                    guard let computed = computeTransition(row: row, byte: byte, at: position, in: text) else {
+                        return (.gaveUp, position)
+                    }
+                    entry = computed
+                }
+                if entry & EntryFlag.match != 0 {
+                    lastEnd = position
+                }
+                if entry & EntryFlag.dead != 0 {
+                    return (lastEnd >= 0 ? .found(lastEnd) : .notFound, position)
+                }
+                position += 1
+                row = entry & ~EntryFlag.mask
+                let memoIndex = position - memoLow
+                let doomed = memoIndex >= 0 && memoIndex < doomedSetAt.count ? doomedSetAt[memoIndex] : -1
+                if doomed >= 0 {
+                    guard let pruned = prunedEntry(row: row, doomedSet: doomed) else { return (.gaveUp, position) }
+                    if pruned & EntryFlag.dead != 0 {
+                        return (lastEnd >= 0 ? .found(lastEnd) : .notFound, position)
+                    }
+                    row = pruned & ~EntryFlag.mask
+                }
+                if position > recordAfter {
+                    recorded.append(union(of: doomed, withKernelOf: row))
+                }
+                continue
+            }
+            // The fast loop runs up to the next slow byte.
+            let fastEnd = position < slowLow ? min(count, slowLow, recordAfter) : min(count, recordAfter)
             var entry: Int32 = 0
             let stoppedEarly = table.withUnsafeBufferPointer { rows -> Bool in
                 byteClasses.withUnsafeBufferPointer { classes -> Bool in
                     guard let rowBase = rows.baseAddress, let classBase = classes.baseAddress else { return false }
                     return LazyDFA.runForward(
-                        rows: rowBase, classes: classBase, text: base, position: &position, end: count, row: &row,
+                        rows: rowBase, classes: classBase, text: base, position: &position, end: fastEnd, row: &row,
                         entry: &entry, lastMatch: &lastEnd, stopsOnNonASCII: usesWordColumns)
                 }
             }
-            guard stoppedEarly else { break }
+            guard stoppedEarly else { continue }
             let byte = base[position]
             if entry == 0 {
                 // Stopped on a non-ASCII byte: pick the column by the word class of its scalar.
                 entry = table[Int(row) + column(byte: byte, at: position, in: text)]
             }
             if entry & EntryFlag.unknown != 0 {
-                guard let computed = computeTransition(row: row, byte: byte, at: position, in: text) else { return .gaveUp }
+                guard let computed = computeTransition(row: row, byte: byte, at: position, in: text) else {
+                    return (.gaveUp, position)
+                }
                 entry = computed
             }
             if entry & EntryFlag.match != 0 {
                 lastEnd = position
             }
             if entry & EntryFlag.dead != 0 {
-                return lastEnd >= 0 ? .found(lastEnd) : .notFound
+                return (lastEnd >= 0 ? .found(lastEnd) : .notFound, position)
             }
             position += 1
             row = entry & ~EntryFlag.mask
             if entry & EntryFlag.startLike != 0, let firstBytes {
                 // No thread is alive: jump to the next position where a match can start.
-                guard let candidate = firstBytes.firstIndex(in: text, from: position) else { return .notFound }
+                guard let candidate = firstBytes.firstIndex(in: text, from: position) else { return (.notFound, count) }
                 if candidate != position {
                     position = candidate
                     guard let restarted = startRow(behind: SideClass.before(position, in: text), startsNewThreads: true) else {
-                        return .gaveUp
+                        return (.gaveUp, position)
                     }
                     row = restarted
                 }
@@ -205,7 +331,121 @@ struct LazyDFA: Sendable {
         if matchesAtEnd(row: row, ahead: .edge) {
             lastEnd = count
         }
-        return lastEnd >= 0 ? .found(lastEnd) : .notFound
+        return (lastEnd >= 0 ? .found(lastEnd) : .notFound, count)
+    }
+
+    /// Records `sets` (the ids for positions `firstPosition...`) in the memo region, extending or replacing it.
+    private mutating func mergeMemo(firstPosition: Int, sets: [Int32]) {
+        guard !sets.isEmpty else { return }
+        let newHigh = firstPosition + sets.count
+        let memoHigh = memoLow + doomedSetAt.count
+        if doomedSetAt.isEmpty || firstPosition > memoHigh || newHigh < memoLow {
+            // Disjoint: later searches start after this pass's match end, so the new region is the useful one.
+            memoLow = firstPosition
+            doomedSetAt = sets
+            return
+        }
+        if firstPosition < memoLow {
+            doomedSetAt.insert(contentsOf: repeatElement(-1, count: memoLow - firstPosition), at: 0)
+            memoLow = firstPosition
+        }
+        if newHigh > memoLow + doomedSetAt.count {
+            doomedSetAt.append(contentsOf: repeatElement(-1, count: newHigh - (memoLow + doomedSetAt.count)))
+        }
+        for (offset, id) in sets.enumerated() {
+            doomedSetAt[firstPosition - memoLow + offset] = id
+        }
+    }
+
+    /// The entry of `row`'s state without the NFA states of doomed set `doomedSet` (empty groups dropped); nil to give up.
+    private mutating func prunedEntry(row: Int32, doomedSet: Int32) -> Int32? {
+        let cacheKey = RowAndSet(row: row, set: doomedSet)
+        if lastPruned.key == cacheKey {
+            return lastPruned.entry
+        }
+        if let cached = prunedEntries[cacheKey] {
+            lastPruned = (cacheKey, cached)
+            return cached
+        }
+        let source = keys[Int(row) / stride]
+        let doomed = doomedSets[Int(doomedSet)]
+        var kernel: [Int32] = []
+        var groupHasStates = false
+        for state in source.kernel {
+            if state < 0 {
+                if groupHasStates {
+                    kernel.append(-1)
+                    groupHasStates = false
+                }
+                continue
+            }
+            if LazyDFA.sortedContains(doomed, state) { continue }
+            kernel.append(state)
+            groupHasStates = true
+        }
+        if kernel.last == -1 {
+            kernel.removeLast()
+        }
+        let result: Int32
+        if kernel == source.kernel {
+            result = row
+        } else {
+            let key = DFAStateKey(
+                kernel: kernel, behind: source.behind, startsNewThreads: source.startsNewThreads,
+                matchedBeforeLastByte: false)
+            let clearsBefore = totalClears
+            guard let entry = intern(key) else { return nil }
+            // A clear while interning made `row` meaningless as a key; the entry itself is valid.
+            if totalClears != clearsBefore { return entry }
+            result = entry
+        }
+        prunedEntries[cacheKey] = result
+        lastPruned = (cacheKey, result)
+        return result
+    }
+
+    /// The id of the union of doomed set `doomedSet` (-1: none) and the NFA states of `row`'s kernel.
+    private mutating func union(of doomedSet: Int32, withKernelOf row: Int32) -> Int32 {
+        let cacheKey = RowAndSet(row: row, set: doomedSet)
+        if lastUnion.key == cacheKey {
+            return lastUnion.id
+        }
+        if let cached = unions[cacheKey] {
+            lastUnion = (cacheKey, cached)
+            return cached
+        }
+        var states = keys[Int(row) / stride].kernel.filter { $0 >= 0 }
+        if doomedSet >= 0 {
+            states += doomedSets[Int(doomedSet)]
+        }
+        states.sort()
+        var unique: [Int32] = []
+        unique.reserveCapacity(states.count)
+        for state in states where unique.last != state {
+            unique.append(state)
+        }
+        let id: Int32
+        if let existing = doomedSetIDs[unique] {
+            id = existing
+        } else {
+            id = Int32(truncatingIfNeeded: doomedSets.count)
+            doomedSets.append(unique)
+            doomedSetIDs[unique] = id
+        }
+        unions[cacheKey] = id
+        lastUnion = (cacheKey, id)
+        return id
+    }
+
+    /// Whether sorted `values` contains `value`.
+    private static func sortedContains(_ values: [Int32], _ value: Int32) -> Bool {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < values.count && values[low] == value
     }
 
     /// The smallest start `>= lowerBound` of a match ending at `end` (reverse DFA, anchored at `end`).
@@ -582,6 +822,9 @@ struct LazyDFA: Sendable {
             keys.removeAll(keepingCapacity: true)
             index.removeAll(keepingCapacity: true)
             table.removeAll(keepingCapacity: true)
+            prunedEntries.removeAll(keepingCapacity: true)
+            unions.removeAll(keepingCapacity: true)
+            forgetLastLookups()
             endMatches.removeAll(keepingCapacity: true)
             for index in startRows.indices { startRows[index] = -1 }
         }

@@ -201,9 +201,9 @@ print("floor: SWAR scan \(format(megabytesPerSecond(corpus.count, floorSeconds))
       + "libc memchr \(format(megabytesPerSecond(corpus.count, libcSeconds))) MB/s")
 
 /// Times one rule set over the corpus and, when asked, ripgrep with the same patterns.
-func measure(_ label: String, rules: [Rule], ripgrepArguments: [String]?) {
+func measure(_ label: String, rules: [Rule], limits: RuleSet.Limits = .default, ripgrepArguments: [String]?) {
     if let only = options.only, !label.contains(only) { return }
-    let ruleSet = RuleSet(rules: rules)
+    let ruleSet = RuleSet(rules: rules, limits: limits)
     if !ruleSet.errors.isEmpty { print("  errors: \(ruleSet.errors)") }
     let (seconds, result) = corpus.withUnsafeBufferPointer { buffer in
         best(of: runs) { ruleSet.matches(in: buffer) }
@@ -234,6 +234,11 @@ for count in [1, 10, 100, 1_000] {
         ripgrepArguments = ["--count-matches", "-F", "-f", patternsURL.path]
     }
     measure(count == 1 ? "1 literal word (\(list[0]))" : "\(count) literal words", rules: [Rule(name: "words", pattern: .words(list))], ripgrepArguments: ripgrepArguments)
+    if count == 10 {
+        // The bare automaton, for scale: what the prefilter saves.
+        measure("10 literal words, no prefilter", rules: [Rule(name: "words", pattern: .words(list))],
+                limits: RuleSet.Limits(usesLiteralPrefilter: false), ripgrepArguments: nil)
+    }
 }
 
 for pattern in ["TODO|FIXME", "\\b[A-Z]{2,}-\\d+\\b", "#[0-9a-fA-F]{6}\\b"] {
@@ -246,14 +251,30 @@ let thousandWords = Array(corpusVocabulary.prefix(10)) + otherVocabulary.prefix(
 let compileSeconds = best(of: runs) { RuleSet(rules: [Rule(name: "words", pattern: .words(thousandWords))]) }.seconds
 print("compile 1,000 words: \(format(compileSeconds * 1_000, 2)) ms")
 
-// The pathological regex next to a literal scan of the same megabyte of `a`.
-let allA = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
-let pathological = RuleSet(rules: [Rule(name: "nested", pattern: .regex("(a+)+$"))])
-// Two words, so that no single-word prefilter skips the text: the automaton reads every byte.
-let literal = RuleSet(rules: [Rule(name: "ab", pattern: .words(["ab", "ba"]))])
-let (pathologicalSeconds, pathologicalResult) = allA.withUnsafeBufferPointer { buffer in
-    best(of: runs) { pathological.matches(in: buffer) }
+// Pathological regexes on runs of `a`, next to a literal scan of the same megabyte: two words, `ab` and `ba`,
+// with the prefilter off, so that the automaton reads every byte (a prefilter would skip the run at once).
+// Each regex is timed on 1 MB and 2 MB: linear time means the second takes twice as long.
+if options.only.map({ "pathological".contains($0) }) ?? true {
+    let literal = RuleSet(
+        rules: [Rule(name: "ab", pattern: .words(["ab", "ba"]))], limits: RuleSet.Limits(usesLiteralPrefilter: false))
+    let oneMegabyte = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+    let (literalSeconds, _) = oneMegabyte.withUnsafeBufferPointer { buffer in
+        best(of: runs) { literal.matches(in: buffer) }
+    }
+    print("literal scan of 1 MB of a (automaton, no prefilter): \(format(literalSeconds * 1_000, 2)) ms")
+    for pattern in ["(a+)+$", "a+b|a"] {
+        let ruleSet = RuleSet(rules: [Rule(name: pattern, pattern: .regex(pattern))])
+        var line = "\(pattern) on a run of a:"
+        var oneMegabyteSeconds = 0.0
+        for megabytes in [1, 2] {
+            let text = [UInt8](repeating: UInt8(ascii: "a"), count: megabytes * 1_000_000)
+            let (seconds, result) = text.withUnsafeBufferPointer { buffer in
+                best(of: runs) { ruleSet.matches(in: buffer) }
+            }
+            if megabytes == 1 { oneMegabyteSeconds = seconds }
+            line += " \(megabytes) MB \(format(seconds * 1_000, 2)) ms (\(result.matches.count) matches),"
+        }
+        line += " /literal scan \(format(oneMegabyteSeconds / literalSeconds))"
+        print(line)
+    }
 }
-let (literalSeconds, _) = allA.withUnsafeBufferPointer { buffer in best(of: runs) { literal.matches(in: buffer) } }
-print("(a+)+$ on 1 MB of a: \(format(pathologicalSeconds * 1_000, 2)) ms (\(pathologicalResult.matches.count) match), "
-      + "literal scan \(format(literalSeconds * 1_000, 2)) ms, ratio \(format(pathologicalSeconds / literalSeconds))")

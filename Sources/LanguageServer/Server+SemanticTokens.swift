@@ -53,13 +53,17 @@ extension Server {
         ]]])
     }
 
-    /// The LSP token integers of a document (5 per token, relative encoding), optionally limited to some lines.
+    /// The LSP token integers of a document (5 per token, relative encoding), optionally limited
+    /// to the tokens that overlap a range.
     /// - Complexity: O(m) integer work for m segments; positions come from the document's cached segments.
-    func tokenData(ofDocument uri: String, lines: ClosedRange<Int>? = nil) -> [Int] {
+    func tokenData(ofDocument uri: String, range: (start: Position, end: Position)? = nil) -> [Int] {
         guard let (_, config, segments) = segments(ofDocument: uri, encoding: positionEncoding) else { return [] }
         var selected = segments[...]
-        if let lines {
-            selected = segments[segments.partitionPoint { $0.line >= lines.lowerBound }..<segments.partitionPoint { $0.line > lines.upperBound }]
+        if let range {
+            // Segments are sorted by line, then character, and never overlap.
+            let first = segments.partitionPoint { ($0.line, $0.endCharacter) > (range.start.line, range.start.character) }
+            let end = segments.partitionPoint { ($0.line, $0.startCharacter) >= (range.end.line, range.end.character) }
+            selected = segments[first..<max(first, end)]
         }
         let types = PieceTokenTypes(config, legend: tokenLegend)
         var data: [Int] = []
@@ -118,8 +122,7 @@ extension Server {
     func semanticTokensRange(_ params: JSON?) throws(ResponseError) -> JSON {
         let uri = try openDocument(params)
         let range = try params.requiredRange("range")
-        let lines = min(range.start.line, range.end.line)...max(range.start.line, range.end.line)
-        let data = tokenData(ofDocument: uri, lines: lines)
+        let data = tokenData(ofDocument: uri, range: (min(range.start, range.end), max(range.start, range.end)))
         return ["data": .array(data.map { .integer($0) })]
     }
 }

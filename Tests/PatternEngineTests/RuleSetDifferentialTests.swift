@@ -21,11 +21,10 @@ import Testing
         "中", "文", "🔥", "_", " ", "-", "\r\n", "\n", "\r", "x", "σ", "ς", "Σ", "ı", "I", "i", "İ", "1",
     ]
 
-    /// Simple regexes in the common subset of regex syntaxes (Unicode `\d` and `\w` are left to the table tests:
-    /// they take tens of milliseconds to compile in a debug build).
+    /// Simple regexes in the common subset of regex syntaxes, and Unicode classes (compiled once per process).
     static let regexes = [
         "a+", "ab|b", "[a-c]+", "[0-9]+", "b?a", "x*y", "(ab)+", "[a-zA-Z_]+", "[^ ]+", "a\\sb", "k", "s+", "é+",
-        "\\bab\\b", "^a", "b$", ".", "中+", "a(b|bc)", "[ks]+",
+        "\\bab\\b", "^a", "b$", ".", "中+", "a(b|bc)", "[ks]+", "\\w+", "\\d", "\\bk\\w*",
     ]
 
     static func randomWord(_ generator: inout SplitMix64) -> String {

@@ -14,6 +14,13 @@
 // Epsilon states (`union`, `look`, `capture`) are followed during closure;
 // `union` lists its targets in priority order (first = preferred), which only
 // the capture engine uses.
+//
+// Large sets (`\w`, `\pL`: hundreds of ranges, about a thousand UTF-8
+// sequences) are compiled once per process and direction into a template
+// whose exits point at a placeholder, and copied into each NFA that uses
+// them: a pattern compiles three NFAs, and a configuration repeats classes.
+
+import Synchronization
 
 /// One transition on a byte range.
 struct ByteTransition: Hashable, Sendable {
@@ -80,6 +87,21 @@ private struct TrieEdgeKey: Hashable {
     var node: Int
     var range: ByteRange
 }
+
+/// A large set compiled once: byte-range states whose local ids start at 0 and whose exits are -1.
+private struct SetTemplate: Sendable {
+    var states: [NFAState]
+    var entry: Int32
+}
+
+/// Templates are per set and per direction (the reverse NFA reads sequences backwards).
+private struct SetTemplateKey: Hashable, Sendable {
+    var set: ScalarSet
+    var reverse: Bool
+}
+
+/// The compiled large sets of this process.
+private let setTemplates = Mutex<[SetTemplateKey: SetTemplate]>([:])
 
 /// Compiles `RegexNode` trees into `NFA`s.
 struct NFACompiler {
@@ -200,8 +222,48 @@ struct NFACompiler {
         return current
     }
 
-    /// Compiles a scalar set as a trie of UTF-8 byte ranges whose leaves lead to `next`.
+    /// Sets with at least this many ranges are compiled through the template cache.
+    static let templateMinimumRanges = 16
+    /// The most templates kept; later large sets are compiled directly.
+    static let templateLimit = 64
+
+    /// Compiles a scalar set, through the template cache when it is large.
     private mutating func compileSet(_ set: ScalarSet, next: Int32) throws(RegexError) -> Int32 {
+        guard set.ranges.count >= NFACompiler.templateMinimumRanges else {
+            return try compileSetDirectly(set, next: next)
+        }
+        let key = SetTemplateKey(set: set, reverse: reverse)
+        let template: SetTemplate
+        if let cached = setTemplates.withLock({ $0[key] }) {
+            template = cached
+        } else {
+            // Exits point at -1, replaced by `next` when the template is copied.
+            var builder = NFACompiler(reverse: reverse, includeCaptures: false)
+            let entry = try builder.compileSetDirectly(set, next: -1)
+            template = SetTemplate(states: builder.states, entry: entry)
+            setTemplates.withLock { templates in
+                if templates.count < NFACompiler.templateLimit { templates[key] = template }
+            }
+        }
+        let base = Int32(truncatingIfNeeded: states.count)
+        func relocated(_ transition: ByteTransition) -> ByteTransition {
+            ByteTransition(low: transition.low, high: transition.high, next: transition.next < 0 ? next : base &+ transition.next)
+        }
+        for state in template.states {
+            switch state {
+            case .bytes(let transition):
+                _ = try add(.bytes(relocated(transition)))
+            case .sparse(let transitions):
+                _ = try add(.sparse(transitions.map(relocated)))
+            default:
+                _ = try add(state)
+            }
+        }
+        return base &+ template.entry
+    }
+
+    /// Compiles a scalar set as a trie of UTF-8 byte ranges whose leaves lead to `next`.
+    private mutating func compileSetDirectly(_ set: ScalarSet, next: Int32) throws(RegexError) -> Int32 {
         var sequences = UTF8Sequences.sequences(for: set)
         if sequences.isEmpty {
             return try add(.fail)

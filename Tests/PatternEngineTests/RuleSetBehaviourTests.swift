@@ -30,6 +30,9 @@ import Testing
         LimitCase(name: "limit below the count", maximumMatchCount: 2, text: "a a a", expectedCount: 2, expectedTruncated: true),
         LimitCase(name: "zero", maximumMatchCount: 0, text: "a", expectedCount: 0, expectedTruncated: true),
         LimitCase(name: "zero without matches", maximumMatchCount: 0, text: "b", expectedCount: 0, expectedTruncated: false),
+        LimitCase(name: "regex matches count too", maximumMatchCount: 2, text: "zz a zzz", expectedCount: 2, expectedTruncated: true),
+        LimitCase(name: "limit reached by the last match", maximumMatchCount: 2, text: "zz a", expectedCount: 2,
+                  expectedTruncated: false),
     ]
 
     @Test(arguments: limitCases)
@@ -38,6 +41,30 @@ import Testing
         let result = ruleSet.matches(in: Array(testCase.text.utf8))
         #expect(result.matches.count == testCase.expectedCount)
         #expect(result.truncated == testCase.expectedTruncated)
+    }
+
+    /// One rule over a size limit: a clear error with its place in the pattern, and the other rules still work.
+    struct SizeLimitCase: Sendable, CustomStringConvertible {
+        var pattern: String
+        var messageFragment: String
+        var patternUTF8Offset: Int
+        var description: String { pattern }
+    }
+
+    static let sizeLimitCases: [SizeLimitCase] = [
+        SizeLimitCase(pattern: "x\\w{1000}", messageFragment: "too large", patternUTF8Offset: 3),
+        // The offset is that of the repetition being expanded when the limit was hit.
+        SizeLimitCase(pattern: "((a{100}){100}){100}", messageFragment: "too large", patternUTF8Offset: 3),
+        SizeLimitCase(pattern: "ab{1001}", messageFragment: "repetition count above 1000", patternUTF8Offset: 2),
+    ]
+
+    @Test(arguments: sizeLimitCases)
+    func compilationSizeLimitsAreErrors(_ testCase: SizeLimitCase) {
+        let ruleSet = RuleSet(rules: [regex(testCase.pattern), words("ok")])
+        #expect(ruleSet.errors.count == 1)
+        #expect(ruleSet.errors.first?.message.contains(testCase.messageFragment) == true, "\(ruleSet.errors)")
+        #expect(ruleSet.errors.first?.patternUTF8Offset == testCase.patternUTF8Offset)
+        #expect(ruleSet.matches(in: Array("x ok".utf8)).matches == [Match(ruleIndex: 1, utf8Range: 2..<4)])
     }
 
     @Test func subRangeUsesOutsideBytesAsContext() {

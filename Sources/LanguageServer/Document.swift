@@ -27,7 +27,7 @@ struct Document {
     /// next needed.
     /// - Complexity: O(e + m) for an edit touching e bytes of lines, with m matches in the
     ///   document (shifting the later ones), plus moving the bytes after the edit.
-    mutating func replace(utf8Range: Range<Int>, with newText: [UInt8], ruleSet: RuleSet) {
+    mutating func replace(utf8Range: Range<Int>, with newText: some Collection<UInt8>, ruleSet: RuleSet) {
         let oldLineCount = text.lineIndex.lineCount
         let oldCount = text.utf8Count
         text.replace(utf8Range: utf8Range, with: newText)
@@ -91,18 +91,24 @@ struct DocumentHighlights {
         let lower = matches.partitionPoint { $0.utf8Range.lowerBound >= oldUTF8Range.lowerBound }
         let upper = matches.partitionPoint { $0.utf8Range.lowerBound >= oldUTF8Range.upperBound }
         if byteDelta != 0 {
-            for position in upper..<matches.count {
-                let range = matches[position].utf8Range
-                matches[position].utf8Range = (range.lowerBound + byteDelta)..<(range.upperBound + byteDelta)
+            matches.withUnsafeMutableBufferPointer { buffer in
+                for position in upper..<buffer.count {
+                    let range = buffer[position].utf8Range
+                    buffer[position].utf8Range = (range.lowerBound &+ byteDelta)..<(range.upperBound &+ byteDelta)
+                }
             }
         }
         matches.replaceSubrange(lower..<upper, with: fresh)
 
-        for (encoding, var list) in segments {
+        for encoding in Array(segments.keys) {
+            // Taken out of the dictionary so that it is edited in place rather than copied.
+            guard var list = segments.removeValue(forKey: encoding) else { continue }
             let lowerSegment = list.partitionPoint { $0.line >= oldLines.lowerBound }
             let upperSegment = list.partitionPoint { $0.line > oldLines.upperBound }
             if lineDelta != 0 {
-                for position in upperSegment..<list.count { list[position].line += lineDelta }
+                list.withUnsafeMutableBufferPointer { buffer in
+                    for position in upperSegment..<buffer.count { buffer[position].line &+= lineDelta }
+                }
             }
             list.replaceSubrange(lowerSegment..<upperSegment, with: text.lineSegments(of: pieces(of: fresh[...], in: text), encoding: encoding))
             segments[encoding] = list

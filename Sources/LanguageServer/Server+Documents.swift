@@ -54,7 +54,7 @@ extension Server {
                     log(.info, "\(uri): reversed range in didChange normalised")
                     swap(&start, &end)
                 }
-                document.replace(utf8Range: start..<end, with: Array(edit.text.utf8), ruleSet: ruleSet)
+                document.replace(utf8Range: start..<end, with: edit.text.utf8, ruleSet: ruleSet)
             } else {
                 document.text = TextBuffer(utf8: Array(edit.text.utf8))
                 document.highlights = nil

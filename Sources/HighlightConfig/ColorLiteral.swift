@@ -114,11 +114,11 @@ extension RGBAColor {
     public init?(literal: some Collection<UInt8>) {
         let bytes = Array(literal)
         if bytes.first == UInt8(ascii: "#") {
-            self.init(hex: String(decoding: bytes, as: UTF8.self))
+            self.init(hexUTF8: bytes[...])
             return
         }
         guard let open = bytes.firstIndex(of: UInt8(ascii: "(")), bytes.last == UInt8(ascii: ")") else { return nil }
-        let name = String(decoding: bytes[..<open], as: UTF8.self).lowercased()
+        let name = String(decoding: bytes[..<open].map(ColorArgument.lowercased), as: UTF8.self)
         guard let arguments = ColorArgument.parseList(bytes[(open + 1)..<(bytes.count - 1)]), (3...4).contains(arguments.count)
         else { return nil }
         let alpha = arguments.count == 4 ? arguments[3].fraction(percentScale: 100, numberScale: 1) : 1
@@ -169,53 +169,90 @@ extension RGBAColor {
 
 /// One argument of a colour function: a number and its unit (`%`, `deg`, ... or none).
 struct ColorArgument {
+    /// The units an argument may have.
+    enum Unit: String {
+        case none = "", percent = "%", deg, rad, grad, turn
+    }
+
     var value: Double
-    var unit: String
+    var unit: Unit
 
     /// The arguments between the parentheses, separated by commas, spaces or one `/`.
     static func parseList(_ bytes: ArraySlice<UInt8>) -> [ColorArgument]? {
         var arguments: [ColorArgument] = []
-        var token: [UInt8] = []
-        func finish() -> Bool {
-            defer { token.removeAll() }
-            guard !token.isEmpty else { return true }
-            guard let argument = ColorArgument(String(decoding: token, as: UTF8.self)) else { return false }
-            arguments.append(argument)
-            return true
-        }
-        for byte in bytes {
-            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
-                guard finish() else { return nil }
-            } else {
-                token.append(byte)
+        arguments.reserveCapacity(4)
+        var tokenStart = bytes.startIndex
+        for index in bytes.indices where isSeparator(bytes[index]) {
+            if index > tokenStart {
+                guard let argument = ColorArgument(bytes[tokenStart..<index]) else { return nil }
+                arguments.append(argument)
             }
+            tokenStart = index + 1
         }
-        guard finish() else { return nil }
+        if bytes.endIndex > tokenStart {
+            guard let argument = ColorArgument(bytes[tokenStart..<bytes.endIndex]) else { return nil }
+            arguments.append(argument)
+        }
         return arguments
     }
 
-    init?(_ text: String) {
-        let lowered = text.lowercased()
-        let unitStart = lowered.firstIndex { !"+-.0123456789".contains($0) } ?? lowered.endIndex
-        guard let value = Double(lowered[..<unitStart]), value.isFinite else { return nil }
-        self.value = value
-        unit = String(lowered[unitStart...])
-        guard ["", "%", "deg", "rad", "grad", "turn"].contains(unit) else { return nil }
+    private static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    /// An ASCII letter in lower case; other bytes as they are.
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    }
+
+    /// Reads `[+-]digits[.digits]unit` (or `.digits`), without going through `String`.
+    init?(_ token: ArraySlice<UInt8>) {
+        var index = token.startIndex
+        var negative = false
+        if index < token.endIndex, token[index] == UInt8(ascii: "+") || token[index] == UInt8(ascii: "-") {
+            negative = token[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var value = 0.0
+        var digits = 0
+        while index < token.endIndex, let digit = Self.digitValue(token[index]) {
+            value = value * 10 + digit
+            digits += 1
+            index += 1
+        }
+        if index < token.endIndex, token[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            while index < token.endIndex, let digit = Self.digitValue(token[index]) {
+                value += digit * scale
+                scale /= 10
+                digits += 1
+                index += 1
+            }
+        }
+        let unitText = String(decoding: token[index...].map(Self.lowercased), as: UTF8.self)
+        guard digits > 0, digits <= 40, let unit = Unit(rawValue: unitText) else { return nil }
+        self.value = negative ? -value : value
+        self.unit = unit
+    }
+
+    private static func digitValue(_ byte: UInt8) -> Double? {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) ? Double(byte - UInt8(ascii: "0")) : nil
     }
 
     /// The argument as a fraction: a percentage over `percentScale`, a plain number over `numberScale`.
     func fraction(percentScale: Double, numberScale: Double) -> Double {
-        unit == "%" ? value / percentScale : value / numberScale
+        unit == .percent ? value / percentScale : value / numberScale
     }
 
     /// A hue in degrees; `nil` for a percentage.
     var degrees: Double? {
         switch unit {
-        case "", "deg": return value
-        case "rad": return value * 180 / Double.pi
-        case "grad": return value * 0.9
-        case "turn": return value * 360
-        default: return nil
+        case .none, .deg: return value
+        case .rad: return value * 180 / Double.pi
+        case .grad: return value * 0.9
+        case .turn: return value * 360
+        case .percent: return nil
         }
     }
 }

@@ -154,13 +154,13 @@ extension HighlightConfiguration {
             pieces.append(match)
             return
         }
-        var boundaries = Set([range.lowerBound, range.upperBound])
+        var points = [range.lowerBound, range.upperBound]
         for entry in painted {
-            boundaries.insert(entry.range.lowerBound)
-            boundaries.insert(entry.range.upperBound)
+            points.append(entry.range.lowerBound)
+            points.append(entry.range.upperBound)
         }
-        let points = boundaries.sorted()
-        for (start, end) in zip(points, points.dropFirst()) {
+        points.sort()
+        for (start, end) in zip(points, points.dropFirst()) where start < end {
             let pieceIndex = painted.first { $0.range.lowerBound <= start && end <= $0.range.upperBound }?.pieceIndex ?? match.ruleIndex
             if let last = pieces.last, last.ruleIndex == pieceIndex, last.utf8Range.upperBound == start, last.utf8Range.lowerBound >= range.lowerBound {
                 pieces[pieces.count - 1].utf8Range = last.utf8Range.lowerBound..<end

@@ -24,7 +24,11 @@ public struct RGBAColor: Hashable, Sendable {
     ///
     /// Short forms repeat each digit (`#f80` is `#ff8800ff`); a missing alpha is opaque.
     public init?(hex: String) {
-        let utf8 = Array(hex.utf8)
+        self.init(hexUTF8: Array(hex.utf8)[...])
+    }
+
+    /// Parses the UTF-8 bytes of `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`, or returns `nil` for anything else.
+    init?(hexUTF8 utf8: ArraySlice<UInt8>) {
         guard utf8.first == UInt8(ascii: "#") else { return nil }
         var nibbles: [UInt8] = []
         nibbles.reserveCapacity(8)

@@ -134,7 +134,25 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
         .init(#"(?i)\p{Lu}"#, "a", [(0, 1)]),
     ]
 
+    /// Patterns with a rare inner byte (`-`, `@`, `1`): found through it, then prefix backwards, whole pattern forwards.
+    static let innerLiteralCases: [RegexMatchCase] = [
+        .init(#"\b[A-Z]{2,}-\d+\b"#, "AB-1-2 XY-12x CD-3 -4 E-5 FG--6 HI-7", [(0, 4), (14, 18), (32, 36)]),
+        // The earliest prefix start wins, and the longest end from it.
+        .init(#"[a-z]*-\d*"#, "ab-12 -3 x-", [(0, 5), (6, 8), (9, 11)]),
+        // A failed occurrence (`bob@x` is followed by `@`) leaves the next one's prefix free to start right after it.
+        .init(#"\w+@\w+\.com"#, "a@b.org bob@x@y.com c@d.com", [(12, 19), (20, 27)]),
+        // The suffix may contain the literal again.
+        .init(#"[A-Z]+-[A-Z-]*\d"#, "A-B-C-1 Q-- Z-9", [(0, 7), (12, 15)]),
+        // Assertions next to the literal.
+        .init(#"x\b-\bx"#, "x-x xx-x x-xx", [(0, 3), (5, 8), (9, 12)]),
+        .init(#"(?m)^[a-z]+1$"#, "ab1\nb1c\nzz1", [(0, 3), (8, 11)]),
+        .init(#"[a-z]+-|[0-9]+"#, "ab- 12", [(0, 3), (4, 6)]),
+        .init(#"(ab|c)-(d|ef)"#, "ab-ef c-d ab-x", [(0, 5), (6, 9)]),
+        .init(#"é*-😀"#, "éé-😀 -😀", [(0, 9), (10, 15)]),
+    ]
+
     @Test(arguments: basicsCases) func basics(_ c: RegexMatchCase) { check(c) }
+    @Test(arguments: innerLiteralCases) func innerLiteral(_ c: RegexMatchCase) { check(c) }
     @Test(arguments: emptyMatchesCases) func emptyMatchesAreSkipped(_ c: RegexMatchCase) { check(c) }
     @Test(arguments: repetitionCases) func repetition(_ c: RegexMatchCase) { check(c) }
     @Test(arguments: leftmostLongestCases) func leftmostLongest(_ c: RegexMatchCase) { check(c) }
@@ -165,6 +183,25 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
                 let actual = engine.firstMatch(regex, in: Array(row.text.utf8), from: row.from)
                 #expect(actual == row.expected, "\(engine) /\(row.pattern)/ from \(row.from)")
             }
+        }
+    }
+
+    @Test func innerLiteralIsChosenOnlyWhereItIsSound() throws {
+        let expectations: [(String, [UInt8]?)] = [
+            (#"\b[A-Z]{2,}-\d+\b"#, Array("-".utf8)),
+            (#"\w+@\w+\.com"#, Array("@".utf8)),
+            // A rare first byte is better still.
+            ("-x", nil),
+            // No top-level sequence.
+            ("[a-z]*-|x", nil),
+            // The prefix could read the literal, so its first occurrence need not be the match's.
+            ("[a-z-]+-x", nil),
+            // Too common to pay.
+            ("[a-z]+e", nil),
+        ]
+        for (pattern, bytes) in expectations {
+            let regex = try CompiledRegex(pattern)
+            #expect(regex.program.innerLiteral?.bytes == bytes, "\(pattern)")
         }
     }
 

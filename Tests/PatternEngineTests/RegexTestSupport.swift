@@ -5,6 +5,8 @@ import Testing
 enum RegexTestEngine: String, CaseIterable, CustomStringConvertible {
     case pikeVM
     case lazyDFA
+    /// The lazy DFA without the inner-literal strategy (patterns with a rare inner byte use it by default).
+    case plainDFA
     /// A DFA whose cache holds a handful of states: it clears constantly and often falls back to the Pike VM.
     case tinyCacheDFA
     /// A DFA with a small cache that may clear any number of times (exercises clearing without fallback).
@@ -26,6 +28,10 @@ enum RegexTestEngine: String, CaseIterable, CustomStringConvertible {
             return text.withUnsafeBufferPointer { regex.firstMatch(in: $0, from: from, engine: .pikeVM) }
         case .lazyDFA:
             return text.withUnsafeBufferPointer { regex.firstMatch(in: $0, from: from, engine: .automatic) }
+        case .plainDFA:
+            return text.withUnsafeBufferPointer {
+                regex.firstMatch(in: $0, from: from, engine: .lazyDFA(.standard, usesInnerLiteral: false))
+            }
         case .clearingDFA:
             return text.withUnsafeBufferPointer {
                 regex.firstMatch(in: $0, from: from, engine: .lazyDFA(DFALimits(maxStates: 6, maxClearsPerSearch: .max)))

@@ -6,7 +6,10 @@
 // (for search), its reverse (to find where a match starts once its end is
 // known), and a forward one with capture slots (for `captures`). Searching
 // uses a lazily built DFA and falls back to the Pike VM when the DFA's state
-// cache thrashes; see LazyDFA.swift for the algorithm and its proof.
+// cache thrashes; see LazyDFA.swift for the algorithm and its proof. When no
+// first byte is rare but a rare byte sits inside every match (`-` in
+// `\b[A-Z]{2,}-\d+\b`), candidates come from a byte scan for it instead
+// (`InnerLiteral` in Prefilter.swift).
 //
 // Thread safety: a `CompiledRegex` is an immutable value around an immutable
 // program. The mutable search state (DFA caches, Pike VM buffers) lives in
@@ -74,8 +77,8 @@ public struct CompiledRegex: Sendable {
                 return PikeVM.leftmostLongest(program.searchNFA, in: text, from: from, scratch: &scratch.state.pikeVM)
             case .automatic:
                 return program.search(text, from: from, limits: .standard, state: &scratch.state)
-            case .lazyDFA(let limits):
-                return program.search(text, from: from, limits: limits, state: &scratch.state)
+            case .lazyDFA(let limits, let usesInnerLiteral):
+                return program.search(text, from: from, limits: limits, usesInnerLiteral: usesInnerLiteral, state: &scratch.state)
             }
         }
     }
@@ -115,8 +118,8 @@ enum RegexEngineChoice: Sendable {
     case automatic
     /// The Pike VM only.
     case pikeVM
-    /// The lazy DFA with the given limits, falling back to the Pike VM.
-    case lazyDFA(DFALimits)
+    /// The lazy DFA with the given limits, falling back to the Pike VM; `usesInnerLiteral` as for `search`.
+    case lazyDFA(DFALimits, usesInnerLiteral: Bool = true)
 }
 
 /// Mutable per-search state, checked out of a program's pool by one search at a time.
@@ -138,6 +141,8 @@ struct SearchState {
     var pikeVM = PikeVMScratch()
     var forwardDFA: LazyDFA
     var reverseDFA: LazyDFA
+    /// Over the reversed prefix of the inner literal, when the pattern has one.
+    var reversePrefixDFA: LazyDFA?
     /// The limits both DFAs were built with.
     var limits: DFALimits
 
@@ -145,6 +150,9 @@ struct SearchState {
         self.limits = limits
         forwardDFA = LazyDFA(nfa: program.searchNFA, reverse: false, limits: limits, flagsStartLikeStates: program.firstBytes != nil)
         reverseDFA = LazyDFA(nfa: program.reverseNFA, reverse: true, limits: limits, flagsStartLikeStates: false)
+        reversePrefixDFA = program.innerLiteral.map {
+            LazyDFA(nfa: $0.reversePrefixNFA, reverse: true, limits: limits, flagsStartLikeStates: false)
+        }
     }
 }
 
@@ -161,6 +169,8 @@ final class RegexProgram: Sendable {
     let prefixLiterals: [[UInt8]]?
     /// Bytes that can start a match (for skipping ahead), when they are few.
     let firstBytes: FirstByteSet?
+    /// A rare byte inside every match, used when no first byte is rare enough.
+    let innerLiteral: InnerLiteral?
     let canMatchLineTerminator: Bool
     let maximumMatchUTF8Length: Int?
     private let scratchPool = Mutex<[SearchScratch]>([])
@@ -179,6 +189,7 @@ final class RegexProgram: Sendable {
         maximumMatchUTF8Length = syntax.root.maximumUTF8Length
         prefixLiterals = LiteralPrefixes.prefixes(of: syntax.root)
         firstBytes = FirstByteSet(searchNFA)
+        innerLiteral = firstBytes == nil ? try InnerLiteral(syntax.root) : nil
     }
 
     /// Runs `body` with a scratch value from the pool (or a fresh one) and returns the value to the pool.

@@ -147,8 +147,9 @@ struct LazyDFA: Sendable {
     private var table: [Int32] = []
     /// Per state and side class beyond the end: 1 if a match ends at the end of the pass, 0 if not, -1 if not known yet.
     private var endMatches: [Int8] = []
-    /// Start state rows by the raw value of the side class behind the start; -1 when not built yet.
-    private var startRows: [Int32] = Array(repeating: -1, count: SideClass.allCases.count)
+    /// Start state rows by the raw value of the side class behind the start, unanchored ones first, then anchored
+    /// ones; -1 when not built yet.
+    private var startRows: [Int32] = Array(repeating: -1, count: 2 * SideClass.allCases.count)
     private var clearsThisSearch = 0
     /// One row of "not computed yet" entries, appended for each new state.
     private let unknownRow: [Int32]
@@ -217,13 +218,34 @@ struct LazyDFA: Sendable {
     /// - Complexity: O(bytes scanned), amortised over cache misses; with the memo, O(n · m) over all the calls
     ///   of one scan for n text bytes and m NFA states.
     mutating func findEnd(in text: UnsafeBufferPointer<UInt8>, from: Int, firstBytes: FirstByteSet?) -> Outcome {
+        findEnd(in: text, from: from, firstBytes: firstBytes, anchored: false)
+    }
+
+    /// The end of the longest match starting exactly at `from` (forward DFA, anchored).
+    ///
+    /// - Complexity: as `findEnd(in:from:firstBytes:)`.
+    mutating func findAnchoredEnd(in text: UnsafeBufferPointer<UInt8>, from: Int) -> Outcome {
+        findEnd(in: text, from: from, firstBytes: nil, anchored: true)
+    }
+
+    private mutating func findEnd(in text: UnsafeBufferPointer<UInt8>, from: Int, firstBytes: FirstByteSet?, anchored: Bool) -> Outcome {
         var recorded: [Int32] = []
-        let (outcome, stop) = scanForward(text, from: from, firstBytes: firstBytes, recordAfter: .max, recorded: &recorded)
-        if memoEnabled, case .found(let end) = outcome, stop - end > limits.memoThreshold {
-            // Run again, recording the doomed kernels after `end`; keep them only if the run agrees.
-            let (again, _) = scanForward(text, from: from, firstBytes: firstBytes, recordAfter: end, recorded: &recorded)
+        let (outcome, stop) = scanForward(
+            text, from: from, firstBytes: firstBytes, anchored: anchored, recordAfter: .max, recorded: &recorded)
+        // After the match end, or after the start of an anchored pass that found nothing, every kernel is doomed.
+        // (An unanchored pass that finds nothing ends the series, so there is nothing to save for.)
+        var provenAfter: Int?
+        switch outcome {
+        case .found(let end): provenAfter = end
+        case .notFound: provenAfter = anchored ? from : nil
+        case .gaveUp: provenAfter = nil
+        }
+        if memoEnabled, let provenAfter, stop - provenAfter > limits.memoThreshold {
+            // Run again, recording the doomed kernels after `provenAfter`; keep them only if the run agrees.
+            let (again, _) = scanForward(
+                text, from: from, firstBytes: firstBytes, anchored: anchored, recordAfter: provenAfter, recorded: &recorded)
             if again == outcome {
-                mergeMemo(firstPosition: end + 1, sets: recorded)
+                mergeMemo(firstPosition: provenAfter + 1, sets: recorded)
             }
         }
         return outcome
@@ -234,7 +256,8 @@ struct LazyDFA: Sendable {
     /// Bytes whose resulting kernel lies in the memo region are stepped one at a time and pruned of
     /// doomed states; from `recordAfter` on, every kernel is merged with the memo's set into `recorded`.
     private mutating func scanForward(
-        _ text: UnsafeBufferPointer<UInt8>, from: Int, firstBytes: FirstByteSet?, recordAfter: Int, recorded: inout [Int32]
+        _ text: UnsafeBufferPointer<UInt8>, from: Int, firstBytes: FirstByteSet?, anchored: Bool, recordAfter: Int,
+        recorded: inout [Int32]
     ) -> (Outcome, stop: Int) {
         clearsThisSearch = 0
         let count = text.count
@@ -243,7 +266,7 @@ struct LazyDFA: Sendable {
             guard let candidate = firstBytes.firstIndex(in: text, from: position) else { return (.notFound, count) }
             position = candidate
         }
-        guard var row = startRow(behind: SideClass.before(position, in: text), startsNewThreads: true) else {
+        guard var row = startRow(behind: SideClass.before(position, in: text), startsNewThreads: !anchored) else {
             return (.gaveUp, position)
         }
         var lastEnd = -1
@@ -636,7 +659,8 @@ struct LazyDFA: Sendable {
     /// The row of the state a pass starts in; nil if the search must give up.
     private mutating func startRow(behind: SideClass, startsNewThreads: Bool) -> Int32? {
         let side = collapsed(behind)
-        let cached = startRows[Int(side.rawValue)]
+        let slot = Int(side.rawValue) + (startsNewThreads ? 0 : SideClass.allCases.count)
+        let cached = startRows[slot]
         if cached >= 0 {
             return cached
         }
@@ -645,7 +669,7 @@ struct LazyDFA: Sendable {
             matchedBeforeLastByte: false)
         guard let entry = intern(key) else { return nil }
         let row = entry & ~EntryFlag.mask
-        startRows[Int(side.rawValue)] = row
+        startRows[slot] = row
         return row
     }
 
@@ -848,10 +872,22 @@ struct LazyDFA: Sendable {
 extension RegexProgram {
     /// Leftmost-longest search by the lazy DFAs, falling back to the Pike VM when a cache thrashes.
     ///
+    /// With an inner literal (and `usesInnerLiteral`), candidates come from a byte scan for it (see `InnerLiteral`).
+    ///
     /// - Complexity: O(bytes scanned), see LazyDFA.swift.
-    func search(_ text: UnsafeBufferPointer<UInt8>, from: Int, limits: DFALimits, state: inout SearchState) -> Range<Int>? {
+    func search(
+        _ text: UnsafeBufferPointer<UInt8>, from: Int, limits: DFALimits, usesInnerLiteral: Bool = true,
+        state: inout SearchState
+    ) -> Range<Int>? {
         if state.limits != limits {
             state = SearchState(self, limits: limits)
+        }
+        if usesInnerLiteral, let innerLiteral, var prefixDFA = state.reversePrefixDFA {
+            // Moved out (not copied), so that its tables stay uniquely referenced while it grows.
+            state.reversePrefixDFA = nil
+            let result = searchByInnerLiteral(text, from: from, innerLiteral: innerLiteral, prefixDFA: &prefixDFA, state: &state)
+            state.reversePrefixDFA = prefixDFA
+            if let result { return result }
         }
         let end: Int
         switch state.forwardDFA.findEnd(in: text, from: from, firstBytes: firstBytes) {
@@ -869,5 +905,33 @@ extension RegexProgram {
             // Not finding a start would be a bug; the Pike VM answers either way.
             return PikeVM.leftmostLongest(searchNFA, in: text, from: from, scratch: &state.pikeVM)
         }
+    }
+
+    /// The search through the inner literal: `.some(match)` or `.some(nil)` when it decided, nil when a cache gave up.
+    private func searchByInnerLiteral(
+        _ text: UnsafeBufferPointer<UInt8>, from: Int, innerLiteral: InnerLiteral, prefixDFA: inout LazyDFA,
+        state: inout SearchState
+    ) -> Range<Int>?? {
+        var lowerBound = from
+        while let literal = innerLiteral.firstIndex(in: text, from: lowerBound) {
+            switch prefixDFA.findStart(in: text, end: literal, lowerBound: lowerBound) {
+            case .gaveUp:
+                return nil
+            case .notFound:
+                break
+            case .found(let start):
+                switch state.forwardDFA.findAnchoredEnd(in: text, from: start) {
+                case .gaveUp:
+                    return nil
+                case .notFound:
+                    break
+                case .found(let end):
+                    return .some(start..<end)
+                }
+            }
+            // No match reaches this occurrence; the next one's prefix cannot reach back over it.
+            lowerBound = literal + 1
+        }
+        return .some(nil)
     }
 }

@@ -169,3 +169,112 @@ struct FirstByteSet: Sendable {
         return nil
     }
 }
+
+/// A rare byte that every match contains at a known place in its top-level sequence, with what comes before it.
+///
+/// For `\b[A-Z]{2,}-\d+\b` the inner literal is `-`, and the prefix is `\b[A-Z]{2,}`. When the prefix can
+/// never match the literal's bytes, a match's literal is the first occurrence of those bytes at or after its
+/// start. So a search can find the literal with a byte scan, run the prefix backwards from there to find the
+/// earliest start (the earliest is the one to take: whether the rest matches does not depend on the start), and
+/// run the whole pattern forwards, anchored at that start, for the longest end. An occurrence that leads to no
+/// match is skipped, and the prefix of the next one is not run back past it.
+///
+///     text    . . . x   C O R E - 1 2 3 4   . . .
+///                       <-------| -------->        prefix backwards from `-`, then the pattern forwards
+struct InnerLiteral: Sendable {
+    /// The bytes (one to three) the literal position can hold.
+    let bytes: [UInt8]
+    /// The prefix before the literal, reversed, without the non-empty restriction (the prefix may match nothing).
+    let reversePrefixNFA: NFA
+    /// The estimated share of text bytes that are the literal's, in percent.
+    let estimatedFrequency: Double
+
+    /// Above this estimated share (in percent), stopping at every occurrence costs more than it saves.
+    static let maximumFrequency = 1.0
+
+    /// The rarest usable inner literal of `root`, or nil.
+    init?(_ root: RegexNode) throws(RegexError) {
+        let parts = InnerLiteral.topLevelParts(of: root)
+        var best: (index: Int, bytes: [UInt8], frequency: Double)?
+        for (index, part) in parts.enumerated() where index > 0 {
+            guard case .scalars(let set) = part, let last = set.ranges.last, last.upperBound < 0x80,
+                  set.count <= 3 else { continue }
+            let bytes = set.ranges.flatMap { $0 }.map { UInt8(truncatingIfNeeded: $0) }
+            let frequency = bytes.reduce(0) { $0 + ByteFrequency.estimatedPercentage(of: $1) }
+            guard frequency <= InnerLiteral.maximumFrequency, frequency < (best?.frequency ?? .infinity) else { continue }
+            // The prefix must not be able to read the literal's bytes, or the first occurrence would not be the one.
+            let prefix = parts[0..<index]
+            guard !prefix.contains(where: { $0.canMatchAny(of: set) }) else { continue }
+            best = (index, bytes, frequency)
+        }
+        guard let best else { return nil }
+        bytes = best.bytes
+        estimatedFrequency = best.frequency
+        let prefix = RegexSyntax(root: .concat(Array(parts[0..<best.index])), captureCount: 0, captureNames: [nil])
+        reversePrefixNFA = try NFACompiler.compile(prefix, reverse: true, includeCaptures: false)
+    }
+
+    /// The parts of the top-level sequence, through groups (captures do not matter for finding matches).
+    private static func topLevelParts(of node: RegexNode) -> [RegexNode] {
+        switch node {
+        case .capture(let inner, _):
+            return topLevelParts(of: inner)
+        case .concat(let parts):
+            return parts.flatMap { part -> [RegexNode] in
+                switch part {
+                case .concat, .capture: return topLevelParts(of: part)
+                default: return [part]
+                }
+            }
+        default:
+            return [node]
+        }
+    }
+
+    /// The first position in `utf8Offset..<text.count` holding one of the bytes, or nil.
+    @inline(__always)
+    func firstIndex(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int) -> Int? {
+        guard let base = text.baseAddress, utf8Offset >= 0 else { return nil }
+        let count = text.count
+        var index = utf8Offset
+        let raw = UnsafeRawPointer(base)
+        let lows: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let first = UInt64(bytes[0]) &* lows
+        let second = UInt64(bytes[min(1, bytes.count - 1)]) &* lows
+        let third = UInt64(bytes[bytes.count - 1]) &* lows
+        while count &- index >= 8 {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let a = word ^ first
+            let b = word ^ second
+            let c = word ^ third
+            let found = ((a &- lows) & ~a | (b &- lows) & ~b | (c &- lows) & ~c) & highs
+            if found != 0 {
+                // The lowest flagged byte is exact: borrows only create false flags above a true zero byte.
+                return index &+ (found.trailingZeroBitCount &>> 3)
+            }
+            index &+= 8
+        }
+        while index < count {
+            if bytes.contains(base[index]) { return index }
+            index &+= 1
+        }
+        return nil
+    }
+}
+
+extension RegexNode {
+    /// Whether some scalar the node can consume is in `set` (over-approximated through assertions and repetitions).
+    func canMatchAny(of set: ScalarSet) -> Bool {
+        switch self {
+        case .empty, .look:
+            return false
+        case .scalars(let own):
+            return !own.intersection(set).isEmpty
+        case .concat(let parts), .alternation(let parts):
+            return parts.contains { $0.canMatchAny(of: set) }
+        case .repetition(let node, _, _, _, _), .capture(let node, _):
+            return node.canMatchAny(of: set)
+        }
+    }
+}

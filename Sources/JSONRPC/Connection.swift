@@ -3,44 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
-
-/// Writes framed messages to a file descriptor, one whole message at a time, from any thread.
-///
-/// A closed pipe (EPIPE) marks the output closed instead of killing the process; the caller
-/// checks `isClosed` and shuts down after logging. SIGPIPE must be ignored by the process
-/// (the executable does so at start-up).
-public final class OutputChannel: Sendable {
-    private let fileDescriptor: Int32
-    private let state = Mutex(false)  // true once the peer has closed the pipe
-
-    public init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
-
-    /// `true` once a write failed because the reader went away.
-    public var isClosed: Bool { state.withLock { $0 } }
-
-    /// Writes all of `bytes`, retrying short writes and EINTR.
-    public func write(_ bytes: [UInt8]) {
-        state.withLock { closed in
-            guard !closed else { return }
-            bytes.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
-                var written = 0
-                while written < buffer.count {
-                    let result = Glibc.write(fileDescriptor, base + written, buffer.count - written)
-                    if result > 0 {
-                        written += result
-                    } else if result < 0 && errno == EINTR {
-                        continue
-                    } else {
-                        closed = true
-                        return
-                    }
-                }
-            }
-        }
-    }
-}
 
 /// How reading the input stream ended.
 public enum InputEnd: Sendable, Equatable {

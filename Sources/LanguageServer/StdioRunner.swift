@@ -3,21 +3,24 @@ import JSONRPC
 import JSONValue
 
 // The process around the server: a reader thread turns stdin into messages, the calling
-// thread runs the server over them in order, and stdout carries protocol messages only.
+// thread runs the server over them in order, a writer thread empties the output queue to
+// stdout, and stdout carries protocol messages only.
 //
-//   stdin ──reader thread──▶ inbox ──server loop──▶ Server ──▶ OutputChannel ──▶ stdout
+//   stdin ──reader thread──▶ inbox ──server loop──▶ Server ──▶ OutputQueue ──writer thread──▶ stdout
 //              │ $/cancelRequest                     ▲ flush() when the inbox is empty
 //              └────────────▶ cancelled ids ─────────┘
 //
-// Reading never waits for highlighting, and a burst of changes is handled before the
-// decorations of the burst are published once.
+// Reading never waits for highlighting, and highlighting never waits for a slow reader: a
+// burst of changes is handled before the decorations of the burst are published once, and
+// decorations (and diagnostics) that the client has not read yet are replaced by newer ones
+// for the same document. A closed stdout wakes the server loop, which logs and exits.
 
 /// Runs the language server on stdin/stdout until `exit` or end of input; returns the exit code.
 public enum StdioRunner {
     public static func run(clientProcessID: Int32? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let output = OutputChannel(fileDescriptor: STDOUT_FILENO)
         let inbox = Inbox()
+        let output = OutputQueue(fileDescriptor: STDOUT_FILENO) { inbox.push(.outputClosed) }
         let log: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data(("highlight-ls: " + line + "\n").utf8)) }
 
         let reader = Thread {
@@ -35,7 +38,7 @@ public enum StdioRunner {
                         inbox.push(.message(message))
                     case .invalid(let answer):
                         log("[warning] invalid message answered with an error")
-                        output.write(answer.framedBytes)
+                        output.enqueue(answer.framedBytes)
                     }
                 }
             }
@@ -46,36 +49,54 @@ public enum StdioRunner {
 
         if let clientProcessID { watchParent(clientProcessID, log: log) }
 
-        let server = Server(send: { output.write($0.framedBytes) }, log: log)
+        let server = Server(send: { output.enqueue($0.framedBytes, coalescingKey: coalescingKey(of: $0)) }, log: log)
         while true {
             guard let item = inbox.pop(onIdle: { server.flush() }) else { continue }
             switch item {
             case .end(.endOfFile):
                 log("[info] input closed; exiting")
-                return server.exitCode ?? 1
+                return finish(output, code: server.exitCode ?? 1)
             case .end(.truncated):
                 log("[error] input ended in the middle of a message; exiting")
+                return finish(output, code: 1)
+            case .outputClosed:
+                log("[error] stdout was closed by the client; exiting")
                 return 1
             case .message(let message):
                 if case .request(let id, _, _) = message, inbox.takeCancellation(id) {
-                    output.write(Message.response(id: id, result: .failure(.requestCancelled)).framedBytes)
+                    output.enqueue(Message.response(id: id, result: .failure(.requestCancelled)).framedBytes)
                     continue
                 }
                 if case .initializeRequest(let pid) = InitializeProbe(message), clientProcessID == nil, let pid {
                     watchParent(pid, log: log)
                 }
                 server.handle(message)
-                if let code = server.exitCode { return code }
-                if output.isClosed {
-                    log("[error] stdout was closed by the client; exiting")
-                    return 1
-                }
+                if let code = server.exitCode { return finish(output, code: code) }
             }
         }
     }
 
+    /// Lets the writer write what is queued (for a few seconds at most) before the process ends.
+    private static func finish(_ output: OutputQueue, code: Int32) -> Int32 {
+        output.drain(deadline: Date(timeIntervalSinceNow: 5))
+        return code
+    }
+
+    /// Notifications that carry a document's whole current state: a newer one replaces an unread older one.
+    static func coalescingKey(of message: Message) -> String? {
+        guard case .notification(let method, let params) = message,
+              method == "highlight/publishDecorations" || method == "textDocument/publishDiagnostics",
+              let uri = params?["textDocument"]?["uri"]?.stringValue ?? params?["uri"]?.stringValue else { return nil }
+        return method + " " + uri
+    }
+
     /// Exits the process within a few seconds of the client process dying.
     static func watchParent(_ processID: Int32, log: @escaping @Sendable (String) -> Void) {
+        // kill(0 or a negative id, 0) would ask about a process group, never about the client.
+        guard processID > 0 else {
+            log("[warning] client process id \(processID) is not a process id; not watched")
+            return
+        }
         let watcher = Thread {
             while true {
                 sleep(2)
@@ -108,6 +129,7 @@ private final class Inbox: Sendable {
     enum Item: Sendable {
         case message(Message)
         case end(InputEnd)
+        case outputClosed
     }
 
     private struct State {

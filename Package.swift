@@ -62,10 +62,15 @@ let package = Package(
         .executableTarget(
             name: "highlight-load", dependencies: ["JSONRPC", "JSONValue", "HighlightConfig"], swiftSettings: strict),
 
+        // MARK: ServerFuzzing and highlight-fuzz — raw-byte and edit-sequence fuzzing of the server (docs/FUZZING.md).
+        .target(
+            name: "ServerFuzzing", dependencies: ["LanguageServer", "JSONRPC", "JSONValue", "TextIndex"], swiftSettings: strict),
+        .executableTarget(name: "highlight-fuzz", dependencies: ["ServerFuzzing"], swiftSettings: strict),
+
         // MARK: SessionTests — transcript files that drive the real server from initialize to exit.
         .testTarget(
             name: "SessionTests",
-            dependencies: ["LanguageServer", "JSONRPC", "JSONValue"],
+            dependencies: ["LanguageServer", "JSONRPC", "JSONValue", "ServerFuzzing"],
             resources: [.copy("Transcripts")],
             swiftSettings: strict),
     ],

@@ -1,0 +1,53 @@
+/// Fuzzer bytes read as a stream of small choices; past the end every choice is zero.
+///
+/// Structured fuzzing reads its decisions from the input, so libFuzzer's mutations of the
+/// bytes become mutations of the session (a rule more, an edit elsewhere) and a crash
+/// reproduces from the same bytes.
+public struct FuzzInput: Sendable {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// `true` once every byte has been read.
+    public var isExhausted: Bool { position >= bytes.count }
+
+    /// The next byte, or 0 past the end.
+    public mutating func byte() -> UInt8 {
+        guard position < bytes.count else { return 0 }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    /// A number in `0..<count` (0 when `count` is not positive).
+    public mutating func choose(_ count: Int) -> Int {
+        guard count > 0 else { return 0 }
+        let value = Int(byte()) << 8 | Int(byte())
+        return value % count
+    }
+
+    /// One of `options`; the first when there are none left to read.
+    public mutating func pick<T>(_ options: [T]) -> T? {
+        options.isEmpty ? nil : options[choose(options.count)]
+    }
+
+    public mutating func bool() -> Bool { byte() & 1 == 1 }
+}
+
+/// A small seeded generator (SplitMix64) for reproducible random inputs in tests.
+public struct SeededRandom: Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// `count` random bytes.
+    public mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
+    }
+}

@@ -147,8 +147,9 @@ extension HighlightConfiguration {
         var painted: [(range: Range<Int>, pieceIndex: Int)] = []
         for (group, pieceIndex) in ruleDetails.groups {
             guard captures.indices.contains(group), let groupRange = captures[group] else { continue }
-            let clipped = max(groupRange.lowerBound, range.lowerBound)..<min(max(groupRange.upperBound, range.lowerBound), range.upperBound)
-            if !clipped.isEmpty { painted.append((clipped, pieceIndex)) }
+            let lower = max(groupRange.lowerBound, range.lowerBound)
+            let upper = min(groupRange.upperBound, range.upperBound)
+            if lower < upper { painted.append((lower..<upper, pieceIndex)) }
         }
         guard !painted.isEmpty else {
             pieces.append(match)

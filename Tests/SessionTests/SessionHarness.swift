@@ -44,7 +44,8 @@ final class SessionHarness {
                 guard let json = parse(substitute(text), at: location) else { continue }
                 deliver(framed(json.encoded()))
             case .sendRaw(let bytes):
-                deliver(Array(substitute(String(decoding: bytes, as: UTF8.self)).utf8))
+                // Substitutions apply to text; bytes that are not UTF-8 are sent exactly as written.
+                if let text = String(validating: bytes, as: UTF8.self) { deliver(Array(substitute(text).utf8)) } else { deliver(bytes) }
             case .expect(let text):
                 guard let pattern = parse(substitute(text), at: location) else { continue }
                 guard let message = nextMessage(at: location) else { continue }

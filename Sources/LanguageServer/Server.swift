@@ -56,13 +56,7 @@ public final class Server {
     public func handle(_ message: Message) {
         switch message {
         case .request(let id, let method, let params):
-            let result: Result<JSON, ResponseError>
-            do {
-                result = .success(try respond(to: method, params: params))
-            } catch {
-                result = .failure(error)
-            }
-            send(.response(id: id, result: result))
+            answer(id, method: method) { () throws -> JSON in try respond(to: method, params: params) }
         case .notification(let method, let params):
             do {
                 try receive(method, params: params)
@@ -78,8 +72,25 @@ public final class Server {
         }
     }
 
-    /// The one dispatch site for requests.
-    private func respond(to method: String, params: JSON?) throws(ResponseError) -> JSON {
+    /// Sends exactly one response to a request: the result of `body`, the `ResponseError` it
+    /// throws, or, for any other error (an I/O failure, a broken invariant a handler detected),
+    /// InternalError (-32603) naming the method; the error is logged and the server goes on.
+    func answer(_ id: RequestID, method: String, _ body: () throws -> JSON) {
+        let result: Result<JSON, ResponseError>
+        do {
+            result = .success(try body())
+        } catch let error as ResponseError {
+            result = .failure(error)
+        } catch {
+            log(.error, "\(method) failed: \(error)")
+            result = .failure(.internalError("\(method) failed: \(error)"))
+        }
+        send(.response(id: id, result: result))
+    }
+
+    /// The one dispatch site for requests. Handlers throw `ResponseError` for what the client
+    /// got wrong; any other error they throw is answered as InternalError by `answer`.
+    private func respond(to method: String, params: JSON?) throws -> JSON {
         switch lifecycle {
         case .uninitialized where method != "initialize":
             throw ResponseError(code: ResponseError.serverNotInitializedCode, message: "the server is not initialized")

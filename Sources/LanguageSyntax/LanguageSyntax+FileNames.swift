@@ -2,7 +2,7 @@ extension LanguageSyntax {
     /// The LSP language id for a file, from its name or extension (case-insensitive), as an editor would
     /// pick it; nil when the name says nothing. The command line and the workspace scan use it.
     public static func languageID(forFileName fileName: String) -> String? {
-        let name = fileName.split(separator: "/").last.map(String.init)?.lowercased() ?? ""
+        let name = (fileName.lastIndex(of: "/").map { String(fileName[fileName.index(after: $0)...]) } ?? fileName).lowercased()
         if let id = languageIDByFileName[name] { return id }
         if name.hasPrefix("dockerfile") { return "dockerfile" }
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }

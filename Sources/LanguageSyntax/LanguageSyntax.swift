@@ -79,12 +79,18 @@ public struct LanguageSyntax: Sendable, Hashable {
         public var text: [UInt8]
         public var kind: Kind
         public var condition: Condition
+        /// The closing bytes of a block comment or string (empty for other kinds), computed once.
+        let closing: [UInt8]
 
         /// Creates an opener.
         public init(_ text: String, _ kind: Kind, _ condition: Condition = .anywhere) {
             self.text = Array(text.utf8)
             self.kind = kind
             self.condition = condition
+            switch kind {
+            case .blockComment(let close, _), .string(let close, _, _): closing = Array(close.utf8)
+            default: closing = []
+            }
         }
     }
 

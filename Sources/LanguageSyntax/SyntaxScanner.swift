@@ -81,12 +81,17 @@ extension LanguageSyntax {
                     state = newState
                 }
             case .blockComment(let openerIndex, let depth):
-                guard case .blockComment(let closeText, let nests) = openers[openerIndex].kind else {
+                guard case .blockComment(_, let nests) = openers[openerIndex].kind else {
                     state = .code
                     continue
                 }
-                let close = Array(closeText.utf8)
+                let close = openers[openerIndex].closing
                 let open = openers[openerIndex].text
+                // Skip the ordinary bytes of the comment in one tight loop.
+                if let closeFirst = close.first, let openFirst = open.first {
+                    while position < end, line[position] != closeFirst, !nests || line[position] != openFirst { position += 1 }
+                    if position >= end { continue }
+                }
                 if Self.hasPrefix(line, at: position, end: end, close) {
                     position += close.count
                     if depth <= 1 {
@@ -102,16 +107,19 @@ extension LanguageSyntax {
                     position += 1
                 }
             case .string(let openerIndex):
-                guard case .string(let closeText, let escape, _) = openers[openerIndex].kind else {
+                guard case .string(_, let escape, _) = openers[openerIndex].kind else {
                     state = .code
                     continue
                 }
-                let byte = line[position]
-                if let escape, byte == escape {
+                let close = openers[openerIndex].closing
+                if let closeFirst = close.first {
+                    while position < end, line[position] != closeFirst, line[position] != escape { position += 1 }
+                    if position >= end { continue }
+                }
+                if let escape, line[position] == escape {
                     position += 2
                     continue
                 }
-                let close = Array(closeText.utf8)
                 if Self.hasPrefix(line, at: position, end: end, close) {
                     position += close.count
                     regions.append(ScopeRegion(utf8Range: regionStart..<position, scope: .string))
@@ -120,6 +128,10 @@ extension LanguageSyntax {
                     position += 1
                 }
             case .rawText(let scope, let closing):
+                if let closeFirst = closing.first {
+                    while position < end, line[position] != closeFirst { position += 1 }
+                    if position >= end { continue }
+                }
                 if Self.hasPrefix(line, at: position, end: end, closing) {
                     position += closing.count
                     regions.append(ScopeRegion(utf8Range: regionStart..<position, scope: scope))

@@ -52,18 +52,28 @@ public struct Glob: Sendable, Hashable {
     }
 
     /// Whether the path, given as its segments, matches.
-    func matches(segments: [[Unicode.Scalar]]) -> Bool {
+    func matches(segments: ArraySlice<[Unicode.Scalar]>) -> Bool {
         alternatives.contains { Self.match($0, segments) }
+    }
+
+    /// Whether the path, given as its segments, matches.
+    func matches(segments: [[Unicode.Scalar]]) -> Bool {
+        matches(segments: segments[...])
     }
 
     // MARK: Matching
 
-    private static func match(_ pattern: [Segment], _ path: [[Unicode.Scalar]]) -> Bool {
+    private static func match(_ pattern: [Segment], _ path: ArraySlice<[Unicode.Scalar]>) -> Bool {
+        // `**/name`, the shape of most ignore patterns, only looks at the last segment.
+        if pattern.count == 2, pattern[0] == .anySegments, case .pattern(let tokens) = pattern[1] {
+            guard let last = path.last else { return false }
+            return matchSegment(tokens, last)
+        }
         var patternIndex = 0
-        var pathIndex = 0
+        var pathIndex = path.startIndex
         var starPattern = -1
-        var starPath = 0
-        while pathIndex < path.count {
+        var starPath = path.startIndex
+        while pathIndex < path.endIndex {
             if patternIndex < pattern.count {
                 switch pattern[patternIndex] {
                 case .anySegments:

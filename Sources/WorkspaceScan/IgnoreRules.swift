@@ -25,11 +25,14 @@ struct IgnorePattern: Sendable {
 public struct IgnoreFile: Sendable {
     /// The file's directory, relative to the walk's root ("" for the root); segments separated by `/`.
     public let directory: String
+    /// The number of segments of `directory`.
+    let depth: Int
     let patterns: [IgnorePattern]
 
     /// Parses the text of an ignore file found in `directory` (relative to the root).
     public init(text: String, directory: String) {
         self.directory = directory
+        self.depth = directory.split(separator: "/").count
         var patterns: [IgnorePattern] = []
         for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             var line = Substring(rawLine)
@@ -70,7 +73,11 @@ public struct IgnoreFile: Sendable {
         } else {
             return nil
         }
-        let segments = local.split(separator: "/").map { Array($0.unicodeScalars) }
+        return decision(forLocalSegments: local.split(separator: "/").map { Array($0.unicodeScalars) }[...], isDirectory: isDirectory)
+    }
+
+    /// The decision for a path given as its segments below this file's directory.
+    func decision(forLocalSegments segments: ArraySlice<[Unicode.Scalar]>, isDirectory: Bool) -> Bool? {
         for pattern in patterns.reversed() where !pattern.directoryOnly || isDirectory {
             if pattern.glob.matches(segments: segments) { return !pattern.negated }
         }
@@ -97,6 +104,17 @@ public struct IgnoreStack: Sendable {
     public func isIgnored(_ relativePath: String, isDirectory: Bool) -> Bool {
         for file in files {
             if let decision = file.decision(forPath: relativePath, isDirectory: isDirectory) { return decision }
+        }
+        return false
+    }
+
+    /// Whether the path, given as all its segments from the root, is ignored. Every file in the stack
+    /// must be in a directory containing the path (as the walker's stack always is).
+    func isIgnored(segments: [[Unicode.Scalar]], isDirectory: Bool) -> Bool {
+        for file in files where file.depth < segments.count {
+            if let decision = file.decision(forLocalSegments: segments[file.depth...], isDirectory: isDirectory) {
+                return decision
+            }
         }
         return false
     }

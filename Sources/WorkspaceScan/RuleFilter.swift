@@ -7,6 +7,8 @@ public struct RuleFilterSet: Sendable {
     /// Per rule: the include and exclude globs, nil when the rule has no `files`.
     let globs: [(include: [Glob], exclude: [Glob])?]
     let applicability: [RuleApplicability]
+    /// The filter of a document when no rule has `languages` or `files`: every rule enabled.
+    let unrestricted: RuleFilter?
 
     /// Compiles the filters of `configuration`'s rules.
     public init(configuration: HighlightConfiguration) {
@@ -24,6 +26,14 @@ public struct RuleFilterSet: Sendable {
             }
             return (include, exclude)
         }
+        let everyDocument = !applicability.contains { $0.languages != nil || $0.files != nil }
+        unrestricted = everyDocument
+            ? RuleFilter(enabled: [Bool](repeating: true, count: applicability.count), scopes: applicability.map(\.scopes)) : nil
+    }
+
+    /// Whether any rule is limited to some languages or some kinds of text, so the language matters.
+    public var dependsOnLanguage: Bool {
+        applicability.contains { $0.languages != nil || $0.scopes != .anywhere }
     }
 
     /// Which rules apply to a document of `languageID` at `relativePath` (relative to its workspace
@@ -32,6 +42,7 @@ public struct RuleFilterSet: Sendable {
     /// A rule with `files` applies when the path or one of its parent directories matches an include
     /// glob (or there is none besides exclusions) and none matches an exclude glob.
     public func filter(languageID: String, relativePath: String?) -> RuleFilter {
+        if let unrestricted { return unrestricted }
         var enabled = [Bool](repeating: true, count: applicability.count)
         let segments = relativePath.map { path in path.split(separator: "/").map { Array($0.unicodeScalars) } }
         for index in applicability.indices {

@@ -40,7 +40,7 @@ public struct ScannedFile: Sendable {
 
     /// The file as walked.
     public var file: WalkedFile
-    /// The language id guessed from the file name, if any.
+    /// The language id guessed from the file name, if any (nil too when no rule depends on the language).
     public var languageID: String?
     /// The matches, sorted.
     public var matches: [ScannedMatch]
@@ -104,7 +104,7 @@ public enum WorkspaceScanner {
     public static func scan(
         _ file: WalkedFile, configuration: HighlightConfiguration, filters: RuleFilterSet, options: ScanOptions = ScanOptions()
     ) -> ScannedFile {
-        let languageID = LanguageSyntax.languageID(forFileName: file.relativePath)
+        let languageID = filters.dependsOnLanguage ? LanguageSyntax.languageID(forFileName: file.relativePath) : nil
         var result = ScannedFile(file: file, languageID: languageID, matches: [], skipped: nil, truncated: false)
         var filter = filters.filter(languageID: languageID ?? "", relativePath: file.relativePath)
         if let selected = options.selectedRules {
@@ -124,10 +124,18 @@ public enum WorkspaceScanner {
             return result
         }
         // Invalid UTF-8 is replaced (U+FFFD) exactly as an editor would show it.
-        let text = String(validating: bytes, as: UTF8.self) != nil ? bytes : Array(String(decoding: bytes, as: UTF8.self).utf8)
-        let syntax = filter.needsSyntax ? languageID.flatMap(LanguageSyntax.forLanguageID).map { SyntaxIndex(syntax: $0, text: text) } : nil
-        let accept = filter.acceptance(syntax: syntax)
-        let list = text.withUnsafeBufferPointer { configuration.ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept) }
+        let text = isValidUTF8(bytes) ? bytes : Array(String(decoding: bytes, as: UTF8.self).utf8)
+        // Scopes cost a scan of the comments and strings, so they are looked at only when a scoped rule
+        // matched without them. Otherwise the result is the same: taking away candidates that never won
+        // changes nothing in a leftmost-longest resolution.
+        var list = text.withUnsafeBufferPointer {
+            configuration.ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: filter.acceptance(syntax: nil))
+        }
+        if filter.needsSyntax, list.matches.contains(where: { filter.scopes[$0.ruleIndex] != .anywhere }),
+           let syntax = languageID.flatMap(LanguageSyntax.forLanguageID) {
+            let accept = filter.acceptance(syntax: SyntaxIndex(syntax: syntax, text: text))
+            list = text.withUnsafeBufferPointer { configuration.ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept) }
+        }
         result.truncated = list.truncated
         result.matches = located(list.matches, in: text, maximumLineBytes: options.maximumLineBytes)
         return result
@@ -164,6 +172,48 @@ public enum WorkspaceScanner {
                 utf16Range: utf16Offset..<(utf16Offset + utf16Length)))
         }
         return located
+    }
+
+    /// Whether `bytes` are valid UTF-8, eight ASCII bytes at a time, without allocating.
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            let count = buffer.count
+            var index = 0
+            while index < count {
+                if index + 8 <= count {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if word & 0x8080_8080_8080_8080 == 0 {
+                        index += 8
+                        continue
+                    }
+                }
+                let lead = buffer[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                let length: Int
+                let lowest: UInt32
+                switch lead {
+                case 0xC2...0xDF: length = 2; lowest = 0x80
+                case 0xE0...0xEF: length = 3; lowest = 0x800
+                case 0xF0...0xF4: length = 4; lowest = 0x10000
+                default: return false
+                }
+                guard index + length <= count else { return false }
+                var scalar = UInt32(lead) & (0xFF >> (length + 1))
+                for offset in 1..<length {
+                    let byte = buffer[index + offset]
+                    guard byte & 0xC0 == 0x80 else { return false }
+                    scalar = scalar << 6 | UInt32(byte & 0x3F)
+                }
+                // Overlong forms, surrogates and values past U+10FFFF are invalid.
+                guard scalar >= lowest, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return false }
+                index += length
+            }
+            return true
+        }
     }
 
     /// The UTF-16 code units a byte of valid UTF-8 accounts for: one per scalar (two for four-byte ones), none for continuation bytes.

@@ -42,7 +42,8 @@ public enum WorkspaceWalker {
         }
     }
 
-    /// The regular files under `root` (or `root` itself when it is a file), sorted by relative path.
+    /// The regular files under `root` (or `root` itself when it is a file), in walk order: the entries
+    /// of each directory by the bytes of their names, a subdirectory's files where its name falls.
     ///
     /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
     public static func files(under root: String, options: Options = Options()) -> [WalkedFile] {
@@ -53,13 +54,13 @@ public enum WorkspaceWalker {
             return [WalkedFile(path: root, relativePath: name, size: Int(info.st_size), modificationTime: nanoseconds(info))]
         }
         var found: [WalkedFile] = []
-        walk(directory: root, relative: "", ignores: IgnoreStack(), options: options, into: &found)
-        found.sort { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
+        walk(directory: root, relative: "", segments: [], ignores: IgnoreStack(), options: options, into: &found)
         return found
     }
 
     private static func walk(
-        directory: String, relative: String, ignores: IgnoreStack, options: Options, into found: inout [WalkedFile]
+        directory: String, relative: String, segments: [[Unicode.Scalar]], ignores: IgnoreStack, options: Options,
+        into found: inout [WalkedFile]
     ) {
         var ignores = ignores
         if options.respectsIgnoreFiles {
@@ -71,30 +72,35 @@ public enum WorkspaceWalker {
             }
         }
         guard let handle = opendir(directory) else { return }
-        defer { closedir(handle) }
-        var subdirectories: [(String, String)] = []
+        var entries: [(key: [UInt8], name: String)] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name == "." || name == ".." || name == ".git" { continue }
             if !options.includesHidden, name.hasPrefix(".") { continue }
+            entries.append((Array(name.utf8), name))
+        }
+        closedir(handle)
+        // Entries in byte order, each directory walked where its name falls: a stable order without a global sort.
+        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
+
+        var entrySegments = segments + [[]]
+        for (_, name) in entries {
             let path = join(directory, name)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             let type = info.st_mode & S_IFMT
+            entrySegments[entrySegments.count - 1] = Array(name.unicodeScalars)
             if type == S_IFDIR {
-                if ignores.isIgnored(relativePath, isDirectory: true) { continue }
-                subdirectories.append((path, relativePath))
+                if ignores.isIgnored(segments: entrySegments, isDirectory: true) { continue }
+                walk(directory: path, relative: relativePath, segments: entrySegments, ignores: ignores, options: options, into: &found)
             } else if type == S_IFREG {
-                if ignores.isIgnored(relativePath, isDirectory: false) { continue }
+                if ignores.isIgnored(segments: entrySegments, isDirectory: false) { continue }
                 found.append(WalkedFile(
                     path: path, relativePath: relativePath, size: Int(info.st_size), modificationTime: nanoseconds(info)))
             }
-        }
-        for (path, relativePath) in subdirectories {
-            walk(directory: path, relative: relativePath, ignores: ignores, options: options, into: &found)
         }
     }
 

@@ -89,6 +89,24 @@ import Testing
         #expect(names("c.rs") == ["any-to@4", "strings@12", "comment-todo@18"])
     }
 
+    /// The validator agrees with the standard library on random mixes of ASCII, valid and broken sequences.
+    @Test func utf8ValidationAgreesWithTheStandardLibrary() {
+        let pieces: [[UInt8]] = [
+            Array("abcdefgh".utf8), Array("é".utf8), Array("中".utf8), Array("🔥".utf8), [0xC0, 0x80], [0xE0, 0x80, 0x80],
+            [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8], [0x80], [0xE2, 0x82], [0x41],
+        ]
+        var state: UInt64 = 0x5554_4638
+        for _ in 0..<2_000 {
+            var bytes: [UInt8] = []
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            for _ in 0..<Int(state >> 60) {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                bytes += pieces[Int(state >> 33) % pieces.count]
+            }
+            #expect(WorkspaceScanner.isValidUTF8(bytes) == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+        }
+    }
+
     @Test func selectedRulesOnly() throws {
         let configuration = HighlightConfiguration.builtInOnly
         let root = try Self.tree(["a.txt": Self.text("TODO NOTE FIXME")])

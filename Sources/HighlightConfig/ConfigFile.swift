@@ -36,6 +36,12 @@ public enum ConfigFile {
         guard !isDirectory.boolValue else {
             return .unusable([ConfigDiagnostic(severity: .error, message: "\(name) is a directory, not a file; it is ignored", source: path)])
         }
+        // Opening a FIFO would wait for a writer forever, and a device might never end: only
+        // regular files (or links to them) are read.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            return .unusable([ConfigDiagnostic(severity: .error, message: "\(name) is not a regular file; it is ignored", source: path)])
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             return .unusable([ConfigDiagnostic(severity: .error, message: "cannot open the file for reading; it is ignored", source: path)])
         }

@@ -99,6 +99,30 @@ private struct RowAndSet: Hashable {
     var set: Int32
 }
 
+/// A map from (row, set) keys that remembers its last lookup: along a run of text the same key repeats, and
+/// hashing would dominate.
+private struct RowAndSetCache {
+    private var values: [RowAndSet: Int32] = [:]
+    private var last = (key: RowAndSet(row: -1, set: -1), value: Int32(0))
+
+    mutating func value(for key: RowAndSet) -> Int32? {
+        if last.key == key { return last.value }
+        guard let value = values[key] else { return nil }
+        last = (key, value)
+        return value
+    }
+
+    mutating func store(_ value: Int32, for key: RowAndSet) {
+        values[key] = value
+        last = (key, value)
+    }
+
+    mutating func removeAll() {
+        values.removeAll(keepingCapacity: true)
+        last.key = RowAndSet(row: -1, set: -1)
+    }
+}
+
 /// The identity of a DFA state.
 private struct DFAStateKey: Hashable {
     /// NFA states, groups separated by -1, earliest start first, sorted within a group.
@@ -165,12 +189,9 @@ struct LazyDFA: Sendable {
     private var doomedSetAt: [Int32] = []
     private var memoLow = 0
     /// (row, set id) -> entry of the row's state with the set's NFA states removed; rows go stale on a clear.
-    private var prunedEntries: [RowAndSet: Int32] = [:]
+    private var prunedEntries = RowAndSetCache()
     /// (row, set id or -1) -> id of the union of the set and the row's kernel.
-    private var unions: [RowAndSet: Int32] = [:]
-    /// The last lookups of both caches: along a run the same pair repeats, and hashing would dominate.
-    private var lastPruned = (key: RowAndSet(row: -1, set: -1), entry: Int32(0))
-    private var lastUnion = (key: RowAndSet(row: -1, set: -1), id: Int32(0))
+    private var unions = RowAndSetCache()
 
     // Buffers reused by transition computation.
     private var stamps: [UInt32]
@@ -203,14 +224,8 @@ struct LazyDFA: Sendable {
         doomedSetIDs.removeAll(keepingCapacity: true)
         doomedSetAt.removeAll(keepingCapacity: true)
         memoLow = 0
-        prunedEntries.removeAll(keepingCapacity: true)
-        unions.removeAll(keepingCapacity: true)
-        forgetLastLookups()
-    }
-
-    private mutating func forgetLastLookups() {
-        lastPruned.key = RowAndSet(row: -1, set: -1)
-        lastUnion.key = RowAndSet(row: -1, set: -1)
+        prunedEntries.removeAll()
+        unions.removeAll()
     }
 
     /// The end of the leftmost-longest match starting at or after `from` (forward DFA, unanchored).
@@ -277,54 +292,24 @@ struct LazyDFA: Sendable {
         let slowHigh = doomedSetAt.isEmpty ? Int.max : memoHigh - 1
         while position < count {
             let slow = position >= recordAfter || (position >= slowLow && position < slowHigh)
-            if slow {
-                let byte = base[position]
-                var entry = table[Int(row) + column(byte: byte, at: position, in: text)]
-                if entry & EntryFlag.unknown != 0 {
-                    guard let computed = computeTransition(row: row, byte: byte, at: position, in: text) else {
-                        return (.gaveUp, position)
+            if !slow {
+                // The fast loop runs up to the next slow byte.
+                let fastEnd = position < slowLow ? min(count, slowLow, recordAfter) : min(count, recordAfter)
+                var entry: Int32 = 0
+                let stoppedEarly = table.withUnsafeBufferPointer { rows -> Bool in
+                    byteClasses.withUnsafeBufferPointer { classes -> Bool in
+                        guard let rowBase = rows.baseAddress, let classBase = classes.baseAddress else { return false }
+                        return LazyDFA.runForward(
+                            rows: rowBase, classes: classBase, text: base, position: &position, end: fastEnd, row: &row,
+                            entry: &entry, lastMatch: &lastEnd, stopsOnNonASCII: usesWordColumns)
                     }
-                    entry = computed
                 }
-                if entry & EntryFlag.match != 0 {
-                    lastEnd = position
-                }
-                if entry & EntryFlag.dead != 0 {
-                    return (lastEnd >= 0 ? .found(lastEnd) : .notFound, position)
-                }
-                position += 1
-                row = entry & ~EntryFlag.mask
-                let memoIndex = position - memoLow
-                let doomed = memoIndex >= 0 && memoIndex < doomedSetAt.count ? doomedSetAt[memoIndex] : -1
-                if doomed >= 0 {
-                    guard let pruned = prunedEntry(row: row, doomedSet: doomed) else { return (.gaveUp, position) }
-                    if pruned & EntryFlag.dead != 0 {
-                        return (lastEnd >= 0 ? .found(lastEnd) : .notFound, position)
-                    }
-                    row = pruned & ~EntryFlag.mask
-                }
-                if position > recordAfter {
-                    recorded.append(union(of: doomed, withKernelOf: row))
-                }
-                continue
+                guard stoppedEarly else { continue }
             }
-            // The fast loop runs up to the next slow byte.
-            let fastEnd = position < slowLow ? min(count, slowLow, recordAfter) : min(count, recordAfter)
-            var entry: Int32 = 0
-            let stoppedEarly = table.withUnsafeBufferPointer { rows -> Bool in
-                byteClasses.withUnsafeBufferPointer { classes -> Bool in
-                    guard let rowBase = rows.baseAddress, let classBase = classes.baseAddress else { return false }
-                    return LazyDFA.runForward(
-                        rows: rowBase, classes: classBase, text: base, position: &position, end: fastEnd, row: &row,
-                        entry: &entry, lastMatch: &lastEnd, stopsOnNonASCII: usesWordColumns)
-                }
-            }
-            guard stoppedEarly else { continue }
+            // One byte the fast loop does not take: a flagged or unknown entry, a non-ASCII byte whose column
+            // depends on its scalar, or a byte whose kernel the memo prunes or records.
             let byte = base[position]
-            if entry == 0 {
-                // Stopped on a non-ASCII byte: pick the column by the word class of its scalar.
-                entry = table[Int(row) + column(byte: byte, at: position, in: text)]
-            }
+            var entry = table[Int(row) + column(byte: byte, at: position, in: text)]
             if entry & EntryFlag.unknown != 0 {
                 guard let computed = computeTransition(row: row, byte: byte, at: position, in: text) else {
                     return (.gaveUp, position)
@@ -339,6 +324,18 @@ struct LazyDFA: Sendable {
             }
             position += 1
             row = entry & ~EntryFlag.mask
+            let memoIndex = position - memoLow
+            let doomed = memoIndex >= 0 && memoIndex < doomedSetAt.count ? doomedSetAt[memoIndex] : -1
+            if doomed >= 0 {
+                guard let pruned = prunedEntry(row: row, doomedSet: doomed) else { return (.gaveUp, position) }
+                if pruned & EntryFlag.dead != 0 {
+                    return (lastEnd >= 0 ? .found(lastEnd) : .notFound, position)
+                }
+                row = pruned & ~EntryFlag.mask
+            }
+            if position > recordAfter {
+                recorded.append(union(of: doomed, withKernelOf: row))
+            }
             if entry & EntryFlag.startLike != 0, let firstBytes {
                 // No thread is alive: jump to the next position where a match can start.
                 guard let candidate = firstBytes.firstIndex(in: text, from: position) else { return (.notFound, count) }
@@ -383,11 +380,7 @@ struct LazyDFA: Sendable {
     /// The entry of `row`'s state without the NFA states of doomed set `doomedSet` (empty groups dropped); nil to give up.
     private mutating func prunedEntry(row: Int32, doomedSet: Int32) -> Int32? {
         let cacheKey = RowAndSet(row: row, set: doomedSet)
-        if lastPruned.key == cacheKey {
-            return lastPruned.entry
-        }
-        if let cached = prunedEntries[cacheKey] {
-            lastPruned = (cacheKey, cached)
+        if let cached = prunedEntries.value(for: cacheKey) {
             return cached
         }
         let source = keys[Int(row) / stride]
@@ -422,19 +415,14 @@ struct LazyDFA: Sendable {
             if totalClears != clearsBefore { return entry }
             result = entry
         }
-        prunedEntries[cacheKey] = result
-        lastPruned = (cacheKey, result)
+        prunedEntries.store(result, for: cacheKey)
         return result
     }
 
     /// The id of the union of doomed set `doomedSet` (-1: none) and the NFA states of `row`'s kernel.
     private mutating func union(of doomedSet: Int32, withKernelOf row: Int32) -> Int32 {
         let cacheKey = RowAndSet(row: row, set: doomedSet)
-        if lastUnion.key == cacheKey {
-            return lastUnion.id
-        }
-        if let cached = unions[cacheKey] {
-            lastUnion = (cacheKey, cached)
+        if let cached = unions.value(for: cacheKey) {
             return cached
         }
         var states = keys[Int(row) / stride].kernel.filter { $0 >= 0 }
@@ -455,8 +443,7 @@ struct LazyDFA: Sendable {
             doomedSets.append(unique)
             doomedSetIDs[unique] = id
         }
-        unions[cacheKey] = id
-        lastUnion = (cacheKey, id)
+        unions.store(id, for: cacheKey)
         return id
     }
 
@@ -846,9 +833,8 @@ struct LazyDFA: Sendable {
             keys.removeAll(keepingCapacity: true)
             index.removeAll(keepingCapacity: true)
             table.removeAll(keepingCapacity: true)
-            prunedEntries.removeAll(keepingCapacity: true)
-            unions.removeAll(keepingCapacity: true)
-            forgetLastLookups()
+            prunedEntries.removeAll()
+            unions.removeAll()
             endMatches.removeAll(keepingCapacity: true)
             for index in startRows.indices { startRows[index] = -1 }
         }

@@ -107,6 +107,12 @@ struct FirstByteSet: Sendable {
     let bytes: [UInt8]
     private let splatted: [UInt64]
 
+    /// A set of one to three given bytes.
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        splatted = bytes.map { UInt64($0) &* 0x0101_0101_0101_0101 }
+    }
+
     /// The set for `nfa` (whose matches are non-empty), or nil when more than three bytes can start a match.
     init?(_ nfa: NFA) {
         var seen = [Bool](repeating: false, count: nfa.count)
@@ -135,8 +141,7 @@ struct FirstByteSet: Sendable {
             if starting.count > 3 { return nil }
         }
         guard !starting.isEmpty else { return nil }
-        bytes = starting.sorted()
-        splatted = bytes.map { UInt64($0) &* 0x0101_0101_0101_0101 }
+        self.init(bytes: starting.sorted())
     }
 
     /// The first index in `from..<text.count` holding one of the bytes, or nil.
@@ -183,7 +188,9 @@ struct FirstByteSet: Sendable {
 ///                       <-------| -------->        prefix backwards from `-`, then the pattern forwards
 struct InnerLiteral: Sendable {
     /// The bytes (one to three) the literal position can hold.
-    let bytes: [UInt8]
+    var bytes: [UInt8] { scan.bytes }
+    /// Finds them eight bytes at a time.
+    let scan: FirstByteSet
     /// The prefix before the literal, reversed, without the non-empty restriction (the prefix may match nothing).
     let reversePrefixNFA: NFA
     /// The estimated share of text bytes that are the literal's, in percent.
@@ -208,7 +215,7 @@ struct InnerLiteral: Sendable {
             best = (index, bytes, frequency)
         }
         guard let best else { return nil }
-        bytes = best.bytes
+        scan = FirstByteSet(bytes: best.bytes)
         estimatedFrequency = best.frequency
         let prefix = RegexSyntax(root: .concat(Array(parts[0..<best.index])), captureCount: 0, captureNames: [nil])
         reversePrefixNFA = try NFACompiler.compile(prefix, reverse: true, includeCaptures: false)
@@ -234,32 +241,7 @@ struct InnerLiteral: Sendable {
     /// The first position in `utf8Offset..<text.count` holding one of the bytes, or nil.
     @inline(__always)
     func firstIndex(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int) -> Int? {
-        guard let base = text.baseAddress, utf8Offset >= 0 else { return nil }
-        let count = text.count
-        var index = utf8Offset
-        let raw = UnsafeRawPointer(base)
-        let lows: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let first = UInt64(bytes[0]) &* lows
-        let second = UInt64(bytes[min(1, bytes.count - 1)]) &* lows
-        let third = UInt64(bytes[bytes.count - 1]) &* lows
-        while count &- index >= 8 {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let a = word ^ first
-            let b = word ^ second
-            let c = word ^ third
-            let found = ((a &- lows) & ~a | (b &- lows) & ~b | (c &- lows) & ~c) & highs
-            if found != 0 {
-                // The lowest flagged byte is exact: borrows only create false flags above a true zero byte.
-                return index &+ (found.trailingZeroBitCount &>> 3)
-            }
-            index &+= 8
-        }
-        while index < count {
-            if bytes.contains(base[index]) { return index }
-            index &+= 1
-        }
-        return nil
+        scan.firstIndex(in: text, from: utf8Offset)
     }
 }
 

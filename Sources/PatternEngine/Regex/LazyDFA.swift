@@ -217,6 +217,10 @@ struct LazyDFA: Sendable {
 
     // MARK: Searching
 
+    /// Above this many distinct doomed sets the memo stops growing (memory stays bounded; searches stay
+    /// correct, only the linear-time guarantee is lost for the rest of the scan).
+    static let maximumDoomedSets = 1 << 16
+
     /// Forgets the memo and turns it on or off; a scan of a new text must call it first.
     mutating func resetMemo(enabled: Bool) {
         memoEnabled = enabled
@@ -255,7 +259,8 @@ struct LazyDFA: Sendable {
         case .notFound: provenAfter = anchored ? from : nil
         case .gaveUp: provenAfter = nil
         }
-        if memoEnabled, let provenAfter, stop - provenAfter > limits.memoThreshold {
+        if memoEnabled, let provenAfter, stop - provenAfter > limits.memoThreshold,
+           doomedSets.count < LazyDFA.maximumDoomedSets {
             // Run again, recording the doomed kernels after `provenAfter`; keep them only if the run agrees.
             let (again, _) = scanForward(
                 text, from: from, firstBytes: firstBytes, anchored: anchored, recordAfter: provenAfter, recorded: &recorded)

@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import JSONRPC
 import JSONValue
+import Synchronization
 import Testing
 
 /// The real executable over real pipes, under faults: a dying parent, a closed stdout, a client
@@ -16,10 +17,14 @@ import Testing
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()
+        private let errorBytes = ByteCollector()
+        private let errorReader = DispatchGroup()
         private var framer = MessageFramer()
         private var pending: [JSON] = []
 
         init(arguments: [String] = [], directory: URL? = nil) throws {
+            // A server that ends early must fail the test, not kill the test process.
+            signal(SIGPIPE, SIG_IGN)
             let executable = try #require(ProcessTests.executable, "build the highlight-ls product first (swift build)")
             process.executableURL = executable
             process.arguments = arguments
@@ -28,6 +33,21 @@ import Testing
             process.standardOutput = stdout
             process.standardError = stderr
             try process.run()
+            // stderr is read as it comes: a server blocked on a full stderr pipe would hang the test.
+            let errorDescriptor = stderr.fileHandleForReading.fileDescriptor
+            let collected = errorBytes
+            errorReader.enter()
+            let group = errorReader
+            Thread {
+                var chunk = [UInt8](repeating: 0, count: 1 << 16)
+                while true {
+                    let count = chunk.withUnsafeMutableBytes { read(errorDescriptor, $0.baseAddress, $0.count) }
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    collected.bytes.withLock { $0 += chunk[0..<count] }
+                }
+                group.leave()
+            }.start()
             // A safety net, not a synchronisation: a server that hangs is killed so the run ends
             // (and the test fails) instead of blocking everyone's `swift test`.
             let pid = process.processIdentifier
@@ -81,7 +101,8 @@ import Testing
 
         /// Everything the server wrote to stderr, once it has ended.
         func errorOutput() -> String {
-            String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            errorReader.wait()
+            return errorBytes.bytes.withLock { String(decoding: $0, as: UTF8.self) }
         }
 
         func waitForExit() -> (status: Int32, reason: Process.TerminationReason) {
@@ -261,4 +282,9 @@ import Testing
         server.send(Self.notification("exit", [:]))
         #expect(server.waitForExit().status == 0)
     }
+}
+
+/// Bytes gathered by a reader thread.
+final class ByteCollector: Sendable {
+    let bytes = Mutex<[UInt8]>([])
 }

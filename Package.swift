@@ -60,7 +60,7 @@ let package = Package(
 
         // MARK: highlight-load — keystroke latency and memory of the real server over pipes (release build).
         .executableTarget(
-            name: "highlight-load", dependencies: ["JSONRPC", "JSONValue", "HighlightConfig"], swiftSettings: strict),
+            name: "highlight-load", dependencies: ["JSONRPC", "JSONValue", "HighlightConfig", "TextIndex"], swiftSettings: strict),
 
         // MARK: ServerFuzzing and highlight-fuzz — raw-byte and edit-sequence fuzzing of the server (docs/FUZZING.md).
         .target(

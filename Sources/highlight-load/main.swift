@@ -8,6 +8,9 @@ import JSONValue
 // request on the large document next to the engine's own scan of it, and the server's memory.
 //
 //   swift build -c release && .build/release/highlight-load [--server PATH] [--edits N] [--lines N]
+//   (`--soak` runs the reliability soak instead; see Soak.swift.)
+
+if CommandLine.arguments.dropFirst().first == "--soak" { exit(runSoak(Array(CommandLine.arguments.dropFirst(2)))) }
 
 var serverPath = ".build/release/highlight-ls"
 var editCount = 300

@@ -67,7 +67,8 @@ extension LineIndex {
                 index += 1
             } else {
                 let length = characterLength(in: text, at: index, end: end)
-                wideCharacters.append(WideCharacter(utf8OffsetInLine: index - lineStart, utf8Length: length))
+                wideCharacters.append(
+                    WideCharacter(utf8OffsetInLine: index - lineStart, utf8Length: length, after: wideCharacters.last))
                 index += length
             }
         }

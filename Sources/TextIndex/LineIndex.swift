@@ -10,7 +10,8 @@
 //     line 2: start 11, content 0 bytes (the text ends with a terminator)
 //
 // On an ASCII line, bytes, UTF-16 units and scalars coincide, so a conversion is one
-// subtraction. On other lines the conversion walks that line's wide characters only.
+// subtraction. On other lines the conversion binary-searches that line's wide characters,
+// which carry running totals of the units they take beyond one per byte.
 // `\n`, `\r\n` and a lone `\r` each end a line; `\r\n` is one terminator, so no position
 // ever points between its two bytes.
 
@@ -19,21 +20,56 @@
 ///
 /// The index does not keep the text. Every query clamps its input instead of trapping.
 public struct LineIndex: Sendable, Equatable {
-    /// A character that takes more than one UTF-8 byte.
+    /// A character that takes more than one UTF-8 byte, with running totals of the line's
+    /// earlier wide characters so that a conversion binary-searches instead of walking them.
+    ///
+    /// The fields are 32-bit to keep the record at 16 bytes; a line over 2 GiB (which no LSP
+    /// message can carry) would convert wrongly, but never trap.
     struct WideCharacter: Sendable, Equatable {
         /// The UTF-8 offset of the character from the start of its line.
-        var utf8OffsetInLine: Int
+        var utf8OffsetInLine: Int32
+        /// Bytes minus scalars of the line's wide characters before this one.
+        var utf32ExcessBefore: Int32
+        /// How many of the line's wide characters before this one are 4 bytes long (a UTF-16
+        /// surrogate pair each).
+        var surrogatePairsBefore: Int32
         /// The UTF-8 length of the character: 2, 3 or 4 (1 for a stray byte of invalid input).
-        var utf8Length: Int
+        var utf8Length: UInt8
+
+        init(utf8OffsetInLine: Int, utf8Length: Int, after previous: WideCharacter?) {
+            self.utf8OffsetInLine = Int32(clamping: utf8OffsetInLine)
+            self.utf8Length = UInt8(clamping: utf8Length)
+            utf32ExcessBefore = previous.map { $0.utf32ExcessBefore &+ Int32($0.utf8Length) &- 1 } ?? 0
+            surrogatePairsBefore = previous.map { $0.surrogatePairsBefore &+ ($0.utf8Length == 4 ? 1 : 0) } ?? 0
+        }
+
+        var offset: Int { Int(utf8OffsetInLine) }
+        var length: Int { Int(utf8Length) }
 
         /// The character's length in `encoding`'s units.
         @inline(__always)
         func length(in encoding: PositionEncoding) -> Int {
             switch encoding {
-            case .utf8: return utf8Length
+            case .utf8: return length
             case .utf16: return utf8Length == 4 ? 2 : 1
             case .utf32: return 1
             }
+        }
+
+        /// Bytes minus `encoding`'s units of the line's wide characters before this one.
+        @inline(__always)
+        func excessBefore(in encoding: PositionEncoding) -> Int {
+            switch encoding {
+            case .utf8: return 0
+            case .utf16: return Int(utf32ExcessBefore) - Int(surrogatePairsBefore)
+            case .utf32: return Int(utf32ExcessBefore)
+            }
+        }
+
+        /// Bytes minus `encoding`'s units of the line's wide characters up to and including this one.
+        @inline(__always)
+        func excessThrough(in encoding: PositionEncoding) -> Int {
+            excessBefore(in: encoding) + length - length(in: encoding)
         }
     }
 
@@ -134,11 +170,7 @@ public struct LineIndex: Sendable, Equatable {
     public func characterCount(ofLine line: Int, encoding: PositionEncoding) -> Int {
         guard line >= 0, line < lines.count else { return 0 }
         let record = lines[line]
-        var count = record.utf8ContentLength
-        for wide in record.wideCharacters {
-            count -= wide.utf8Length - wide.length(in: encoding)
-        }
-        return count
+        return record.utf8ContentLength - (record.wideCharacters.last?.excessThrough(in: encoding) ?? 0)
     }
 
     // MARK: Conversions
@@ -149,24 +181,22 @@ public struct LineIndex: Sendable, Equatable {
     /// character; an offset inside a line terminator (such as between `\r` and `\n`) names the
     /// end of the line's content.
     ///
-    /// - Complexity: O(log *L* + *k*) for *L* lines and *k* non-ASCII characters on the line;
-    ///   O(log *L*) on an ASCII line.
+    /// - Complexity: O(log *L* + log *k*) for *L* lines and *k* non-ASCII characters on the line.
     public func position(ofUTF8Offset utf8Offset: Int, encoding: PositionEncoding) -> Position {
         let clamped = min(max(utf8Offset, 0), utf8Count)
         let lineNumber = line(containingUTF8Offset: clamped)
         let record = lines[lineNumber]
-        var column = min(clamped - record.utf8Start, record.utf8ContentLength)
-        // Bytes minus units of the wide characters before `column`.
-        var excess = 0
-        for wide in record.wideCharacters {
-            if wide.utf8OffsetInLine >= column { break }
-            if column < wide.utf8OffsetInLine + wide.utf8Length {
-                column = wide.utf8OffsetInLine
-                break
-            }
-            excess += wide.utf8Length - wide.length(in: encoding)
+        let column = min(clamped - record.utf8Start, record.utf8ContentLength)
+        let wide = record.wideCharacters
+        // The wide characters that start before `column`.
+        let before = wide.partitionPoint { $0.offset >= column }
+        guard before > 0 else { return Position(line: lineNumber, character: column) }
+        let last = wide[before - 1]
+        if column < last.offset + last.length {
+            // Inside a multi-byte character: the position of its start.
+            return Position(line: lineNumber, character: last.offset - last.excessBefore(in: encoding))
         }
-        return Position(line: lineNumber, character: column - excess)
+        return Position(line: lineNumber, character: column - last.excessThrough(in: encoding))
     }
 
     /// The UTF-8 offset of `position`, whose character is counted in `encoding`'s units.
@@ -176,7 +206,7 @@ public struct LineIndex: Sendable, Equatable {
     /// the content end (never a spot inside the terminator); a character inside a multi-byte
     /// character (such as between the two UTF-16 units of 👍) gives that character's start.
     ///
-    /// - Complexity: O(*k*) for the *k* non-ASCII characters on the line; O(1) on an ASCII line.
+    /// - Complexity: O(log *k*) for the *k* non-ASCII characters on the line; O(1) on an ASCII line.
     public func utf8Offset(of position: Position, encoding: PositionEncoding) -> Int {
         guard position.line >= 0 else { return 0 }
         guard position.line < lines.count else { return utf8Count }
@@ -184,16 +214,31 @@ public struct LineIndex: Sendable, Equatable {
         // A line has no more units than bytes, so this clamp loses nothing and keeps the
         // additions below from overflowing.
         let character = min(max(position.character, 0), record.utf8ContentLength)
-        var excess = 0
-        for wide in record.wideCharacters {
-            let unitStart = wide.utf8OffsetInLine - excess
-            if unitStart >= character { break }
-            let units = wide.length(in: encoding)
-            if character < unitStart + units {
-                return record.utf8Start + wide.utf8OffsetInLine
-            }
-            excess += wide.utf8Length - units
+        let wide = record.wideCharacters
+        // The wide characters whose first unit comes before `character`.
+        let before = wide.partitionPoint { $0.offset - $0.excessBefore(in: encoding) >= character }
+        guard before > 0 else { return record.utf8Start + character }
+        let last = wide[before - 1]
+        if character < last.offset - last.excessBefore(in: encoding) + last.length(in: encoding) {
+            return record.utf8Start + last.offset
         }
-        return record.utf8Start + min(character + excess, record.utf8ContentLength)
+        return record.utf8Start + min(character + last.excessThrough(in: encoding), record.utf8ContentLength)
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, which must be false and then true
+    /// along the array.
+    ///
+    /// - Complexity: O(log *n*).
+    @inline(__always)
+    func partitionPoint(_ predicate: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

@@ -1,6 +1,8 @@
 import HighlightConfig
+import LanguageSyntax
 import PatternEngine
 import TextIndex
+import WorkspaceScan
 
 /// An open document: its text (kept exactly once), version and the highlights of that text.
 struct Document {
@@ -11,6 +13,9 @@ struct Document {
     /// The highlights of `text`, kept up to date edit by edit; `nil` until first needed, and
     /// after a change that cannot be followed incrementally.
     var highlights: DocumentHighlights?
+    /// The comment and string regions of `text`, kept only while a rule that applies to the
+    /// document is limited to a scope and the document's language has a known syntax.
+    var syntax: SyntaxIndex?
 
     init(uri: String, languageId: String, version: Int, text: [UInt8]) {
         self.uri = uri
@@ -19,18 +24,27 @@ struct Document {
         self.text = TextBuffer(utf8: text)
     }
 
-    /// Replaces a UTF-8 range of the text and brings the highlights up to date.
+    /// Replaces a UTF-8 range of the text and brings the syntax index and the highlights up to date.
     ///
     /// When no rule can match a line terminator, every match lies within one line, so only the
-    /// lines the edit touched are scanned again; the matches and line segments after them are
-    /// shifted, not recomputed. Otherwise the highlights are dropped and recomputed in full when
-    /// next needed.
+    /// lines the edit touched are scanned again — and the lines whose comment or string scope
+    /// the edit changed (opening `/*` changes every line after it, up to where the scopes agree
+    /// again); the matches and line segments after them are shifted, not recomputed. Otherwise
+    /// the highlights are dropped and recomputed in full when next needed.
     /// - Complexity: O(e + m) for an edit touching e bytes of lines, with m matches in the
     ///   document (shifting the later ones), plus moving the bytes after the edit.
-    mutating func replace(utf8Range: Range<Int>, with newText: some Collection<UInt8>, ruleSet: RuleSet) {
+    mutating func replace(utf8Range: Range<Int>, with newText: some Collection<UInt8>, ruleSet: RuleSet, filter: RuleFilter?) {
         let oldLineCount = text.lineIndex.lineCount
         let oldCount = text.utf8Count
+        let insertedCount = newText.count
         text.replace(utf8Range: utf8Range, with: newText)
+        var rescoped: Range<Int>?
+        if var index = syntax {
+            syntax = nil  // keeps the index uniquely referenced while it changes
+            let lines = text.withUnsafeBytes { index.update(afterReplacing: utf8Range, withUTF8Count: insertedCount, in: $0) }
+            rescoped = index.utf8Range(ofLines: lines, textCount: text.utf8Count)
+            syntax = index
+        }
         guard var current = highlights, !ruleSet.canMatchLineTerminator else {
             highlights = nil
             return
@@ -42,16 +56,31 @@ struct Document {
         // The lines the new text spans. A line terminator belongs to the line it ends, so an edit
         // that joins, splits or re-terminates lines (a `\r` meeting a `\n`) lands in them too, and
         // the lines around are unchanged: their matches cannot see across a terminator.
-        let firstLine = index.line(containingUTF8Offset: utf8Range.lowerBound)
-        let lastLine = index.line(containingUTF8Offset: utf8Range.lowerBound + newText.count)
+        var firstLine = index.line(containingUTF8Offset: utf8Range.lowerBound)
+        var lastLine = index.line(containingUTF8Offset: utf8Range.lowerBound + insertedCount)
+        if let rescoped {
+            firstLine = min(firstLine, index.line(containingUTF8Offset: rescoped.lowerBound))
+            lastLine = max(lastLine, index.line(containingUTF8Offset: max(rescoped.lowerBound, rescoped.upperBound - 1)))
+        }
         let regionStart = index.utf8Offset(ofLineStart: firstLine)
         let regionEnd = lastLine + 1 < index.lineCount ? index.utf8Offset(ofLineStart: lastLine + 1) : text.utf8Count
-        let fresh = text.withUnsafeBytes { ruleSet.matches(in: $0, startingIn: regionStart..<regionEnd) }
+        let accept = filter?.acceptance(syntax: syntax)
+        let fresh = text.withUnsafeBytes { ruleSet.matches(in: $0, startingIn: regionStart..<regionEnd, accept: accept) }
         current.replaceMatches(
             oldUTF8Range: regionStart..<max(regionStart, regionEnd - byteDelta), with: fresh.matches, byteDelta: byteDelta,
             oldLines: firstLine...max(firstLine, lastLine - lineDelta), lineDelta: lineDelta, text: text)
         current.truncated = current.truncated || fresh.truncated
         highlights = current
+    }
+}
+
+extension SyntaxIndex {
+    /// The UTF-8 range covered by a range of the index's lines.
+    func utf8Range(ofLines lines: Range<Int>, textCount: Int) -> Range<Int> {
+        let starts = lineStarts
+        let start = lines.lowerBound < starts.count ? starts[lines.lowerBound] : textCount
+        let end = lines.upperBound < starts.count ? starts[lines.upperBound] : textCount
+        return start..<max(start, end)
     }
 }
 

@@ -2,6 +2,7 @@ import HighlightConfig
 import JSONRPC
 import JSONValue
 import PatternEngine
+import WorkspaceScan
 import TextIndex
 
 extension Server {
@@ -43,7 +44,8 @@ extension Server {
         // Nothing can fail from here on. The document is taken out of the table while it changes,
         // so that its text is edited in place rather than copied.
         guard var document = documents.removeValue(forKey: uri) else { return }
-        let ruleSet = configuration(forDocumentURI: uri).ruleSet
+        let config = configuration(forDocumentURI: uri)
+        let filter = ruleFilter(forDocument: uri, languageId: document.languageId, config: config)
         if document.highlights?.configurationGeneration != configuration.generation { document.highlights = nil }
         for edit in edits {
             if let range = edit.range {
@@ -54,10 +56,11 @@ extension Server {
                     log(.info, "\(uri): reversed range in didChange normalised")
                     swap(&start, &end)
                 }
-                document.replace(utf8Range: start..<end, with: edit.text.utf8, ruleSet: ruleSet)
+                document.replace(utf8Range: start..<end, with: edit.text.utf8, ruleSet: config.ruleSet, filter: filter)
             } else {
                 document.text = TextBuffer(utf8: Array(edit.text.utf8))
                 document.highlights = nil
+                document.syntax = nil
             }
         }
         if let version = params.value(at: "textDocument.version")?.integerValue {
@@ -116,7 +119,16 @@ extension Server {
         if let highlights = document.highlights, highlights.configurationGeneration == configuration.generation {
             return (document, config)
         }
-        let list = document.text.withUnsafeBytes { config.ruleSet.matches(in: $0) }
+        // Rules that do not apply (by `languages`, `files` or `scope`) are no candidates at all,
+        // so they never hide another rule's match.
+        let filter = ruleFilter(forDocument: uri, languageId: document.languageId, config: config)
+        if !filter.needsSyntax {
+            document.syntax = nil
+        } else if document.syntax == nil {
+            document.syntax = makeSyntaxIndex(languageId: document.languageId, text: document.text)
+        }
+        let accept = filter.acceptance(syntax: document.syntax)
+        let list = document.text.withUnsafeBytes { config.ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept) }
         if list.truncated { log(.warning, "\(uri): too many matches; only the first \(list.matches.count) are highlighted") }
         document.highlights = DocumentHighlights(configurationGeneration: configuration.generation, configuration: config, matches: list)
         documents[uri] = document

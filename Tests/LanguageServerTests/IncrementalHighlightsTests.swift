@@ -1,6 +1,9 @@
+import HighlightConfig
+import LanguageSyntax
 import PatternEngine
 import Testing
 import TextIndex
+import WorkspaceScan
 
 @testable import LanguageServer
 
@@ -21,7 +24,12 @@ import TextIndex
     ]
 
     static let pieces = ["TODO", "FIXME", " ", "x", "AB-12", "-3", "café", "CAFÉ", "👍", "日本", "e\u{301}", "\r\n", "\n", "\r",
-                         "BEGIN", "END", "ab", "#"]
+                         "BEGIN", "END", "ab", "#", "/*", "*/", "//", "\"", "\\"]
+
+    /// The rule sets again, with the first rule limited to comments and the second to code, in C.
+    static let scoped: (filter: RuleFilter, syntax: LanguageSyntax?) = (
+        RuleFilter(enabled: [true, true, true, true, true], scopes: [.comments, .code, .anywhere, .anywhere, .anywhere]),
+        LanguageSyntax.forLanguageID("c"))
 
     /// A small seeded generator, so a failure can be replayed.
     struct SplitMix {
@@ -38,48 +46,64 @@ import TextIndex
     @Test(arguments: UInt64(1)...16)
     func randomEditsEqualAFullRecomputation(seed: UInt64) {
         for (name, rules) in Self.ruleSets {
-            let ruleSet = RuleSet(rules: rules)
-            var random = SplitMix(state: seed)
-            var text: [UInt8] = []
-            for _ in 0..<40 { text += Array(Self.pieces[random.next(Self.pieces.count)].utf8) }
-            var document = Document(uri: "file:///t", languageId: "", version: 1, text: text)
-            for step in 0..<150 {
-                // Highlights exist (and have segments in two encodings) before each edit.
-                if document.highlights == nil {
-                    document.highlights = DocumentHighlights(configurationGeneration: 0, matches: document.text.withUnsafeBytes { ruleSet.matches(in: $0) })
-                }
-                _ = document.highlights?.segments(in: .utf16, text: document.text)
-                _ = document.highlights?.segments(in: .utf8, text: document.text)
-
-                let count = document.text.utf8Count
-                var start = random.next(count + 1)
-                var end = min(count, start + random.next(8))
-                // Edits arrive at character boundaries (the line index converts positions to them).
-                let index = document.text.lineIndex
-                start = index.utf8Offset(of: index.position(ofUTF8Offset: start, encoding: .utf32), encoding: .utf32)
-                end = index.utf8Offset(of: index.position(ofUTF8Offset: end, encoding: .utf32), encoding: .utf32)
-                var inserted: [UInt8] = []
-                for _ in 0..<random.next(3) { inserted += Array(Self.pieces[random.next(Self.pieces.count)].utf8) }
-                document.replace(utf8Range: min(start, end)..<max(start, end), with: inserted, ruleSet: ruleSet)
-
-                guard var incremental = document.highlights else { continue }
-                let full = document.text.withUnsafeBytes { ruleSet.matches(in: $0) }
-                let context = "seed \(seed), \(name), step \(step), text \(document.text.text.debugDescription)"
-                #expect(incremental.matches == full.matches, Comment(rawValue: context))
-                for encoding in [PositionEncoding.utf16, .utf8] {
-                    let expected = document.text.lineSegments(of: full.matches[...], encoding: encoding)
-                    #expect(incremental.segments(in: encoding, text: document.text) == expected, Comment(rawValue: "\(encoding) \(context)"))
-                }
-                if incremental.matches != full.matches { return }
-            }
+            check(seed: seed, name: name, rules: rules, filter: nil)
         }
+        check(seed: seed, name: "scoped to comments and code", rules: Self.ruleSets[0].rules, filter: Self.scoped.filter)
+    }
+
+    func check(seed: UInt64, name: String, rules: [Rule], filter: RuleFilter?) {
+        let ruleSet = RuleSet(rules: rules)
+        var random = SplitMix(state: seed)
+        var text: [UInt8] = []
+        for _ in 0..<40 { text += Array(Self.pieces[random.next(Self.pieces.count)].utf8) }
+        var document = Document(uri: "file:///t", languageId: "", version: 1, text: text)
+        if filter != nil, let syntax = Self.scoped.syntax { document.syntax = SyntaxIndex(syntax: syntax, text: text) }
+        func fullMatches(_ document: Document) -> MatchList {
+            let accept = filter?.acceptance(syntax: document.syntax)
+            return document.text.withUnsafeBytes { ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept) }
+        }
+        for step in 0..<150 {
+            // Highlights exist (and have segments in two encodings) before each edit.
+            if document.highlights == nil {
+                let matches = fullMatches(document)
+                document.highlights = DocumentHighlights(configurationGeneration: 0, matches: matches)
+            }
+            _ = document.highlights?.segments(in: .utf16, text: document.text)
+            _ = document.highlights?.segments(in: .utf8, text: document.text)
+
+            let count = document.text.utf8Count
+            var start = random.next(count + 1)
+            var end = min(count, start + random.next(8))
+            // Edits arrive at character boundaries (the line index converts positions to them).
+            let index = document.text.lineIndex
+            start = index.utf8Offset(of: index.position(ofUTF8Offset: start, encoding: .utf32), encoding: .utf32)
+            end = index.utf8Offset(of: index.position(ofUTF8Offset: end, encoding: .utf32), encoding: .utf32)
+            var inserted: [UInt8] = []
+            for _ in 0..<random.next(3) { inserted += Array(Self.pieces[random.next(Self.pieces.count)].utf8) }
+            document.replace(utf8Range: min(start, end)..<max(start, end), with: inserted, ruleSet: ruleSet, filter: filter)
+
+            guard var incremental = document.highlights else { continue }
+            let full = fullMatches(document)
+            let context = "seed \(seed), \(name), step \(step), text \(document.text.text.debugDescription)"
+            #expect(incremental.matches == full.matches, Comment(rawValue: context))
+            for encoding in [PositionEncoding.utf16, .utf8] {
+                let expected = document.text.lineSegments(of: full.matches[...], encoding: encoding)
+                #expect(incremental.segments(in: encoding, text: document.text) == expected, Comment(rawValue: "\(encoding) \(context)"))
+            }
+            if incremental.matches != full.matches { return }
+        }
+    }
+
+    @Test func theScopedVariantRunsWithASyntax() {
+        #expect(Self.scoped.syntax != nil)
+        #expect(Self.scoped.filter.needsSyntax)
     }
 
     @Test func aRuleThatCanSpanLinesFallsBackToAFullRecomputation() {
         let ruleSet = RuleSet(rules: Self.ruleSets[1].rules)
         var document = Document(uri: "file:///t", languageId: "", version: 1, text: Array("BEGIN\nx\nEND TODO".utf8))
         document.highlights = DocumentHighlights(configurationGeneration: 0, matches: document.text.withUnsafeBytes { ruleSet.matches(in: $0) })
-        document.replace(utf8Range: 6..<6, with: Array("y".utf8), ruleSet: ruleSet)
+        document.replace(utf8Range: 6..<6, with: Array("y".utf8), ruleSet: ruleSet, filter: nil)
         #expect(document.highlights == nil)
     }
 }

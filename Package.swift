@@ -10,21 +10,24 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
+        // MARK: Seeded — a seeded random generator shared by randomised tests, fuzzers and benchmarks.
+        .target(name: "Seeded", swiftSettings: strict),
+
         // MARK: TextIndex — line index and UTF-8 <-> UTF-16/UTF-32 positions; depends on nothing.
         .target(name: "TextIndex", swiftSettings: strict),
-        .testTarget(name: "TextIndexTests", dependencies: ["TextIndex"], swiftSettings: strict),
+        .testTarget(name: "TextIndexTests", dependencies: ["TextIndex", "Seeded"], swiftSettings: strict),
 
         // MARK: PatternEngine — rules, literal automaton, regex, overlap resolution; depends on nothing.
         .target(name: "PatternEngine", swiftSettings: strict),
-        .testTarget(name: "PatternEngineTests", dependencies: ["PatternEngine"], swiftSettings: strict),
+        .testTarget(name: "PatternEngineTests", dependencies: ["PatternEngine", "Seeded"], swiftSettings: strict),
 
         // MARK: LanguageSyntax — comment and string syntax per language, scanned line by line; depends on nothing.
         .target(name: "LanguageSyntax", swiftSettings: strict),
-        .testTarget(name: "LanguageSyntaxTests", dependencies: ["LanguageSyntax"], swiftSettings: strict),
+        .testTarget(name: "LanguageSyntaxTests", dependencies: ["LanguageSyntax", "Seeded"], swiftSettings: strict),
 
         // MARK: JSONValue — a JSON value, a parser (with comments and locations) and a fast writer.
         .target(name: "JSONValue", swiftSettings: strict),
-        .testTarget(name: "JSONValueTests", dependencies: ["JSONValue"], swiftSettings: strict),
+        .testTarget(name: "JSONValueTests", dependencies: ["JSONValue", "Seeded"], swiftSettings: strict),
 
         // MARK: HighlightConfig — .highlights.json schema, layers, styles, built-in rules, errors with line/column.
         .target(name: "HighlightConfig", dependencies: ["JSONValue", "PatternEngine"], swiftSettings: strict),
@@ -47,7 +50,7 @@ let package = Package(
             ],
             swiftSettings: strict),
 
-        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer"], swiftSettings: strict),
+        .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "Seeded"], swiftSettings: strict),
 
         // MARK: highlight-ls — the executable: the CLI (serve, print, list) and wiring.
         .executableTarget(
@@ -56,11 +59,11 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: highlight-bench — engine benchmark (release build), figures go to BENCHMARKS.md.
-        .executableTarget(name: "highlight-bench", dependencies: ["PatternEngine"], swiftSettings: strict),
+        .executableTarget(name: "highlight-bench", dependencies: ["PatternEngine", "Seeded"], swiftSettings: strict),
 
         // MARK: highlight-load — keystroke latency and memory of the real server over pipes (release build).
         .executableTarget(
-            name: "highlight-load", dependencies: ["JSONRPC", "JSONValue", "HighlightConfig", "TextIndex"], swiftSettings: strict),
+            name: "highlight-load", dependencies: ["JSONRPC", "JSONValue", "HighlightConfig", "TextIndex", "Seeded"], swiftSettings: strict),
 
         // MARK: ServerFuzzing and highlight-fuzz — raw-byte and edit-sequence fuzzing of the server (docs/FUZZING.md).
         .target(
@@ -70,7 +73,7 @@ let package = Package(
         // MARK: SessionTests — transcript files that drive the real server from initialize to exit.
         .testTarget(
             name: "SessionTests",
-            dependencies: ["LanguageServer", "JSONRPC", "JSONValue", "ServerFuzzing"],
+            dependencies: ["LanguageServer", "JSONRPC", "JSONValue", "ServerFuzzing", "Seeded"],
             resources: [.copy("Transcripts")],
             swiftSettings: strict),
     ],

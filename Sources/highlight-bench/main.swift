@@ -8,6 +8,7 @@
 
 import Foundation
 import PatternEngine
+import Seeded
 
 // MARK: - Options
 
@@ -35,25 +36,13 @@ struct Options {
 
 // MARK: - Reproducible corpus
 
-/// SplitMix64: small, fast, seedable.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Identifier-like words built from syllables, e.g. `parseTokenBuffer`, `render_item`.
 func identifierVocabulary(count: Int, seed: UInt64) -> [String] {
     let syllables = ["par", "se", "to", "ken", "buf", "fer", "ren", "der", "item", "list", "map", "node", "tree",
                      "val", "ue", "count", "in", "dex", "line", "col", "um", "text", "range", "match", "rule", "set",
                      "load", "save", "get", "put", "key", "hash", "str", "ing", "han", "dle", "re", "quest", "on",
                      "off", "ac", "tion", "stat", "us", "con", "fig", "path", "file", "err", "or"]
-    var generator = SplitMix64(state: seed)
+    var generator = SplitMix64(seed: seed)
     var words: Set<String> = []
     var ordered: [String] = []
     while ordered.count < count {
@@ -74,7 +63,7 @@ func identifierVocabulary(count: Int, seed: UInt64) -> [String] {
 
 /// Source-like lines: code, comments with TODO/FIXME, ticket ids, colours, and ~5% non-ASCII.
 func makeCorpus(bytes targetSize: Int, vocabulary: [String]) -> [UInt8] {
-    var generator = SplitMix64(state: 0xC0FFEE)
+    var generator = SplitMix64(seed: 0xC0FFEE)
     let nonASCII = ["naïve", "café", "Straße", "日本語のテキスト", "中文注释", "🔥", "✅ done", "Ωμέγα", "привет", "😀👍"]
     let keywords = ["let", "var", "func", "return", "if", "else", "for", "while", "struct", "import"]
     var corpus: [UInt8] = []

@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import JSONValue
+import Seeded
 
 /// The server binary over pipes, driven synchronously: one request, then its response.
 final class ServerSession {
@@ -81,7 +82,7 @@ final class ServerSession {
 /// Reproducible source-like text.
 enum Corpus {
     static func lines(count: Int, seed: UInt64) -> String {
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         let words = ["let", "value", "index", "parser", "return", "guard", "self", "buffer", "count", "offset", "café", "日本", "👍"]
         var text = ""
         text.reserveCapacity(count * 50)
@@ -103,15 +104,3 @@ enum Corpus {
     }
 }
 
-/// A small seeded generator (SplitMix64), so runs are reproducible.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

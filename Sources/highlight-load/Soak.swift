@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import JSONValue
+import Seeded
 import TextIndex
 
 // The soak mode: many documents open, bursts of edits with token requests, a 5 MB paste, a
@@ -42,7 +43,7 @@ private struct Soak {
     let seconds: Int
     var mirrors: [String: TextBuffer] = [:]
     var versions: [String: Int] = [:]
-    var random = SplitMix(seed: 42)
+    var random = SplitMix64(seed: 42)
     var requests = 0
     var failures: [String] = []
 

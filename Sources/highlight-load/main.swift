@@ -2,6 +2,7 @@ import Foundation
 import HighlightConfig
 import JSONRPC
 import JSONValue
+import Seeded
 
 // The keystroke-latency driver: starts the real server binary over pipes, opens a small and a
 // large document, types into each, and reports latency percentiles, the time of a full token
@@ -41,7 +42,7 @@ let largeText = Corpus.lines(count: largeLineCount, seed: 2)
 func measureTyping(_ session: ServerSession, uri: String, text: String, seed: UInt64, edits editCount: Int) throws -> [Double] {
     session.notify("textDocument/didOpen", ["textDocument": ["uri": .string(uri), "languageId": "swift", "version": 1, "text": .string(text)]])
     var previous = try session.request("textDocument/semanticTokens/full", ["textDocument": ["uri": .string(uri)]])["resultId"]?.stringValue ?? ""
-    var random = SplitMix(seed: seed)
+    var random = SplitMix64(seed: seed)
     let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
     var latencies: [Double] = []
     for version in 2..<(editCount + 2) {

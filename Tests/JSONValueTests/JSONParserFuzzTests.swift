@@ -1,3 +1,4 @@
+import Seeded
 import Testing
 
 @testable import JSONValue

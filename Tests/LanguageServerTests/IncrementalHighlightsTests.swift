@@ -1,6 +1,7 @@
 import HighlightConfig
 import LanguageSyntax
 import PatternEngine
+import Seeded
 import Testing
 import TextIndex
 import WorkspaceScan
@@ -31,18 +32,6 @@ import WorkspaceScan
         RuleFilter(enabled: [true, true, true, true, true], scopes: [.comments, .code, .anywhere, .anywhere, .anywhere]),
         LanguageSyntax.forLanguageID("c"))
 
-    /// A small seeded generator, so a failure can be replayed.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(max(bound, 1)))
-        }
-    }
-
     @Test(arguments: UInt64(1)...16)
     func randomEditsEqualAFullRecomputation(seed: UInt64) {
         for (name, rules) in Self.ruleSets {
@@ -53,9 +42,9 @@ import WorkspaceScan
 
     func check(seed: UInt64, name: String, rules: [Rule], filter: RuleFilter?) {
         let ruleSet = RuleSet(rules: rules)
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         var text: [UInt8] = []
-        for _ in 0..<40 { text += Array(Self.pieces[random.next(Self.pieces.count)].utf8) }
+        for _ in 0..<40 { text += Array(Self.pieces[random.next(below: Self.pieces.count)].utf8) }
         var document = Document(uri: "file:///t", languageId: "", version: 1, text: text)
         if filter != nil, let syntax = Self.scoped.syntax { document.syntax = SyntaxIndex(syntax: syntax, text: text) }
         func fullMatches(_ document: Document) -> MatchList {
@@ -72,14 +61,14 @@ import WorkspaceScan
             _ = document.highlights?.segments(in: .utf8, text: document.text)
 
             let count = document.text.utf8Count
-            var start = random.next(count + 1)
-            var end = min(count, start + random.next(8))
+            var start = random.next(below: count + 1)
+            var end = min(count, start + random.next(below: 8))
             // Edits arrive at character boundaries (the line index converts positions to them).
             let index = document.text.lineIndex
             start = index.utf8Offset(of: index.position(ofUTF8Offset: start, encoding: .utf32), encoding: .utf32)
             end = index.utf8Offset(of: index.position(ofUTF8Offset: end, encoding: .utf32), encoding: .utf32)
             var inserted: [UInt8] = []
-            for _ in 0..<random.next(3) { inserted += Array(Self.pieces[random.next(Self.pieces.count)].utf8) }
+            for _ in 0..<random.next(below: 3) { inserted += Array(Self.pieces[random.next(below: Self.pieces.count)].utf8) }
             document.replace(utf8Range: min(start, end)..<max(start, end), with: inserted, ruleSet: ruleSet, filter: filter)
 
             guard var incremental = document.highlights else { continue }

@@ -1,19 +1,9 @@
+import Seeded
 import Testing
 @testable import LanguageSyntax
 
 /// Random edits on random texts: the incrementally updated index must equal a full rebuild.
 @Suite struct SyntaxIndexDifferentialTests {
-    /// SplitMix64, so that a failure replays from its printed seed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Pieces that open and close comments and strings in many languages, and every kind of line end.
     static let fragments = [
@@ -35,7 +25,7 @@ import Testing
         let baseSeed: UInt64 = 0x53_59_4E_54
         for iteration in 0..<400 {
             let seed = baseSeed &+ UInt64(iteration)
-            var generator = SplitMix64(state: seed)
+            var generator = SplitMix64(seed: seed)
             let languageID = languages[iteration % languages.count]
             guard let syntax = LanguageSyntax.forLanguageID(languageID) else {
                 Issue.record("no syntax for \(languageID)")

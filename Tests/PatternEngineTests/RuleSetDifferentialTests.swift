@@ -1,19 +1,9 @@
+import Seeded
 import Testing
 @testable import PatternEngine
 
 /// Random rule sets on random texts: the rule set (every automaton variant) must agree with the reference engine.
 @Suite struct RuleSetDifferentialTests {
-    /// A small, seedable generator (SplitMix64) so that a failure can be replayed from its printed seed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Pieces of words and texts, chosen to collide often: case pairs, K/S look-alikes, sigmas, Turkic i, marks, CJK, emoji, CRLF.
     static let fragments = [
@@ -63,7 +53,7 @@ import Testing
         let configurations = RuleSetTests.configurations
         for iteration in 0..<2_000 {
             let seed = baseSeed &+ UInt64(iteration)
-            var generator = SplitMix64(state: seed)
+            var generator = SplitMix64(seed: seed)
             let rules = Self.randomRules(&generator)
             let text = Self.randomText(&generator)
             let configuration = configurations[iteration % configurations.count]
@@ -101,7 +91,7 @@ import Testing
         let configurations = RuleSetTests.configurations
         for iteration in 0..<300 {
             let seed = baseSeed &+ UInt64(iteration)
-            var generator = SplitMix64(state: seed)
+            var generator = SplitMix64(seed: seed)
             func piece() -> String { alphabet.randomElement(using: &generator) ?? "a" }
             let list = (0..<Int.random(in: 2...14, using: &generator)).map { _ in
                 (0..<Int.random(in: 1...6, using: &generator)).map { _ in piece() }.joined()
@@ -127,7 +117,7 @@ import Testing
         let pieces = ["a", "b", "ab", "ba", "z", " "]
         for iteration in 0..<40 {
             let seed = baseSeed &+ UInt64(iteration)
-            var generator = SplitMix64(state: seed)
+            var generator = SplitMix64(seed: seed)
             var rules: [Rule] = []
             for _ in 0..<Int.random(in: 1...3, using: &generator) {
                 let pattern = regexes.randomElement(using: &generator) ?? "a"

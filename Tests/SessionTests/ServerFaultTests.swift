@@ -2,6 +2,7 @@ import Foundation
 import JSONRPC
 import JSONValue
 @testable import LanguageServer
+import Seeded
 import ServerFuzzing
 import Testing
 
@@ -63,7 +64,7 @@ import Testing
     func seededEditSequences(block: Int) {
         for round in 0..<40 {
             let seed = UInt64(block * 1000 + round)
-            var random = SeededRandom(seed: seed)
+            var random = SplitMix64(seed: seed)
             let bytes = random.bytes(64 + Int(random.next() % 400))
             let failures = EditSequenceFuzzing.run(bytes)
             for failure in failures.prefix(3) {

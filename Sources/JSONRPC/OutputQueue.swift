@@ -78,22 +78,49 @@ public final class OutputQueue: Sendable {
     /// while more than `maximumQueuedBytes` are queued.
     public func enqueue(_ bytes: [UInt8], coalescingKey: String? = nil) {
         condition.lock()
-        defer { condition.unlock() }
-        guard !state.closed else { return }
+        let failedHere = enqueueLocked(bytes, coalescingKey: coalescingKey)
+        condition.unlock()
+        if failedHere { onClose() }
+    }
+
+    /// `enqueue` with the lock held; `true` when a direct write found the reader gone.
+    private func enqueueLocked(_ bytes: [UInt8], coalescingKey: String?) -> Bool {
+        guard !state.closed else { return false }
         if let key = coalescingKey, let index = state.indexByKey[key], let waiting = state.entries[index] {
             state.queuedBytes += bytes.count - waiting.bytes.count
             state.entries[index] = Entry(bytes: bytes, coalescingKey: key)
             state.replacedCount += 1
-            return
+            return false
         }
         if coalescingKey == nil {
             while state.queuedBytes > maximumQueuedBytes && !state.closed { condition.wait() }
-            guard !state.closed else { return }
+            guard !state.closed else { return false }
+        }
+        // Fast path: with nothing waiting and room in the pipe for the whole message, write it
+        // here rather than waking the writer thread (the thread hop costs more than the write).
+        if state.head == state.entries.count, !state.writing, bytes.count <= Self.directWriteLimit, canWriteWithoutBlocking() {
+            guard writeAll(bytes) else {
+                state.closed = true
+                condition.broadcast()
+                return true
+            }
+            return false
         }
         if let key = coalescingKey { state.indexByKey[key] = state.entries.count }
         state.entries.append(Entry(bytes: bytes, coalescingKey: coalescingKey))
         state.queuedBytes += bytes.count
         condition.broadcast()
+        return false
+    }
+
+    /// Messages up to this size may be written by the caller: a pipe that polls writable has room
+    /// for at least this much (`PIPE_BUF`), so such a write never blocks.
+    static let directWriteLimit = 4096
+
+    /// Whether the descriptor can take a write of `directWriteLimit` bytes now.
+    private func canWriteWithoutBlocking() -> Bool {
+        var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLOUT), revents: 0)
+        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLOUT) != 0
     }
 
     /// Waits until every queued message is written, the output is closed, or `deadline` (if any) passes.

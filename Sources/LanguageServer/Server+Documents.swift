@@ -49,9 +49,10 @@ extension Server {
         if document.highlights?.configurationGeneration != configuration.generation { document.highlights = nil }
         for edit in edits {
             if let range = edit.range {
-                let index = document.text.lineIndex
-                var start = index.utf8Offset(of: range.start, encoding: positionEncoding)
-                var end = index.utf8Offset(of: range.end, encoding: positionEncoding)
+                // Read through the buffer rather than a copy of its index, which would keep the
+                // index's storage shared and make the edit below copy it.
+                var start = document.text.lineIndex.utf8Offset(of: range.start, encoding: positionEncoding)
+                var end = document.text.lineIndex.utf8Offset(of: range.end, encoding: positionEncoding)
                 if start > end {
                     log(.info, "\(uri): reversed range in didChange normalised")
                     swap(&start, &end)

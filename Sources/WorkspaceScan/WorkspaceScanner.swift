@@ -87,10 +87,11 @@ public enum WorkspaceScanner {
             let next = Atomic<Int>(start)
             let workers = min(end - start, max(1, ProcessInfo.processInfo.activeProcessorCount))
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                let buffer = FileReadBuffer()
                 while true {
                     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard index < end else { return }
-                    let scanned = scan(files[index], configuration: configuration, filters: filters, options: options)
+                    let scanned = scan(files[index], configuration: configuration, filters: filters, options: options, buffer: buffer)
                     results.withLock { $0[index] = scanned }
                 }
             }
@@ -100,9 +101,50 @@ public enum WorkspaceScanner {
         return results.withLock { $0.compactMap { $0 } }
     }
 
+    /// Walks each of `roots` and scans its files on all cores while the walk goes on; the results
+    /// are in walk order, root after root, as `WorkspaceWalker.files(under:)` lists them.
+    ///
+    /// The calling thread walks and hands each file to a shared queue that one worker per core
+    /// drains, so the walk's system calls overlap the reading and searching of files already found.
+    /// `adjust` may rewrite an entry (its `relativePath`, for filters and display) before it is scanned.
+    ///
+    /// - Complexity: O(total bytes) spread over the cores, plus the walk.
+    public static func scan(
+        walking roots: [String], walkOptions: WorkspaceWalker.Options = WorkspaceWalker.Options(),
+        configuration: HighlightConfiguration, filters: RuleFilterSet, options: ScanOptions = ScanOptions(),
+        adjust: (WalkedFile) -> WalkedFile = { $0 }
+    ) -> [ScannedFile] {
+        let queue = ScanQueue()
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            DispatchQueue.global().async(group: group) {
+                let buffer = FileReadBuffer()
+                while let (index, file) = queue.take() {
+                    let scanned = scan(file, configuration: configuration, filters: filters, options: options, buffer: buffer)
+                    queue.store(scanned, at: index)
+                }
+            }
+        }
+        for root in roots {
+            WorkspaceWalker.walk(under: root, options: walkOptions) { queue.add(adjust($0)) }
+        }
+        queue.finish(workers: workers)
+        group.wait()
+        return queue.results()
+    }
+
     /// Scans one file.
     public static func scan(
         _ file: WalkedFile, configuration: HighlightConfiguration, filters: RuleFilterSet, options: ScanOptions = ScanOptions()
+    ) -> ScannedFile {
+        scan(file, configuration: configuration, filters: filters, options: options, buffer: FileReadBuffer(capacity: file.size + 1))
+    }
+
+    /// Scans one file, read into `buffer`.
+    static func scan(
+        _ file: WalkedFile, configuration: HighlightConfiguration, filters: RuleFilterSet, options: ScanOptions,
+        buffer: FileReadBuffer
     ) -> ScannedFile {
         let languageID = filters.dependsOnLanguage ? LanguageSyntax.languageID(forFileName: file.relativePath) : nil
         var result = ScannedFile(file: file, languageID: languageID, matches: [], skipped: nil, truncated: false)
@@ -112,37 +154,67 @@ public enum WorkspaceScanner {
         }
         if filter.isEmpty { return result }
 
-        let bytes: [UInt8]
-        switch read(file.path, limit: options.maximumFileSize) {
-        case .success(let data): bytes = data
+        let count: Int
+        switch buffer.read(file.path, limit: options.maximumFileSize) {
+        case .success(let read): count = read
         case .failure(let reason):
             result.skipped = reason
             return result
         }
-        if bytes.prefix(binaryCheckBytes).contains(0) {
-            result.skipped = .binary
-            return result
+        buffer.withBytes(count: count) { bytes in
+            if containsNUL(UnsafeBufferPointer(rebasing: bytes.prefix(binaryCheckBytes))) {
+                result.skipped = .binary
+                return
+            }
+            if isValidUTF8(bytes) {
+                search(bytes, languageID: languageID, filter: filter, configuration: configuration, options: options, into: &result)
+            } else {
+                // Invalid UTF-8 is replaced (U+FFFD) exactly as an editor would show it.
+                let text = Array(String(decoding: bytes, as: UTF8.self).utf8)
+                text.withUnsafeBufferPointer {
+                    search($0, languageID: languageID, filter: filter, configuration: configuration, options: options, into: &result)
+                }
+            }
         }
-        // Invalid UTF-8 is replaced (U+FFFD) exactly as an editor would show it.
-        let text = isValidUTF8(bytes) ? bytes : Array(String(decoding: bytes, as: UTF8.self).utf8)
+        return result
+    }
+
+    /// Searches valid UTF-8 `text` and stores the located matches in `result`.
+    private static func search(
+        _ text: UnsafeBufferPointer<UInt8>, languageID: String?, filter: RuleFilter, configuration: HighlightConfiguration,
+        options: ScanOptions, into result: inout ScannedFile
+    ) {
         // Scopes cost a scan of the comments and strings, so they are looked at only when a scoped rule
         // matched without them. Otherwise the result is the same: taking away candidates that never won
         // changes nothing in a leftmost-longest resolution.
-        var list = text.withUnsafeBufferPointer {
-            configuration.ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: filter.acceptance(syntax: nil))
-        }
+        var list = configuration.ruleSet.matches(in: text, startingIn: 0..<text.count, accept: filter.acceptance(syntax: nil))
         if filter.needsSyntax, list.matches.contains(where: { filter.scopes[$0.ruleIndex] != .anywhere }),
            let syntax = languageID.flatMap(LanguageSyntax.forLanguageID) {
             let accept = filter.acceptance(syntax: SyntaxIndex(syntax: syntax, text: text))
-            list = text.withUnsafeBufferPointer { configuration.ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept) }
+            list = configuration.ruleSet.matches(in: text, startingIn: 0..<text.count, accept: accept)
         }
         result.truncated = list.truncated
-        result.matches = located(list.matches, in: text, maximumLineBytes: options.maximumLineBytes)
-        return result
+        if !list.matches.isEmpty {
+            result.matches = located(list.matches, in: text, maximumLineBytes: options.maximumLineBytes)
+        }
+    }
+
+    /// Whether `bytes` hold a NUL byte.
+    static func containsNUL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+        return memchr(base, 0, bytes.count) != nil
     }
 
     /// Adds lines, columns and line texts to sorted matches, in one pass over the text up to the last match.
     static func located(_ matches: [Match], in text: [UInt8], maximumLineBytes: Int) -> [ScannedMatch] {
+        text.withUnsafeBufferPointer { located(matches, in: $0, maximumLineBytes: maximumLineBytes) }
+    }
+
+    /// Adds lines, columns and line texts to sorted matches, in one pass over the text up to the last match.
+    ///
+    /// Runs of eight ASCII bytes without a line break are skipped a word at a time.
+    static func located(_ matches: [Match], in text: UnsafeBufferPointer<UInt8>, maximumLineBytes: Int) -> [ScannedMatch] {
+        guard let base = text.baseAddress else { return [] }
         var located: [ScannedMatch] = []
         located.reserveCapacity(matches.count)
         var line = 0
@@ -150,8 +222,16 @@ public enum WorkspaceScanner {
         var position = 0
         var utf16Offset = 0
         for match in matches {
-            let start = match.utf8Range.lowerBound
+            let start = min(max(match.utf8Range.lowerBound, 0), text.count)
             while position < start {
+                if start - position >= 8 {
+                    let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+                    if word & 0x8080_8080_8080_8080 == 0, !hasByte(word, 0x0A), !hasByte(word, 0x0D) {
+                        position += 8
+                        utf16Offset += 8
+                        continue
+                    }
+                }
                 let byte = text[position]
                 position += 1
                 utf16Offset += utf16Units(leadByte: byte)
@@ -164,7 +244,7 @@ public enum WorkspaceScanner {
             let cut = min(text.count, lineStart + maximumLineBytes)
             while lineEnd < cut, text[lineEnd] != 0x0A, text[lineEnd] != 0x0D { lineEnd += 1 }
             let lineText = String(decoding: text[lineStart..<max(lineStart, min(lineEnd, cut))], as: UTF8.self)
-            let matched = text[match.utf8Range.clamped(to: 0..<text.count)]
+            let matched = UnsafeBufferPointer(rebasing: text[match.utf8Range.clamped(to: 0..<text.count)])
             let utf16Length = matched.reduce(0) { $0 + utf16Units(leadByte: $1) }
             located.append(ScannedMatch(
                 ruleIndex: match.ruleIndex, utf8Range: match.utf8Range, line: line, utf8Column: start - lineStart,
@@ -174,46 +254,56 @@ public enum WorkspaceScanner {
         return located
     }
 
-    /// Whether `bytes` are valid UTF-8, eight ASCII bytes at a time, without allocating.
+    /// Whether one of the eight bytes of `word` equals `byte` (exact: the zero-byte test has no false positives).
+    @inline(__always)
+    static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// Whether `bytes` are valid UTF-8.
     static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            let count = buffer.count
-            var index = 0
-            while index < count {
-                if index + 8 <= count {
-                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                    if word & 0x8080_8080_8080_8080 == 0 {
-                        index += 8
-                        continue
-                    }
-                }
-                let lead = buffer[index]
-                if lead < 0x80 {
-                    index += 1
+        bytes.withUnsafeBufferPointer { isValidUTF8($0) }
+    }
+
+    /// Whether `bytes` are valid UTF-8, eight ASCII bytes at a time, without allocating.
+    static func isValidUTF8(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        let count = buffer.count
+        var index = 0
+        while index < count {
+            if index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
                     continue
                 }
-                let length: Int
-                let lowest: UInt32
-                switch lead {
-                case 0xC2...0xDF: length = 2; lowest = 0x80
-                case 0xE0...0xEF: length = 3; lowest = 0x800
-                case 0xF0...0xF4: length = 4; lowest = 0x10000
-                default: return false
-                }
-                guard index + length <= count else { return false }
-                var scalar = UInt32(lead) & (0xFF >> (length + 1))
-                for offset in 1..<length {
-                    let byte = buffer[index + offset]
-                    guard byte & 0xC0 == 0x80 else { return false }
-                    scalar = scalar << 6 | UInt32(byte & 0x3F)
-                }
-                // Overlong forms, surrogates and values past U+10FFFF are invalid.
-                guard scalar >= lowest, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return false }
-                index += length
             }
-            return true
+            let lead = buffer[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            let lowest: UInt32
+            switch lead {
+            case 0xC2...0xDF: length = 2; lowest = 0x80
+            case 0xE0...0xEF: length = 3; lowest = 0x800
+            case 0xF0...0xF4: length = 4; lowest = 0x10000
+            default: return false
+            }
+            guard index + length <= count else { return false }
+            var scalar = UInt32(lead) & (0xFF >> (length + 1))
+            for offset in 1..<length {
+                let byte = buffer[index + offset]
+                guard byte & 0xC0 == 0x80 else { return false }
+                scalar = scalar << 6 | UInt32(byte & 0x3F)
+            }
+            // Overlong forms, surrogates and values past U+10FFFF are invalid.
+            guard scalar >= lowest, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return false }
+            index += length
         }
+        return true
     }
 
     /// The UTF-16 code units a byte of valid UTF-8 accounts for: one per scalar (two for four-byte ones), none for continuation bytes.
@@ -221,32 +311,5 @@ public enum WorkspaceScanner {
     static func utf16Units(leadByte byte: UInt8) -> Int {
         if byte < 0x80 || (byte >= 0xC0 && byte < 0xF0) { return 1 }
         return byte >= 0xF0 ? 2 : 0
-    }
-
-    /// The file's bytes, or why not.
-    static func read(_ path: String, limit: Int) -> Result<[UInt8], ScannedFile.Skipped> {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return .failure(.unreadable) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable) }
-        let size = Int(info.st_size)
-        guard size <= limit else { return .failure(.tooLarge) }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var filled = 0
-        while filled < size {
-            let count = bytes.withUnsafeMutableBytes { raw in
-                Foundation.read(descriptor, raw.baseAddress.map { $0 + filled }, size - filled)
-            }
-            if count > 0 {
-                filled += count
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                break
-            }
-        }
-        // A file that shrank while being read is scanned as far as it went.
-        return .success(filled == size ? bytes : Array(bytes[0..<filled]))
     }
 }

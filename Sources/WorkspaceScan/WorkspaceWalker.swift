@@ -47,20 +47,28 @@ public enum WorkspaceWalker {
     ///
     /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
     public static func files(under root: String, options: Options = Options()) -> [WalkedFile] {
+        var found: [WalkedFile] = []
+        walk(under: root, options: options) { found.append($0) }
+        return found
+    }
+
+    /// Calls `visit` with each regular file under `root` (or `root` itself when it is a file), in the order of `files(under:options:)`.
+    ///
+    /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
+    public static func walk(under root: String, options: Options = Options(), visit: (WalkedFile) -> Void) {
         var info = stat()
-        guard stat(root, &info) == 0 else { return [] }
+        guard stat(root, &info) == 0 else { return }
         if (info.st_mode & S_IFMT) != S_IFDIR {
             let name = root.split(separator: "/").last.map(String.init) ?? root
-            return [WalkedFile(path: root, relativePath: name, size: Int(info.st_size), modificationTime: nanoseconds(info))]
+            visit(WalkedFile(path: root, relativePath: name, size: Int(info.st_size), modificationTime: nanoseconds(info)))
+            return
         }
-        var found: [WalkedFile] = []
-        walk(directory: root, relative: "", segments: [], ignores: IgnoreStack(), options: options, into: &found)
-        return found
+        walk(directory: root, relative: "", segments: [], ignores: IgnoreStack(), options: options, visit: visit)
     }
 
     private static func walk(
         directory: String, relative: String, segments: [[Unicode.Scalar]], ignores: IgnoreStack, options: Options,
-        into found: inout [WalkedFile]
+        visit: (WalkedFile) -> Void
     ) {
         var ignores = ignores
         if options.respectsIgnoreFiles {
@@ -95,10 +103,10 @@ public enum WorkspaceWalker {
             entrySegments[entrySegments.count - 1] = Array(name.unicodeScalars)
             if type == S_IFDIR {
                 if ignores.isIgnored(segments: entrySegments, isDirectory: true) { continue }
-                walk(directory: path, relative: relativePath, segments: entrySegments, ignores: ignores, options: options, into: &found)
+                walk(directory: path, relative: relativePath, segments: entrySegments, ignores: ignores, options: options, visit: visit)
             } else if type == S_IFREG {
                 if ignores.isIgnored(segments: entrySegments, isDirectory: false) { continue }
-                found.append(WalkedFile(
+                visit(WalkedFile(
                     path: path, relativePath: relativePath, size: Int(info.st_size), modificationTime: nanoseconds(info)))
             }
         }

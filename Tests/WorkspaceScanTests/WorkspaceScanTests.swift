@@ -1,5 +1,6 @@
 import Foundation
 import HighlightConfig
+import PatternEngine
 import Testing
 @testable import WorkspaceScan
 
@@ -116,5 +117,130 @@ import Testing
             WorkspaceWalker.files(under: root), configuration: configuration, filters: RuleFilterSet(configuration: configuration),
             options: ScanOptions(selectedRules: listed))
         #expect(scanned.first?.matches.map { configuration.rules[$0.ruleIndex].name } == ["todo", "fixme"])
+    }
+}
+
+// MARK: - Reading, the streaming scan and locating matches
+
+extension WorkspaceScanTests {
+    /// One buffer reads files larger than itself, then smaller ones, and each read shows that file's bytes only.
+    @Test func readBufferGrowsAndIsReused() throws {
+        let large = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let root = try Self.tree(["large.bin": large, "small.txt": Self.text("small"), "empty.txt": []])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let buffer = FileReadBuffer(capacity: 16)
+        for (name, expected) in [("small.txt", Self.text("small")), ("large.bin", large), ("small.txt", Self.text("small")), ("empty.txt", [])] {
+            let count = try buffer.read(root + "/" + name, limit: 1 << 20).get()
+            #expect(buffer.withBytes(count: count) { Array($0) } == expected, "\(name)")
+        }
+        #expect(buffer.capacity >= large.count)
+        #expect(throws: ScannedFile.Skipped.tooLarge) { try buffer.read(root + "/large.bin", limit: 99_999).get() }
+        #expect(throws: ScannedFile.Skipped.unreadable) { try buffer.read(root + "/missing.txt", limit: 1 << 20).get() }
+    }
+
+    /// A file that grew, shrank or vanished between the walk and the scan is scanned as it is when read.
+    @Test func filesChangedAfterTheWalkAreScannedAsTheyAreRead() throws {
+        let root = try Self.tree([
+            "grew.txt": Self.text("x\n"), "shrank.txt": Self.text("TODO one\nTODO two\n"), "gone.txt": Self.text("TODO"),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let files = WorkspaceWalker.files(under: root)
+        try Data(Self.text("x\nTODO later\n")).write(to: URL(fileURLWithPath: root + "/grew.txt"))
+        try Data(Self.text("TODO one\n")).write(to: URL(fileURLWithPath: root + "/shrank.txt"))
+        try FileManager.default.removeItem(atPath: root + "/gone.txt")
+        let configuration = HighlightConfiguration.builtInOnly
+        let scanned = WorkspaceScanner.scan(files, configuration: configuration, filters: RuleFilterSet(configuration: configuration))
+        let byName = Dictionary(uniqueKeysWithValues: scanned.map { ($0.file.relativePath, $0) })
+        #expect(byName["grew.txt"]?.matches.map(\.lineText) == ["TODO later"])
+        #expect(byName["shrank.txt"]?.matches.map(\.lineText) == ["TODO one"])
+        #expect(byName["gone.txt"]?.skipped == .unreadable)
+    }
+
+    /// Walking and scanning at once gives what walking, then scanning gives, in the same order, several roots included.
+    @Test func streamingScanEqualsWalkThenScan() throws {
+        var contents: [String: [UInt8]] = [".gitignore": Self.text("ignored/\n"), "ignored/a.txt": Self.text("TODO")]
+        for index in 0..<700 {
+            let directory = "d\(index % 7)/e\(index % 3)"
+            let body = index % 5 == 0 ? "// TODO \(index)\nNOTE é FIXME\r\n" : index % 11 == 0 ? "TODO\u{0}" : "nothing \(index)\n"
+            contents["\(directory)/f\(index).txt"] = Self.text(body)
+        }
+        let root = try Self.tree(contents)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let configuration = HighlightConfiguration.builtInOnly
+        let filters = RuleFilterSet(configuration: configuration)
+        let roots = [root + "/d1", root, root + "/d2/e0/f2.txt", root + "/missing"]
+        let expected = roots.flatMap { WorkspaceWalker.files(under: $0) }
+        let separate = WorkspaceScanner.scan(expected, configuration: configuration, filters: filters)
+        let streamed = WorkspaceScanner.scan(walking: roots, configuration: configuration, filters: filters) { file in
+            var file = file
+            file.relativePath = "x/" + file.relativePath
+            return file
+        }
+        #expect(streamed.map(\.file.path) == expected.map(\.path))
+        #expect(streamed.allSatisfy { $0.file.relativePath.hasPrefix("x/") })
+        #expect(streamed.map(\.matches) == separate.map(\.matches))
+        #expect(streamed.map(\.skipped) == separate.map(\.skipped))
+        #expect(separate.contains { $0.skipped == .binary })
+        #expect(separate.contains { !$0.matches.isEmpty })
+    }
+
+    /// The word-at-a-time locator agrees with a byte-at-a-time reference on random text with line breaks and non-ASCII.
+    @Test func locatingAgreesWithAByteAtATimeReference() {
+        let pieces: [[UInt8]] = [
+            Array("abcdefghijklmnop".utf8), Array("ab".utf8), [0x0A], [0x0D], [0x0D, 0x0A], Array("é".utf8), Array("中".utf8),
+            Array("🔥".utf8), Array("TODO".utf8),
+        ]
+        var state: UInt64 = 0x4C4F_4341
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33)
+        }
+        for round in 0..<500 {
+            var text: [UInt8] = []
+            for _ in 0..<(next() % 40) { text += pieces[next() % pieces.count] }
+            // Matches on scalar starts, sorted and not overlapping.
+            var matches: [Match] = []
+            var position = 0
+            while position < text.count {
+                position += next() % 12
+                while position < text.count, text[position] & 0xC0 == 0x80 { position += 1 }
+                guard position < text.count else { break }
+                var end = position + 1
+                while end < text.count, text[end] & 0xC0 == 0x80 { end += 1 }
+                matches.append(Match(ruleIndex: round % 3, utf8Range: position..<end))
+                position = end
+            }
+            let located = WorkspaceScanner.located(matches, in: text, maximumLineBytes: 10)
+            #expect(located == Self.referenceLocated(matches, in: text, maximumLineBytes: 10), "seed round \(round): \(text)")
+        }
+    }
+
+    /// Lines, columns, line texts and UTF-16 offsets computed the plain way, through `String`.
+    static func referenceLocated(_ matches: [Match], in text: [UInt8], maximumLineBytes: Int) -> [ScannedMatch] {
+        matches.map { match in
+            let start = match.utf8Range.lowerBound
+            var line = 0
+            var lineStart = 0
+            for index in 0..<start where text[index] == 0x0A || (text[index] == 0x0D && (index + 1 >= text.count || text[index + 1] != 0x0A)) {
+                line += 1
+                lineStart = index + 1
+            }
+            // The line is cut after `maximumLineBytes`, even before the match.
+            let cut = min(text.count, lineStart + maximumLineBytes)
+            var lineEnd = min(start, cut)
+            while lineEnd < cut, text[lineEnd] != 0x0A, text[lineEnd] != 0x0D { lineEnd += 1 }
+            let utf16Start = String(decoding: text[0..<start], as: UTF8.self).utf16.count
+            let matched = String(decoding: text[match.utf8Range], as: UTF8.self)
+            return ScannedMatch(
+                ruleIndex: match.ruleIndex, utf8Range: match.utf8Range, line: line, utf8Column: start - lineStart,
+                lineText: String(decoding: text[lineStart..<max(lineStart, lineEnd)], as: UTF8.self), text: matched,
+                utf16Range: utf16Start..<(utf16Start + matched.utf16.count))
+        }
+    }
+
+    @Test func nulCheck() {
+        for (bytes, expected) in [([UInt8](), false), (Self.text("abc"), false), ([0x41, 0x00], true), ([0x00], true)] {
+            #expect(bytes.withUnsafeBufferPointer { WorkspaceScanner.containsNUL($0) } == expected, "\(bytes)")
+        }
     }
 }

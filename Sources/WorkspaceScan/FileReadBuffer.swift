@@ -1,0 +1,69 @@
+import Foundation
+
+// Reading files for a scan without an allocation per file. Each worker owns
+// one buffer and reads every file it scans into it with `open`/`read`; the
+// buffer grows (to the largest file seen so far) and is never shrunk or
+// zeroed, so after the first few files a read is one `open`, one `fstat`,
+// usually one `read` and a `close`, and touches no fresh pages.
+
+/// A growable byte buffer that one worker reuses for every file it reads.
+///
+/// Not `Sendable`: a buffer belongs to the worker that made it.
+final class FileReadBuffer {
+    /// The storage; only the first `count` bytes of the last read are meaningful.
+    private var storage: UnsafeMutableBufferPointer<UInt8>
+
+    /// Creates a buffer of `capacity` bytes (at least one).
+    init(capacity: Int = 256 << 10) {
+        storage = .allocate(capacity: max(1, capacity))
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// The bytes the buffer can hold without growing.
+    var capacity: Int { storage.count }
+
+    /// Reads the file at `path` into the buffer and returns how many bytes it holds, or why not.
+    ///
+    /// The size is taken from `fstat` on the open file; a file that shrinks while it is read is
+    /// read as far as it went, and bytes appended after the `fstat` are left out.
+    func read(_ path: String, limit: Int) -> Result<Int, ScannedFile.Skipped> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(.unreadable) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable) }
+        guard let size = Int(exactly: info.st_size), size >= 0 else { return .failure(.unreadable) }
+        guard size <= limit else { return .failure(.tooLarge) }
+        reserve(size)
+        guard let base = storage.baseAddress else { return .failure(.unreadable) }
+        var filled = 0
+        while filled < size {
+            let count = Foundation.read(descriptor, base + filled, size - filled)
+            if count > 0 {
+                filled += count
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return .success(filled)
+    }
+
+    /// Calls `body` with the first `count` bytes (clamped to the capacity).
+    func withBytes<Result>(count: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(rebasing: storage[0..<min(max(0, count), storage.count)]))
+    }
+
+    /// Grows the storage to hold at least `count` bytes; old contents are not kept.
+    private func reserve(_ count: Int) {
+        guard count > storage.count else { return }
+        storage.deallocate()
+        // Doubling keeps the number of regrowths logarithmic in the largest file.
+        let doubled = storage.count.multipliedReportingOverflow(by: 2)
+        storage = .allocate(capacity: max(count, doubled.overflow ? count : doubled.partialValue))
+    }
+}

@@ -45,22 +45,19 @@ func runFileCommand(_ command: String, arguments: [String]) -> Int32 {
         options.selectedRules = blocking
     }
     var status: Int32 = 0
-    var files: [WalkedFile] = []
-    for path in paths {
-        let found = WorkspaceWalker.files(under: path)
-        if found.isEmpty, !FileManager.default.fileExists(atPath: path) {
-            warn("cannot read \(path)")
-            status = command == "check" ? 2 : 1
-        }
-        files += found.map { file in
-            // Paths relative to the current directory, for `files` globs and for output.
-            var shown = file.path
-            while shown.hasPrefix("./") { shown.removeFirst(2) }
-            return WalkedFile(path: file.path, relativePath: shown, size: file.size, modificationTime: file.modificationTime)
-        }
+    for path in paths where !FileManager.default.fileExists(atPath: path) {
+        warn("cannot read \(path)")
+        status = command == "check" ? 2 : 1
+    }
+    // The walk and the scan overlap: files are searched while the walk goes on.
+    let files = WorkspaceScanner.scan(walking: paths, configuration: config, filters: filters, options: options) { file in
+        // Paths relative to the current directory, for `files` globs and for output.
+        var shown = file.path
+        while shown.hasPrefix("./") { shown.removeFirst(2) }
+        return WalkedFile(path: file.path, relativePath: shown, size: file.size, modificationTime: file.modificationTime)
     }
     var found = 0
-    for scanned in WorkspaceScanner.scan(files, configuration: config, filters: filters, options: options) {
+    for scanned in files {
         if scanned.skipped == .unreadable {
             warn("cannot read \(scanned.file.path)")
             status = command == "check" ? 2 : 1

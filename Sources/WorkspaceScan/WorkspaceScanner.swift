@@ -225,11 +225,14 @@ public enum WorkspaceScanner {
             let start = min(max(match.utf8Range.lowerBound, 0), text.count)
             while position < start {
                 if start - position >= 8 {
-                    let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-                    if word & 0x8080_8080_8080_8080 == 0, !hasByte(word, 0x0A), !hasByte(word, 0x0D) {
-                        position += 8
-                        utf16Offset += 8
-                        continue
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    if word & 0x8080_8080_8080_8080 == 0 {
+                        // ASCII: skip to the first line break, if any (little-endian: the lowest flagged byte is first).
+                        let breaks = bytesEqual(word, 0x0A) | bytesEqual(word, 0x0D)
+                        let skipped = breaks == 0 ? 8 : breaks.trailingZeroBitCount / 8
+                        position += skipped
+                        utf16Offset += skipped
+                        if skipped > 0 { continue }
                     }
                 }
                 let byte = text[position]
@@ -254,11 +257,12 @@ public enum WorkspaceScanner {
         return located
     }
 
-    /// Whether one of the eight bytes of `word` equals `byte` (exact: the zero-byte test has no false positives).
+    /// The high bit of each byte of `word` that equals `byte`, exact up to the lowest such byte
+    /// (bytes above it may be flagged falsely); zero when no byte equals `byte`.
     @inline(__always)
-    static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+    static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
     }
 
     /// Whether `bytes` are valid UTF-8.
@@ -272,6 +276,14 @@ public enum WorkspaceScanner {
         let count = buffer.count
         var index = 0
         while index < count {
+            // Long ASCII runs, thirty-two bytes at a time.
+            while count - index >= 32 {
+                let raw = UnsafeRawPointer(base + index)
+                let any = raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                guard any & 0x8080_8080_8080_8080 == 0 else { break }
+                index += 32
+            }
             if index + 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 == 0 {

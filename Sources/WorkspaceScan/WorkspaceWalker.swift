@@ -70,35 +70,41 @@ public enum WorkspaceWalker {
         directory: String, relative: String, segments: [[Unicode.Scalar]], ignores: IgnoreStack, options: Options,
         visit: (WalkedFile) -> Void
     ) {
+        guard let handle = opendir(directory) else { return }
+        // Kept open while the entries are visited: each is looked up relative to it, not by its whole path.
+        defer { closedir(handle) }
+        let directoryDescriptor = dirfd(handle)
+        var entries: [(key: [UInt8], name: String)] = []
+        var ignoreFilesPresent: Set<String> = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == ".gitignore" || name == ".ignore" { ignoreFilesPresent.insert(name) }
+            if name == "." || name == ".." || name == ".git" { continue }
+            if !options.includesHidden, name.hasPrefix(".") { continue }
+            entries.append((Array(name.utf8), name))
+        }
+        // Entries in byte order, each directory walked where its name falls: a stable order without a global sort.
+        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
+
         var ignores = ignores
         if options.respectsIgnoreFiles {
             // Pushed shallowest-precedence first, so `.ignore` ends up above `.gitignore`.
-            for name in [".gitignore", ".ignore"] {
+            for name in [".gitignore", ".ignore"] where ignoreFilesPresent.contains(name) {
                 let path = join(directory, name)
                 guard let data = FileManager.default.contents(atPath: path) else { continue }
                 ignores = ignores.pushing(IgnoreFile(text: String(decoding: data, as: UTF8.self), directory: relative))
             }
         }
-        guard let handle = opendir(directory) else { return }
-        var entries: [(key: [UInt8], name: String)] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." || name == ".git" { continue }
-            if !options.includesHidden, name.hasPrefix(".") { continue }
-            entries.append((Array(name.utf8), name))
-        }
-        closedir(handle)
-        // Entries in byte order, each directory walked where its name falls: a stable order without a global sort.
-        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
 
         var entrySegments = segments + [[]]
         for (_, name) in entries {
             let path = join(directory, name)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
+            guard directoryDescriptor >= 0 ? fstatat(directoryDescriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 : lstat(path, &info) == 0
+            else { continue }
             let type = info.st_mode & S_IFMT
             entrySegments[entrySegments.count - 1] = Array(name.unicodeScalars)
             if type == S_IFDIR {

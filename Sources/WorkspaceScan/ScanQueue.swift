@@ -2,27 +2,33 @@ import Dispatch
 import Synchronization
 
 // The hand-over between a walk and the workers that scan what it finds. The
-// walker appends files as it meets them and signals a semaphore once per
-// file; a worker waits on the semaphore, takes the next file in walk order
-// and stores its result at that file's place. When the walk ends, one extra
-// signal per worker lets each of them find the queue empty and stop.
+// walker gathers files in small batches and appends each batch with one
+// semaphore signal (a signal per file would wake a worker per file: a futex
+// call and a context switch each, which costs more than reading a small
+// file); a worker waits on the semaphore, takes the next batch and stores
+// its results at the batch's place in walk order. When the walk ends, one
+// extra signal per worker lets each of them find the queue empty and stop.
 
 /// A work queue fed by a walk and drained by scanning workers, keeping results in walk order.
 final class ScanQueue: Sendable {
+    /// Files handed over at once.
+    static let batchSize = 16
+
     private struct State {
-        var files: [WalkedFile] = []
-        var results: [ScannedFile?] = []
+        var batches: [[WalkedFile]] = []
+        var results: [[ScannedFile]] = []
         var next = 0
     }
 
     private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
 
-    /// Appends a file found by the walk.
-    func add(_ file: WalkedFile) {
+    /// Appends a batch of files found by the walk.
+    func add(_ files: [WalkedFile]) {
+        guard !files.isEmpty else { return }
         state.withLock { state in
-            state.files.append(file)
-            state.results.append(nil)
+            state.batches.append(files)
+            state.results.append([])
         }
         available.signal()
     }
@@ -32,25 +38,25 @@ final class ScanQueue: Sendable {
         for _ in 0..<workers { available.signal() }
     }
 
-    /// The next file and its place in walk order; blocks until there is one, nil once the walk is over and every file taken.
-    func take() -> (Int, WalkedFile)? {
+    /// The next batch and its place; blocks until there is one, nil once the walk is over and every batch taken.
+    func take() -> (Int, [WalkedFile])? {
         available.wait()
         return state.withLock { state in
-            guard state.next < state.files.count else { return nil }
+            guard state.next < state.batches.count else { return nil }
             defer { state.next += 1 }
-            return (state.next, state.files[state.next])
+            return (state.next, state.batches[state.next])
         }
     }
 
-    /// Stores the result of the file at `index` in walk order.
-    func store(_ result: ScannedFile, at index: Int) {
+    /// Stores the results of the batch at `index`.
+    func store(_ results: [ScannedFile], at index: Int) {
         state.withLock { state in
-            if state.results.indices.contains(index) { state.results[index] = result }
+            if state.results.indices.contains(index) { state.results[index] = results }
         }
     }
 
     /// The results in walk order (those stored so far).
     func results() -> [ScannedFile] {
-        state.withLock { $0.results.compactMap { $0 } }
+        state.withLock { $0.results.flatMap { $0 } }
     }
 }

@@ -104,7 +104,7 @@ public enum WorkspaceScanner {
     /// Walks each of `roots` and scans its files on all cores while the walk goes on; the results
     /// are in walk order, root after root, as `WorkspaceWalker.files(under:)` lists them.
     ///
-    /// The calling thread walks and hands each file to a shared queue that one worker per core
+    /// The calling thread walks and hands files in small batches to a shared queue that one worker per core
     /// drains, so the walk's system calls overlap the reading and searching of files already found.
     /// `adjust` may rewrite an entry (its `relativePath`, for filters and display) before it is scanned.
     ///
@@ -120,15 +120,24 @@ public enum WorkspaceScanner {
         for _ in 0..<workers {
             DispatchQueue.global().async(group: group) {
                 let buffer = FileReadBuffer()
-                while let (index, file) = queue.take() {
-                    let scanned = scan(file, configuration: configuration, filters: filters, options: options, buffer: buffer)
+                while let (index, batch) = queue.take() {
+                    let scanned = batch.map { scan($0, configuration: configuration, filters: filters, options: options, buffer: buffer) }
                     queue.store(scanned, at: index)
                 }
             }
         }
+        var batch: [WalkedFile] = []
+        batch.reserveCapacity(ScanQueue.batchSize)
         for root in roots {
-            WorkspaceWalker.walk(under: root, options: walkOptions) { queue.add(adjust($0)) }
+            WorkspaceWalker.walk(under: root, options: walkOptions) { file in
+                batch.append(adjust(file))
+                if batch.count == ScanQueue.batchSize {
+                    queue.add(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
         }
+        queue.add(batch)
         queue.finish(workers: workers)
         group.wait()
         return queue.results()

@@ -32,13 +32,8 @@ struct ConfigurationState {
 extension Server {
     /// The effective configuration for a document: that of the deepest workspace folder containing it.
     func configuration(forDocumentURI uri: String) -> HighlightConfiguration {
-        guard let path = filePath(fromURI: uri) else { return configuration.fallback }
-        var best: String?
-        for folder in workspaceFolders where path == folder.path || path.hasPrefix(folder.path.hasSuffix("/") ? folder.path : folder.path + "/") {
-            if best.map({ folder.path.count > $0.count }) ?? true { best = folder.path }
-        }
-        guard let best, let config = configuration.byFolder[best] else { return configuration.fallback }
-        return config
+        let folder = workspacePlace(ofDocument: uri).folder
+        return folder.isEmpty ? configuration.fallback : configuration.byFolder[folder] ?? configuration.fallback
     }
 
     /// Parses a settings object (initializationOptions or workspace/configuration), which may nest the config under "highlight".

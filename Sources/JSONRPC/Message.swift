@@ -96,7 +96,8 @@ extension Message {
         guard object["jsonrpc"] == .string("2.0") else {
             return .failure(MessageDecodingError(id: id, error: .invalidRequest("\"jsonrpc\" must be \"2.0\"")))
         }
-        let params = object["params"]
+        // A null "params" means none: Emacs' Eglot sends it with shutdown and exit.
+        let params = object["params"] == .null ? nil : object["params"]
         if let params, !(params.objectValue != nil || params.arrayValue != nil) {
             return .failure(MessageDecodingError(id: id, error: .invalidRequest("\"params\" must be an object or an array")))
         }

@@ -1,5 +1,5 @@
 // The table of languages: comment and string openers per LSP language id, and
-// the file extensions the command line maps to those ids. The README lists the
+// the file extensions the command line maps to those ids. docs/CONFIGURATION.md lists the
 // languages and what each entry does not handle.
 
 extension LanguageSyntax {

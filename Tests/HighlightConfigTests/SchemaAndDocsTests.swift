@@ -4,15 +4,11 @@ import Testing
 
 @testable import HighlightConfig
 
-/// Keeps `schema/highlights.schema.json` and the README's configuration reference honest about what the loader reads.
+/// Keeps `schema/highlights.schema.json` and the configuration reference (`docs/CONFIGURATION.md`) honest about what the loader reads.
 @Suite struct SchemaAndDocsTests {
-    /// The "## Configuration" section of README.md, where the configuration reference lives.
+    /// `docs/CONFIGURATION.md`, where the configuration reference lives.
     static func configurationReference() throws -> String {
-        let readme = try String(contentsOf: Support.repositoryFile("README.md"), encoding: .utf8)
-        guard let start = readme.range(of: "\n## Configuration\n") else { return "" }
-        let rest = readme[start.upperBound...]
-        let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
-        return String(rest[..<end])
+        try String(contentsOf: Support.repositoryFile("docs/CONFIGURATION.md"), encoding: .utf8)
     }
 
     static func schema(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSON {
@@ -40,14 +36,14 @@ import Testing
     @Test func docsMentionEveryKeyAndBuiltInName() throws {
         let docs = try Self.configurationReference()
         for key in ConfigKeys.topLevel + ConfigKeys.rule + ConfigKeys.style {
-            #expect(docs.contains("| `\(key)`"), "the README's configuration reference has no table row for \(key)")
+            #expect(docs.contains("| `\(key)`"), "docs/CONFIGURATION.md has no table row for \(key)")
         }
         for name in ConfigLayer.builtIn.rules.map(\.name) + ConfigLayer.builtIn.styles.keys.sorted() {
-            #expect(docs.contains("`\(name)`"), "the README's configuration reference does not mention \(name)")
+            #expect(docs.contains("`\(name)`"), "docs/CONFIGURATION.md does not mention \(name)")
         }
     }
 
-    /// Every ```jsonc block of the README's configuration reference is a configuration that loads without a single diagnostic.
+    /// Every ```jsonc block of the configuration reference is a configuration that loads without a single diagnostic.
     @Test func docsExamplesParse() throws {
         let docs = try Self.configurationReference()
         var examples: [String] = []

@@ -2,8 +2,8 @@
 
 Nothing here comes from the server's sources: positions are converted with
 Python's own codecs, lines are split the way LSP 3.17 defines them, and the
-expected highlights are computed with ``re`` from the rules as the README
-documents them.
+expected highlights are computed with ``re`` from the rules as docs/CONFIGURATION.md
+and docs/DESIGN.md document them.
 
 Units and offsets:
 
@@ -121,8 +121,8 @@ _LETTER_MARK_DIGIT = ("Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd")
 def is_whole_word_char(scalar: str) -> bool:
     """A word character for ``wholeWord``: a letter, a mark, a decimal digit or ``_``.
 
-    The README says "a letter, digit or `_`"; marks count too so that ``cafe`` does
-    not match inside ``cafe`` + U+0301, and ``_`` stands for connector punctuation.
+    As docs/CONFIGURATION.md says, marks count too, so that ``cafe`` does not match
+    inside ``cafe`` + U+0301, and ``_`` stands for connector punctuation.
     """
     return unicodedata.category(scalar) in _LETTER_MARK_DIGIT or unicodedata.category(scalar) == "Pc"
 
@@ -258,7 +258,7 @@ class Match:
 
 
 def expected_matches(text: str, rules=RULES) -> list[Match]:
-    """Highlights by the README's overlap rule: leftmost, then longest, then first rule."""
+    """Highlights by the overlap rule of docs/DESIGN.md: leftmost, then longest, then first rule."""
     firsts = set().union(*(rule.first_scalars() for rule in rules))
     matches = []
     cp = 0

@@ -1,7 +1,7 @@
 """The JSON Schema shipped for .highlights.json, checked by an independent validator.
 
-Every configuration example in the README's Configuration section must be valid under the
-schema, and configurations the server rejects must be invalid under it too.
+Every configuration example in docs/CONFIGURATION.md must be valid under the schema, and
+configurations the server rejects must be invalid under it too.
 """
 import json
 import pathlib
@@ -42,22 +42,21 @@ def strip_jsonc(text: str) -> str:
     return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
 
 
-def readme_examples() -> list[str]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```jsonc\n(.*?)```", section, flags=re.S)
+def reference_examples() -> list[str]:
+    reference = (ROOT / "docs" / "CONFIGURATION.md").read_text(encoding="utf-8")
+    return re.findall(r"```jsonc\n(.*?)```", reference, flags=re.S)
 
 
 def test_schema_is_valid_draft_07():
     jsonschema.Draft7Validator.check_schema(SCHEMA)
 
 
-def test_the_readme_has_examples():
-    assert len(readme_examples()) >= 4
+def test_the_reference_has_examples():
+    assert len(reference_examples()) >= 4
 
 
-@pytest.mark.parametrize("example", readme_examples())
-def test_readme_examples_are_valid(example):
+@pytest.mark.parametrize("example", reference_examples())
+def test_reference_examples_are_valid(example):
     jsonschema.Draft7Validator(SCHEMA).validate(json.loads(strip_jsonc(example)))
 
 

@@ -1,55 +1,77 @@
-;;; highlight-ls.el --- lsp-mode client for highlight-ls  -*- lexical-binding: t; -*-
+;;; highlight-ls.el --- Highlights from the highlight-ls language server  -*- lexical-binding: t; -*-
 
-;; Version: 0.1.0
-;; Package-Requires: ((emacs "27.1") (lsp-mode "8.0.0"))
-;; Keywords: languages, faces
+;; Copyright (C) 2025 The highlight-ls maintainers
+
+;; Author: The highlight-ls maintainers
+;; Maintainer: The highlight-ls maintainers
 ;; URL: https://example.invalid/highlight-ls
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "27.1"))
+;; Keywords: faces, tools
+;; SPDX-License-Identifier: MIT
+
+;; This file is not part of GNU Emacs.
 
 ;;; Commentary:
 
-;; Attaches the highlight-ls language server to every file, next to whatever other
-;; servers lsp-mode runs for it (an add-on client), and draws the exact style of every
-;; highlight with overlays.
+;; Draws the highlights of the highlight-ls language server (TODO, FIXME, ticket ids and
+;; your own words and patterns) with their exact styles, under lsp-mode or Eglot.
 ;;
-;; The server sends `highlight/publishDecorations' with a table of styles and a flat
-;; vector of single-line ranges: line, start, end, style index.  We ask for UTF-32 columns
-;; (`positionEncoding' "utf-32"), because Emacs counts characters (Unicode scalar values),
-;; so a column is a number of characters from the start of its line.  A new notification
-;; for a buffer replaces all of that buffer's overlays; an empty `ranges' clears them.
+;; Usage, with the package installed (its autoloads loaded):
 ;;
-;; Usage:
+;;   (global-highlight-ls-mode)        ; every buffer visiting a file
+;;   ;; or, per buffer:  M-x highlight-ls-mode
 ;;
-;;   (require 'highlight-ls)
-;;   (add-hook 'prog-mode-hook #'lsp-deferred)   ; or `lsp' in any buffer
-;;   (add-hook 'text-mode-hook #'lsp-deferred)
+;; `highlight-ls-mode' connects the buffer through `highlight-ls-client' (lsp-mode when it
+;; is installed, else Eglot) unless it is connected already, and draws what the server
+;; publishes.  Turning it off removes the highlights of that buffer.
 ;;
-;; When semantic tokens are on (`lsp-semantic-tokens-enable'), the token types of the
-;; built-in rules get the faces `highlight-ls-<rule>-face'.
+;; The server sends `highlight/publishDecorations': a table of styles and a flat vector of
+;; single-line ranges (line, start, end, style index) in UTF-32 columns, which count
+;; characters as Emacs does.  Each notification is drawn in one pass over the buffer, in
+;; line order, and only the overlays that differ from those already drawn are created or
+;; deleted, so an edit costs a walk of the lines and the overlays it changed.
+;;
+;; This file knows no LSP client.  `highlight-ls-lsp' (lsp-mode) and `highlight-ls-eglot'
+;; (Eglot) are loaded when their client is, and implement the generic functions below.
 
 ;;; Code:
 
-(require 'lsp-mode)
 (require 'cl-lib)
 (require 'subr-x)
 
 (defgroup highlight-ls nil
   "Highlight words and patterns with the highlight-ls language server."
-  :group 'lsp-mode
+  :group 'tools
   :prefix "highlight-ls-")
 
 (defcustom highlight-ls-command '("highlight-ls")
   "The command that starts the server: the program and its arguments."
   :type '(repeat string))
 
+(defcustom highlight-ls-client 'auto
+  "The LSP client that `highlight-ls-mode' uses to connect a buffer.
+`auto' means lsp-mode when it is installed, else Eglot.  nil means
+never connect: draw only in buffers that something else connected."
+  :type '(choice (const :tag "lsp-mode if installed, else Eglot" auto)
+                 (const :tag "lsp-mode" lsp-mode)
+                 (const :tag "Eglot" eglot)
+                 (const :tag "None" nil)))
+
 (defcustom highlight-ls-decorations t
-  "Whether to draw the server's decorations (exact styles) with overlays."
+  "Whether to draw the server's decorations (exact styles) with overlays.
+Servers started while this is nil do not publish decorations; turning it
+on later draws each buffer once, on request."
   :type 'boolean)
 
 (defcustom highlight-ls-settings nil
-  "Configuration sent as the `highlight' key of the initialization options.
-The same format as `.highlights.json', as a plist, for example
+  "Configuration for the server, in the format of `.highlights.json'.
+A plist, for example
   (:rules [(:name \"ticket\" :regex \"\\\\b[A-Z]+-[0-9]+\\\\b\")])
-Arrays must be vectors.  `.highlights.json' in the workspace takes precedence."
+Arrays must be vectors, false is `:json-false'.  It is sent at start as
+the initialization options and again, as `workspace/didChangeConfiguration',
+whenever it changes (by `setq', `setopt' or Customize).  `.highlights.json'
+in the workspace takes precedence."
   :type 'sexp)
 
 (defcustom highlight-ls-overlay-priority 100
@@ -97,14 +119,68 @@ Arrays must be vectors.  `.highlights.json' in the workspace takes precedence."
     ("highlight" . highlight-ls-highlight-face))
   "Semantic token types of the built-in rules and their faces.")
 
-;; lsp-mode 8.0 only maps token types listed in `lsp-semantic-token-faces' (the client's
-;; overrides replace faces of listed types but add none), and it announces those types to
-;; servers, so ours are added there too.
-(with-eval-after-load 'lsp-semantic-tokens
-  (when (boundp 'lsp-semantic-token-faces)
-    (dolist (entry highlight-ls-token-faces)
-      (unless (assoc (car entry) lsp-semantic-token-faces)
-        (setq lsp-semantic-token-faces (append lsp-semantic-token-faces (list entry)))))))
+;;;; The clients
+
+(defvar-local highlight-ls--client nil
+  "The client through which the current buffer is connected to highlight-ls.
+`lsp-mode', `eglot', or nil when it is not connected.")
+
+(defvar highlight-ls-mode)
+
+(defvar-local highlight-ls--turned-off nil
+  "Non-nil when `highlight-ls-mode' was turned off in this buffer.
+A client that connects the buffer then leaves the mode off.")
+
+(defvar highlight-ls--attaching nil
+  "Non-nil while a client turns `highlight-ls-mode' on as it connects.")
+
+(defvar highlight-ls--clients nil
+  "The clients whose support is loaded, most recent first.")
+
+(cl-defgeneric highlight-ls--client-uri (client)
+  "The URI by which CLIENT names the current buffer to the server.")
+
+(cl-defgeneric highlight-ls--client-version (client)
+  "The version of the current buffer that CLIENT counts, or nil.")
+
+(cl-defgeneric highlight-ls--client-request (client method params callback)
+  "Send request METHOD with PARAMS to highlight-ls only, through CLIENT.
+The current buffer's highlight-ls server answers; CALLBACK gets the result.")
+
+(cl-defgeneric highlight-ls--client-connect (client)
+  "Connect the current buffer to highlight-ls through CLIENT.")
+
+(cl-defgeneric highlight-ls--client-send-settings (client settings)
+  "Tell every highlight-ls server CLIENT runs that the settings are SETTINGS.")
+
+(defun highlight-ls--client-attached (client)
+  "Note that CLIENT connected the current buffer to highlight-ls.
+Turns `highlight-ls-mode' on unless it was turned off in this buffer."
+  (setq highlight-ls--client client)
+  (unless (or highlight-ls-mode highlight-ls--turned-off)
+    (let ((highlight-ls--attaching t))
+      (highlight-ls-mode 1))))
+
+(defun highlight-ls--client-detached (client)
+  "Note that CLIENT disconnected the current buffer from highlight-ls."
+  (when (eq highlight-ls--client client)
+    (setq highlight-ls--client nil)
+    (highlight-ls-clear)))
+
+;;;; Reading the payload
+
+(defun highlight-ls--get (object key)
+  "The value of KEY, a keyword, in the JSON OBJECT (a plist or a hash table)."
+  (cond ((hash-table-p object) (gethash (substring (symbol-name key) 1) object))
+        ((listp object) (plist-get object key))))
+
+(defun highlight-ls--true-p (value)
+  "Whether VALUE is JSON true (`t'), whichever JSON settings parsed it."
+  (eq value t))
+
+(defun highlight-ls--natural-p (value)
+  "Whether VALUE is a non-negative integer."
+  (and (integerp value) (>= value 0)))
 
 ;;;; Colours and faces for decorations
 
@@ -130,8 +206,8 @@ the frame's background mode."
           '(0 0 0)
         '(255 255 255))))
 
-(defun highlight-ls--color (text)
-  "Return TEXT `#rrggbbaa' as an opaque `#rrggbb', blending translucent colours.
+(defun highlight-ls--color (text backdrop)
+  "Return TEXT `#rrggbbaa' as an opaque `#rrggbb', blended over BACKDROP.
 Return nil when TEXT is absent, invalid or fully transparent."
   (when-let ((color (highlight-ls--parse-color text)))
     (let ((alpha (nth 3 color)))
@@ -141,160 +217,373 @@ Return nil when TEXT is absent, invalid or fully transparent."
                      (cl-mapcar (lambda (front back)
                                   (round (+ (* front alpha) (* back (- 255 alpha))) 255.0))
                                 (cl-subseq color 0 3)
-                                (highlight-ls--backdrop)))))
+                                backdrop))))
           (apply #'format "#%02x%02x%02x" rgb))))))
 
-(defun highlight-ls--true-p (value)
-  "Whether VALUE is JSON true (`t'), whatever lsp-mode's JSON settings."
-  (eq value t))
+(defvar highlight-ls--face-cache (make-hash-table :test 'equal)
+  "Faces made for styles, by style and backdrop.
+The same style gives the same (`eq') face in every notification, so that an
+overlay already drawn with it is recognised and kept.")
 
-(defun highlight-ls--style-face (style)
-  "Return an anonymous face (a plist) drawing decoration STYLE.
+(defun highlight-ls--style-face (style backdrop)
+  "Return an anonymous face (a plist) drawing decoration STYLE over BACKDROP.
 Emacs draws a box but no rounded corners, so `rounded' is ignored."
-  (let ((foreground (highlight-ls--color (lsp-get style :color)))
-        (background (highlight-ls--color (lsp-get style :backgroundColor)))
-        (border (highlight-ls--color (lsp-get style :borderColor)))
-        (face nil))
-    (when foreground (setq face (plist-put face :foreground foreground)))
-    (when background (setq face (plist-put face :background background)))
-    (when border (setq face (plist-put face :box (list :line-width -1 :color border))))
-    (when (highlight-ls--true-p (lsp-get style :bold)) (setq face (plist-put face :weight 'bold)))
-    (when (highlight-ls--true-p (lsp-get style :italic)) (setq face (plist-put face :slant 'italic)))
-    (when (highlight-ls--true-p (lsp-get style :underline)) (setq face (plist-put face :underline t)))
-    (when (highlight-ls--true-p (lsp-get style :strikethrough)) (setq face (plist-put face :strike-through t)))
-    face))
+  (let* ((key (list (highlight-ls--get style :color)
+                    (highlight-ls--get style :backgroundColor)
+                    (highlight-ls--get style :borderColor)
+                    (highlight-ls--true-p (highlight-ls--get style :bold))
+                    (highlight-ls--true-p (highlight-ls--get style :italic))
+                    (highlight-ls--true-p (highlight-ls--get style :underline))
+                    (highlight-ls--true-p (highlight-ls--get style :strikethrough))
+                    backdrop)))
+    (or (gethash key highlight-ls--face-cache)
+        (puthash key (highlight-ls--make-face key backdrop) highlight-ls--face-cache))))
 
-;;;; Decorations
+(defun highlight-ls--make-face (key backdrop)
+  "Return the face of style KEY, a list from `highlight-ls--style-face'.
+Translucent colours blend over BACKDROP."
+  (cl-destructuring-bind (color background border bold italic underline strikethrough _) key
+    (let ((foreground (highlight-ls--color color backdrop))
+          (background (highlight-ls--color background backdrop))
+          (border (highlight-ls--color border backdrop))
+          (face nil))
+      (when foreground (setq face (plist-put face :foreground foreground)))
+      (when background (setq face (plist-put face :background background)))
+      (when border (setq face (plist-put face :box (list :line-width -1 :color border))))
+      (when bold (setq face (plist-put face :weight 'bold)))
+      (when italic (setq face (plist-put face :slant 'italic)))
+      (when underline (setq face (plist-put face :underline t)))
+      (when strikethrough (setq face (plist-put face :strike-through t)))
+      face)))
 
-(defvar-local highlight-ls--overlays nil
-  "The decoration overlays of the current buffer.")
+;;;; Positions
+
+(defun highlight-ls--range-order (ranges faces)
+  "The indices into RANGES of its valid ranges, sorted by line and start.
+RANGES is the flat vector of the payload (line, start, end, style); a range
+is valid when its numbers are natural and its style is an index into FACES.
+The server sends them sorted, which one pass confirms; otherwise they are
+sorted here."
+  (let ((count (/ (length ranges) 4))
+        (style-count (length faces))
+        (indices nil)
+        (sorted t)
+        (last-line -1)
+        (last-start -1))
+    (dotimes (n count)
+      (let* ((index (* n 4))
+             (line (aref ranges index))
+             (start (aref ranges (+ index 1)))
+             (end (aref ranges (+ index 2)))
+             (style (aref ranges (+ index 3))))
+        (when (and (highlight-ls--natural-p line) (highlight-ls--natural-p start)
+                   (highlight-ls--natural-p end) (highlight-ls--natural-p style)
+                   (< start end) (< style style-count))
+          (when (or (< line last-line) (and (= line last-line) (< start last-start)))
+            (setq sorted nil))
+          (setq last-line line
+                last-start start)
+          (push index indices))))
+    (setq indices (nreverse indices))
+    (if sorted
+        indices
+      (sort indices (lambda (a b)
+                      (let ((line-a (aref ranges a))
+                            (line-b (aref ranges b)))
+                        (or (< line-a line-b)
+                            (and (= line-a line-b)
+                                 (< (aref ranges (1+ a)) (aref ranges (1+ b)))))))))))
+
+(defun highlight-ls--unit-width (char encoding)
+  "The number of ENCODING units (\"utf-8\" or \"utf-16\") of CHAR."
+  (if (equal encoding "utf-8")
+      (cond ((< char #x80) 1) ((< char #x800) 2) ((< char #x10000) 3) (t 4))
+    (if (< char #x10000) 1 2)))
+
+(defun highlight-ls--spans (ranges order faces encoding)
+  "The buffer spans of the ranges ORDER picks from RANGES.
+Return a vector FROM TO FACE FROM TO FACE ..., in buffer order, with the
+faces taken from the vector FACES.  Columns count ENCODING units; a column
+past its line's end means the line's end, a line past the buffer's end its
+end.  The lines are walked once, from the first range to the last, with
+`forward-line' moving from each range's line to the next one's."
+  (let ((spans (make-vector (* 3 (length order)) nil))
+        (count 0)
+        (characters (equal encoding "utf-32")))
+    (save-excursion
+      (save-restriction
+        (widen)
+        (goto-char (point-min))
+        (let ((line 0)
+              (line-start (point-min))
+              (line-end (line-end-position))
+              (past-end nil)
+              ;; Where the walk along the current line stopped, and its column.
+              (walk-position (point-min))
+              (walk-column 0))
+          (cl-flet ((position-of
+                     (column)
+                     (cond
+                      (past-end (point-max))
+                      (characters (min (+ line-start column) line-end))
+                      (t
+                       (when (< column walk-column)
+                         (setq walk-position line-start
+                               walk-column 0))
+                       (while (and (< walk-position line-end) (< walk-column column))
+                         (setq walk-column (+ walk-column
+                                              (highlight-ls--unit-width
+                                               (char-after walk-position) encoding))
+                               walk-position (1+ walk-position)))
+                       walk-position))))
+            (dolist (index order)
+              (let ((range-line (aref ranges index)))
+                (when (and (> range-line line) (not past-end))
+                  (let ((shortfall (forward-line (- range-line line))))
+                    (setq past-end (or (> shortfall 0) (and (eobp) (not (bolp))))
+                          line range-line
+                          line-start (point)
+                          line-end (line-end-position)
+                          walk-position (point)
+                          walk-column 0)))
+                (let ((from (position-of (aref ranges (+ index 1))))
+                      (to (position-of (aref ranges (+ index 2)))))
+                  (when (< from to)
+                    (aset spans count from)
+                    (aset spans (+ count 1) to)
+                    (aset spans (+ count 2) (aref faces (aref ranges (+ index 3))))
+                    (setq count (+ count 3))))))))))
+    (if (= count (length spans)) spans (substring spans 0 count))))
+
+;;;; Overlays
+
+(defvar-local highlight-ls--overlays []
+  "The decoration overlays of the current buffer, in buffer order.")
 
 (defun highlight-ls-clear ()
   "Remove every decoration of highlight-ls from the current buffer."
   (interactive)
   (mapc #'delete-overlay highlight-ls--overlays)
-  (setq highlight-ls--overlays nil))
+  (setq highlight-ls--overlays []))
+
+(defun highlight-ls--make-overlay (from to face)
+  "Make a decoration overlay from FROM to TO drawn with FACE."
+  (let ((overlay (make-overlay from to nil t nil)))
+    (overlay-put overlay 'face face)
+    (overlay-put overlay 'priority highlight-ls-overlay-priority)
+    (overlay-put overlay 'highlight-ls t)
+    (overlay-put overlay 'evaporate t)
+    overlay))
+
+(defun highlight-ls--reconcile (spans)
+  "Make the current buffer's decoration overlays draw SPANS.
+SPANS is a vector FROM TO FACE ... in buffer order.  The overlays drawn are
+in buffer order too (they move with the text, keeping their order), so one
+merge of the two sequences finds the overlays to keep, to delete and to
+make.  Return the number of overlays made and deleted."
+  (let* ((old highlight-ls--overlays)
+         (old-count (length old))
+         (span-count (length spans))
+         (i 0)
+         (j 0)
+         (churn 0)
+         (drawn nil))
+    (while (or (< i old-count) (< j span-count))
+      (let ((overlay (and (< i old-count) (aref old i))))
+        (cond
+         ;; Deleted, or evaporated because its text was deleted.
+         ((and overlay (null (overlay-start overlay)))
+          (setq i (1+ i)))
+         ((>= j span-count)
+          (delete-overlay overlay)
+          (setq i (1+ i)
+                churn (1+ churn)))
+         (t
+          (let ((from (aref spans j))
+                (to (aref spans (+ j 1)))
+                (face (aref spans (+ j 2))))
+            (if (null overlay)
+                (progn
+                  (push (highlight-ls--make-overlay from to face) drawn)
+                  (setq j (+ j 3)
+                        churn (1+ churn)))
+              (let ((start (overlay-start overlay))
+                    (end (overlay-end overlay)))
+                (cond
+                 ((and (= start from) (= end to))
+                  (unless (eq (overlay-get overlay 'face) face)
+                    (overlay-put overlay 'face face))
+                  (push overlay drawn)
+                  (setq i (1+ i)
+                        j (+ j 3)))
+                 ((or (< start from) (and (= start from) (< end to)))
+                  (delete-overlay overlay)
+                  (setq i (1+ i)
+                        churn (1+ churn)))
+                 (t
+                  (push (highlight-ls--make-overlay from to face) drawn)
+                  (setq j (+ j 3)
+                        churn (1+ churn)))))))))))
+    (setq highlight-ls--overlays (vconcat (nreverse drawn)))
+    churn))
+
+(defun highlight-ls--draw (params)
+  "Draw decoration PARAMS in the current buffer.
+Return the number of overlays made and deleted."
+  (let* ((encoding (or (highlight-ls--get params :positionEncoding) "utf-16"))
+         (backdrop (highlight-ls--backdrop))
+         (faces (vconcat (mapcar (lambda (style) (highlight-ls--style-face style backdrop))
+                                 (highlight-ls--get params :styles))))
+         (ranges (vconcat (highlight-ls--get params :ranges)))
+         (order (highlight-ls--range-order ranges faces)))
+    (highlight-ls--reconcile (highlight-ls--spans ranges order faces encoding))))
 
 (defun highlight-ls--buffer-for-uri (uri)
-  "Return the live buffer lsp-mode knows by URI, or nil."
+  "Return the live buffer connected to highlight-ls whose URI is URI, or nil."
   (cl-find-if (lambda (buffer)
-                (with-current-buffer buffer
-                  (and (bound-and-true-p lsp-mode)
-                       (buffer-file-name)
-                       (equal (lsp--buffer-uri) uri))))
+                (let ((client (buffer-local-value 'highlight-ls--client buffer)))
+                  (and client
+                       (with-current-buffer buffer
+                         (equal (highlight-ls--client-uri client) uri)))))
               (buffer-list)))
-
-(defun highlight-ls--line-position (line column encoding)
-  "Return the buffer position of zero-based LINE and COLUMN in ENCODING units.
-Positions past a line's end mean the line's end; lines past the end, the
-buffer's end."
-  (save-excursion
-    (save-restriction
-      (widen)
-      (goto-char (point-min))
-      (if (> (forward-line line) 0)
-          (point-max)
-        (let ((line-end (line-end-position)))
-          (if (equal encoding "utf-32")
-              (min (+ (point) column) line-end)
-            ;; UTF-8 bytes or UTF-16 code units: walk the line's characters.
-            (let ((units 0))
-              (while (and (< (point) line-end) (< units column))
-                (let ((char (char-after)))
-                  (setq units (+ units
-                                 (if (equal encoding "utf-8")
-                                     (cond ((< char #x80) 1) ((< char #x800) 2) ((< char #x10000) 3) (t 4))
-                                   (if (< char #x10000) 1 2)))))
-                (forward-char 1))
-              (point))))))))
-
-(defun highlight-ls--natural-p (value)
-  "Whether VALUE is a non-negative integer."
-  (and (integerp value) (>= value 0)))
 
 (defun highlight-ls-apply-decorations (params)
   "Draw decoration PARAMS, replacing the decorations of their buffer.
 Return the buffer drawn, or nil when PARAMS were ignored: an unknown document,
-or a version older than the buffer's (the buffer has changed since, and the
-server will send the newer state)."
-  (let* ((document (lsp-get params :textDocument))
-         (uri (and document (lsp-get document :uri)))
-         (version (and document (lsp-get document :version)))
+a buffer where `highlight-ls-mode' is off, or a version older than the
+buffer's (the buffer has changed since, and the server will send the newer
+state)."
+  (let* ((document (highlight-ls--get params :textDocument))
+         (uri (and document (highlight-ls--get document :uri)))
+         (version (and document (highlight-ls--get document :version)))
          (buffer (and uri (highlight-ls--buffer-for-uri uri))))
     (when buffer
       (with-current-buffer buffer
-        (unless (and (integerp version) (< version lsp--cur-version))
-          (let* ((encoding (or (lsp-get params :positionEncoding) "utf-16"))
-                 (styles (append (lsp-get params :styles) nil))
-                 (faces (vconcat (mapcar #'highlight-ls--style-face styles)))
-                 (ranges (vconcat (lsp-get params :ranges)))
-                 (index 0))
-            (highlight-ls-clear)
-            (while (<= (+ index 4) (length ranges))
-              (let ((line (aref ranges index))
-                    (start (aref ranges (+ index 1)))
-                    (end (aref ranges (+ index 2)))
-                    (style (aref ranges (+ index 3))))
-                (when (and (highlight-ls--natural-p line) (highlight-ls--natural-p start)
-                           (highlight-ls--natural-p end) (highlight-ls--natural-p style)
-                           (< style (length faces)))
-                  (let ((from (highlight-ls--line-position line start encoding))
-                        (to (highlight-ls--line-position line end encoding)))
-                    (when (< from to)
-                      (let ((overlay (make-overlay from to buffer t nil)))
-                        (overlay-put overlay 'face (aref faces style))
-                        (overlay-put overlay 'priority highlight-ls-overlay-priority)
-                        (overlay-put overlay 'highlight-ls t)
-                        (overlay-put overlay 'evaporate t)
-                        (push overlay highlight-ls--overlays))))))
-              (setq index (+ index 4)))
+        (let ((current (highlight-ls--client-version highlight-ls--client)))
+          (unless (or (not highlight-ls-mode)
+                      (and (integerp version) (integerp current) (< version current)))
+            (highlight-ls--draw params)
             buffer))))))
 
-(defun highlight-ls--on-publish-decorations (_workspace params)
+(defun highlight-ls--on-publish-decorations (params)
   "Handle `highlight/publishDecorations' with PARAMS."
   (when highlight-ls-decorations
     (highlight-ls-apply-decorations params)))
 
 (defun highlight-ls-refresh ()
-  "Ask the server for the current buffer's decorations and draw them."
+  "Ask highlight-ls for the current buffer's decorations and draw them."
   (interactive)
-  (lsp-request-async highlight-ls-decorations-request
-                     (list :textDocument (list :uri (lsp--buffer-uri)))
-                     (lambda (result) (when result (highlight-ls-apply-decorations result)))
-                     :mode 'tick))
+  (if (not highlight-ls--client)
+      (when (called-interactively-p 'interactive)
+        (message "highlight-ls: this buffer is not connected"))
+    (highlight-ls--client-request
+     highlight-ls--client highlight-ls-decorations-request
+     (list :textDocument (list :uri (highlight-ls--client-uri highlight-ls--client)))
+     (lambda (result) (when result (highlight-ls-apply-decorations result))))))
 
-;;;; The client
+;;;; Settings
 
-(defun highlight-ls--initialization-options ()
-  "The initialization options: decorations in UTF-32 columns, and the settings."
-  (append (when highlight-ls-decorations
-            (list :decorations (list :positionEncoding "utf-32")))
-          (when highlight-ls-settings
-            (list :highlight highlight-ls-settings))))
+(defun highlight-ls--rule-names (settings)
+  "The names of the rules of SETTINGS."
+  (delq nil (mapcar (lambda (rule) (highlight-ls--get rule :name))
+                    (highlight-ls--get settings :rules))))
 
-(defun highlight-ls--activate-p (file-name _mode)
-  "Activate for every buffer visiting a file (FILE-NAME non-nil)."
-  (and file-name t))
+(defun highlight-ls-settings-update (initial current)
+  "The settings layer that makes CURRENT apply over INITIAL.
+The server keeps INITIAL, the settings sent at start, as a layer of its own
+below the settings sent since, so what INITIAL set and CURRENT does not is
+undone: its rules are switched off, `defaults' and `colors' reset."
+  (let ((update (copy-sequence current)))
+    (when (and (plist-member initial :defaults) (not (plist-member current :defaults)))
+      (setq update (plist-put update :defaults t)))
+    (when (and (plist-member initial :colors) (not (plist-member current :colors)))
+      (setq update (plist-put update :colors :json-false)))
+    (let* ((names (highlight-ls--rule-names current))
+           (gone (cl-remove-if (lambda (name) (member name names))
+                               (highlight-ls--rule-names initial))))
+      (when gone
+        (setq update (plist-put update :rules
+                                (vconcat (plist-get current :rules)
+                                         (mapcar (lambda (name) (list :name name :enabled :json-false))
+                                                 gone))))))
+    (or update (make-hash-table :test 'equal))))
 
-(lsp-register-client
- (make-lsp-client
-  :new-connection (lsp-stdio-connection (lambda () highlight-ls-command))
-  :activation-fn #'highlight-ls--activate-p
-  :add-on? t
-  :server-id 'highlight-ls
-  :priority -1
-  :multi-root t
-  :initialization-options #'highlight-ls--initialization-options
-  ;; lsp-mode counts columns in characters (Unicode scalar values) but does not say so;
-  ;; offering UTF-32 makes the server use those units for everything, so edits after an
-  ;; emoji on the same line are applied where they were made.
-  :custom-capabilities '((general . ((positionEncodings . ["utf-32" "utf-16"]))))
-  :notification-handlers
-  (let ((handlers (make-hash-table :test 'equal)))
-    (puthash highlight-ls-decorations-method #'highlight-ls--on-publish-decorations handlers)
-    handlers)
-  :semantic-tokens-faces-overrides
-  (list :types highlight-ls-token-faces)))
+(defun highlight-ls--settings-changed (_symbol value operation where)
+  "Send VALUE, the new `highlight-ls-settings', to the running servers.
+OPERATION and WHERE are those of a variable watcher: only a global `set'
+counts."
+  (when (and (eq operation 'set) (null where))
+    (dolist (client highlight-ls--clients)
+      (highlight-ls--client-send-settings client value))))
+
+(defun highlight-ls--decorations-changed (_symbol value operation where)
+  "Draw or clear every buffer after VALUE, the new `highlight-ls-decorations'.
+OPERATION and WHERE are those of a variable watcher."
+  (when (and (eq operation 'set) (null where))
+    (dolist (buffer (buffer-list))
+      (when (buffer-local-value 'highlight-ls--client buffer)
+        (with-current-buffer buffer
+          (if value
+              (let ((highlight-ls-decorations t))
+                (when highlight-ls-mode (highlight-ls-refresh)))
+            (highlight-ls-clear)))))))
+
+(add-variable-watcher 'highlight-ls-settings #'highlight-ls--settings-changed)
+(add-variable-watcher 'highlight-ls-decorations #'highlight-ls--decorations-changed)
+
+;;;; Modes
+
+(defun highlight-ls--chosen-client ()
+  "The client `highlight-ls-client' asks for, or nil."
+  (pcase highlight-ls-client
+    ('auto (if (or (featurep 'lsp-mode) (locate-library "lsp-mode")) 'lsp-mode 'eglot))
+    (client client)))
+
+(defun highlight-ls--connect ()
+  "Connect the current buffer through the chosen client, if any."
+  (let ((client (highlight-ls--chosen-client)))
+    (pcase client
+      ('lsp-mode (require 'highlight-ls-lsp))
+      ('eglot (require 'highlight-ls-eglot)))
+    (when client
+      (highlight-ls--client-connect client))))
+
+;;;###autoload
+(define-minor-mode highlight-ls-mode
+  "Show the highlights of highlight-ls in this buffer.
+Turning it on connects the buffer through `highlight-ls-client' unless it
+is connected already; turning it off removes the highlights."
+  :lighter nil
+  :group 'highlight-ls
+  (cond
+   (highlight-ls-mode
+    (setq highlight-ls--turned-off nil)
+    (cond (highlight-ls--attaching nil)
+          (highlight-ls--client (when highlight-ls-decorations (highlight-ls-refresh)))
+          (buffer-file-name (highlight-ls--connect))))
+   (t
+    (setq highlight-ls--turned-off t)
+    (highlight-ls-clear))))
+
+(defun highlight-ls--turn-on ()
+  "Turn `highlight-ls-mode' on in a buffer that visits a file."
+  (when (and buffer-file-name (not (minibufferp)) (not highlight-ls--turned-off))
+    (highlight-ls-mode 1)))
+
+;;;###autoload
+(define-globalized-minor-mode global-highlight-ls-mode highlight-ls-mode
+  highlight-ls--turn-on
+  :group 'highlight-ls)
 
 (provide 'highlight-ls)
+
+;;;; Loading the client parts with their clients
+
+;; After `provide', so that a client part loaded from here finds this file loaded.  The
+;; autoloads load this file, never a client part directly, for the same reason.
+;;;###autoload (with-eval-after-load 'lsp-mode (require 'highlight-ls))
+;;;###autoload (with-eval-after-load 'eglot (require 'highlight-ls))
+(with-eval-after-load 'lsp-mode (require 'highlight-ls-lsp))
+(with-eval-after-load 'eglot (require 'highlight-ls-eglot))
+
 ;;; highlight-ls.el ends here

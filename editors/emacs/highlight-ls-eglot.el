@@ -1,0 +1,151 @@
+;;; highlight-ls-eglot.el --- highlight-ls through Eglot  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2025 The highlight-ls maintainers
+
+;; Author: The highlight-ls maintainers
+;; SPDX-License-Identifier: MIT
+
+;; This file is not part of GNU Emacs.
+
+;;; Commentary:
+
+;; The Eglot part of highlight-ls, loaded by `highlight-ls' once Eglot is.
+;;
+;; Eglot runs one server per buffer, so highlight-ls serves the modes that have no other
+;; server under Eglot (plain text, Markdown, Org, ...).  The server runs as an instance of
+;; `highlight-ls-eglot-server', whose methods ask for decorations in the initialization
+;; options, draw `highlight/publishDecorations', answer the `highlight' section of
+;; `workspace/configuration' from `highlight-ls-settings', and send that variable again
+;; when it changes.  Rules with a `severity' show as Flymake diagnostics as with any server.
+;;
+;; Start it with `highlight-ls-mode' (or `global-highlight-ls-mode'), or list it in
+;; `eglot-server-programs' for `eglot-ensure':
+;;
+;;   (add-to-list 'eglot-server-programs
+;;                '((text-mode markdown-mode org-mode) . highlight-ls-eglot-contact))
+;;
+;; Eglot versions that paint semantic tokens (`eglot-semantic-tokens-mode') paint the type
+;; TYPE with the face `eglot-semantic-TYPE' when TYPE is in `eglot-semantic-token-types';
+;; the built-in rules are added there, their faces aliased to `highlight-ls-<rule>-face'.
+
+;;; Code:
+
+(require 'highlight-ls)
+(require 'eglot)
+(require 'jsonrpc)
+
+(defvar eglot-semantic-token-types)
+
+(defclass highlight-ls-eglot-server (eglot-lsp-server)
+  ((initial-settings
+    :initform nil
+    :accessor highlight-ls-eglot--initial-settings
+    :documentation "The settings sent in the initialization options."))
+  :documentation "The highlight-ls language server under Eglot.")
+
+;;;###autoload
+(defun highlight-ls-eglot-contact (&rest _)
+  "The `eglot-server-programs' contact of highlight-ls: its class and command."
+  (cons 'highlight-ls-eglot-server highlight-ls-command))
+
+(defun highlight-ls-eglot--server ()
+  "The current buffer's Eglot server when it is highlight-ls, else nil."
+  (let ((server (and (eglot-managed-p) (eglot-current-server))))
+    (and (cl-typep server 'highlight-ls-eglot-server) server)))
+
+(defun highlight-ls-eglot--servers ()
+  "Every running highlight-ls server under Eglot."
+  (let ((servers nil))
+    (maphash (lambda (_project list)
+               (dolist (server list)
+                 (when (cl-typep server 'highlight-ls-eglot-server)
+                   (push server servers))))
+             eglot--servers-by-project)
+    servers))
+
+(cl-defmethod eglot-initialization-options ((server highlight-ls-eglot-server))
+  "Decorations in UTF-32 columns, and `highlight-ls-settings', for SERVER."
+  (setf (highlight-ls-eglot--initial-settings server) highlight-ls-settings)
+  (or (append (when highlight-ls-decorations
+                (list :decorations (list :positionEncoding "utf-32")))
+              (when highlight-ls-settings
+                (list :highlight highlight-ls-settings)))
+      (make-hash-table)))
+
+(cl-defmethod eglot-handle-notification
+  ((_server highlight-ls-eglot-server) (_method (eql highlight/publishDecorations)) &rest params)
+  "Draw the decorations PARAMS."
+  (highlight-ls--on-publish-decorations params))
+
+(cl-defmethod eglot-handle-request
+  ((server highlight-ls-eglot-server) (_method (eql workspace/configuration)) &key items)
+  "Answer SERVER's `highlight' section of ITEMS from `highlight-ls-settings'.
+When neither the settings SERVER started with nor the current ones set
+anything, Eglot answers from `eglot-workspace-configuration'."
+  (let ((answer (cl-call-next-method))
+        (initial (highlight-ls-eglot--initial-settings server)))
+    (when (or initial highlight-ls-settings)
+      (cl-loop for item across items
+               for index from 0
+               when (equal (plist-get item :section) "highlight")
+               do (aset answer index (highlight-ls-settings-update initial highlight-ls-settings))))
+    answer))
+
+(cl-defmethod highlight-ls--client-uri ((_client (eql eglot)))
+  "The URI of the current buffer under Eglot."
+  (plist-get (eglot--TextDocumentIdentifier) :uri))
+
+(cl-defmethod highlight-ls--client-version ((_client (eql eglot)))
+  "The version of the current buffer under Eglot."
+  eglot--versioned-identifier)
+
+(cl-defmethod highlight-ls--client-request ((_client (eql eglot)) method params callback)
+  "Send METHOD with PARAMS to the buffer's highlight-ls server; call CALLBACK."
+  (when-let ((server (highlight-ls-eglot--server)))
+    (jsonrpc-async-request server (intern method) params :success-fn callback)))
+
+(cl-defmethod highlight-ls--client-connect ((_client (eql eglot)))
+  "Start highlight-ls for the current buffer's major mode under Eglot.
+Eglot runs one server per buffer: a buffer another server manages is left
+alone."
+  (cond
+   ((eglot-managed-p)
+    (message "highlight-ls: Eglot runs another server in this buffer, and only one per buffer"))
+   (t
+    (eglot major-mode
+           (or (project-current) (cons 'transient default-directory))
+           'highlight-ls-eglot-server
+           highlight-ls-command
+           (string-remove-suffix "-mode" (symbol-name major-mode))))))
+
+(cl-defmethod highlight-ls--client-send-settings ((_client (eql eglot)) settings)
+  "Send SETTINGS to every highlight-ls server under Eglot."
+  (dolist (server (highlight-ls-eglot--servers))
+    (jsonrpc-notify server :workspace/didChangeConfiguration
+                    (list :settings
+                          (list :highlight
+                                (highlight-ls-settings-update
+                                 (highlight-ls-eglot--initial-settings server) settings))))))
+
+(defun highlight-ls-eglot--managed ()
+  "Note the current buffer as connected or not, after Eglot's managed mode."
+  (if (highlight-ls-eglot--server)
+      (highlight-ls--client-attached 'eglot)
+    (highlight-ls--client-detached 'eglot)))
+
+(defun highlight-ls-eglot--semantic-token-faces ()
+  "Give the built-in rules' token types faces in Eglots that paint tokens."
+  (when (boundp 'eglot-semantic-token-types)
+    (dolist (entry highlight-ls-token-faces)
+      (let ((face (intern (concat "eglot-semantic-" (car entry)))))
+        (unless (member (car entry) eglot-semantic-token-types)
+          (setq eglot-semantic-token-types (append eglot-semantic-token-types (list (car entry)))))
+        (unless (facep face)
+          (put face 'face-alias (cdr entry)))))))
+
+(add-hook 'eglot-managed-mode-hook #'highlight-ls-eglot--managed)
+(highlight-ls-eglot--semantic-token-faces)
+(cl-pushnew 'eglot highlight-ls--clients)
+
+(provide 'highlight-ls-eglot)
+;;; highlight-ls-eglot.el ends here

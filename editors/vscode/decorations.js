@@ -17,8 +17,10 @@ function isColor(value) {
 }
 
 /**
- * The DecorationRenderOptions drawing a style, without `overviewRulerLane` (an enum of the
- * `vscode` module, added by the extension). Colours stay `#rrggbbaa`, which CSS understands.
+ * The DecorationRenderOptions drawing a style, with `light` and `dark` variants where the style's
+ * colours would be hard to read on that kind of theme (below), and without `overviewRulerLane` and
+ * `rangeBehavior` (enums of the `vscode` module, added by the extension). Colours stay
+ * `#rrggbbaa`, which CSS understands.
  */
 function renderOptions(style) {
   const options = {};
@@ -38,7 +40,115 @@ function renderOptions(style) {
   if (lines.length > 0) options.textDecoration = lines.join(' ');
   const ruler = options.backgroundColor || options.color || options.borderColor;
   if (ruler) options.overviewRulerColor = ruler;
+  const light = themeVariant(options, themes.light);
+  const dark = themeVariant(options, themes.dark);
+  if (light) options.light = light;
+  if (dark) options.dark = dark;
   return options;
+}
+
+// Light and dark variants. A style has one set of colours, but a colour chosen on a light theme
+// can vanish on a dark one (the built-in `deprecated` grey, #9e9e9e, has a contrast of 2.7:1 on
+// white), and text the theme colours can vanish on a background the style sets. So for each
+// kind of theme the extension checks the contrast (WCAG 2 relative luminance) of what is drawn
+// against what it is drawn on, and where it is too low, gives that theme a variant in
+// `light` / `dark` (DecorationRenderOptions' own per-theme overrides):
+//   - a text colour without a background, against the theme's editor background: moved towards
+//     black (light themes) or white (dark themes), keeping its hue, until it reaches 4.5:1;
+//   - a border without a background, likewise to 3:1 (WCAG's figure for non-text marks);
+//   - a background without a text colour: the theme's text is assumed, and when it reaches less
+//     than 4.5:1 on that background the variant sets whichever of near-black or white reads best.
+// A style that sets both a text colour and a background keeps them on every theme: they were
+// chosen together. The theme colours assumed are VS Code's default Light+ and Dark+ ones.
+
+/** The editor background and text colours assumed for each kind of theme. */
+const themes = {
+  light: { name: 'light', background: [0xff, 0xff, 0xff], foreground: [0x00, 0x00, 0x00], towards: [0x00, 0x00, 0x00] },
+  dark: { name: 'dark', background: [0x1e, 0x1e, 0x1e], foreground: [0xd4, 0xd4, 0xd4], towards: [0xff, 0xff, 0xff] },
+};
+
+/** Contrast ratios WCAG 2 asks for: text, and marks that are not text. */
+const textContrast = 4.5;
+const markContrast = 3;
+
+/** `[r, g, b, a]` (0-255, a in 0-1) of a `#rrggbb` or `#rrggbbaa` colour, or undefined. */
+function parseColor(value) {
+  if (!isColor(value)) return undefined;
+  const hex = value.slice(1);
+  const channel = (index) => parseInt(hex.slice(index * 2, index * 2 + 2), 16);
+  return [channel(0), channel(1), channel(2), hex.length === 8 ? channel(3) / 255 : 1];
+}
+
+/** `#rrggbbaa` of `[r, g, b, a]`. */
+function formatColor([r, g, b, a]) {
+  const byte = (value) => Math.round(Math.min(255, Math.max(0, value))).toString(16).padStart(2, '0');
+  return `#${byte(r)}${byte(g)}${byte(b)}${byte(a * 255)}`;
+}
+
+/** The opaque colour seen when `[r, g, b, a]` is drawn over the opaque `behind`. */
+function composite([r, g, b, a], behind) {
+  return [r * a + behind[0] * (1 - a), g * a + behind[1] * (1 - a), b * a + behind[2] * (1 - a)];
+}
+
+/** WCAG 2 relative luminance of an opaque `[r, g, b]`. */
+function luminance(rgb) {
+  const [r, g, b] = rgb.map((value) => {
+    const channel = value / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG 2 contrast ratio of two opaque colours, from 1 to 21. */
+function contrast(first, second) {
+  const [high, low] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (high + 0.05) / (low + 0.05);
+}
+
+/**
+ * The colour nearest to `value`, mixed towards `theme.towards` (black or white, so the hue is
+ * kept), whose contrast against the theme's background reaches `target`: the least mix that does,
+ * found by bisection. The full mix when none does (a translucent colour); undefined when `value`
+ * already reaches it or is transparent.
+ */
+function adjustedColor(value, theme, target) {
+  const color = parseColor(value);
+  // A transparent colour draws nothing, so there is nothing to make readable.
+  if (!color || color[3] === 0) return undefined;
+  // Judged as written (rounded to bytes), so the colour drawn is the colour checked.
+  const mix = (amount) => formatColor([...[0, 1, 2].map((index) => color[index] + (theme.towards[index] - color[index]) * amount), color[3]]);
+  const reaches = (written) => contrast(composite(parseColor(written), theme.background), theme.background) >= target;
+  if (reaches(formatColor(color))) return undefined;
+  if (!reaches(mix(1))) return mix(1) === formatColor(color) ? undefined : mix(1);
+  let [low, high] = [0, 1];
+  for (let iteration = 0; iteration < 20; iteration += 1) {
+    const middle = (low + high) / 2;
+    if (reaches(mix(middle))) high = middle; else low = middle;
+  }
+  return mix(high);
+}
+
+/** The overrides of `options` for one kind of theme, or undefined when it needs none. */
+function themeVariant(options, theme) {
+  const variant = {};
+  if (!options.backgroundColor) {
+    const color = adjustedColor(options.color, theme, textContrast);
+    if (color) variant.color = color;
+    const border = adjustedColor(options.borderColor, theme, markContrast);
+    if (border) {
+      variant.borderColor = border;
+      variant.border = `1px solid ${border}`;
+    }
+  } else if (!options.color) {
+    const background = parseColor(options.backgroundColor);
+    const behind = composite(background, theme.background);
+    if (contrast(theme.foreground, behind) < textContrast) {
+      const nearBlack = [0x1a, 0x1a, 0x1a];
+      const white = [0xff, 0xff, 0xff];
+      variant.color = formatColor([...(contrast(nearBlack, behind) >= contrast(white, behind) ? nearBlack : white), 1]);
+    }
+  }
+  return Object.keys(variant).length > 0 ? variant : undefined;
 }
 
 /** A key that is equal for equal styles, to share one decoration type between documents. */
@@ -107,4 +217,4 @@ function isStale(payload, version) {
   return Number.isInteger(payloadVersion) && Number.isInteger(version) && payloadVersion < version;
 }
 
-module.exports = { isColor, renderOptions, styleKey, utf16Column, planDecorations, isStale };
+module.exports = { isColor, parseColor, contrast, composite, themes, renderOptions, styleKey, utf16Column, planDecorations, isStale };

@@ -1,37 +1,59 @@
-// highlight-ls for VS Code: starts the server for every file and draws the exact style of every
-// highlight with TextEditorDecorationTypes, updated on `highlight/publishDecorations`.
+// highlight-ls for VS Code: finds and checks the server binary, starts it for every file, and
+// draws the exact style of every highlight with TextEditorDecorationTypes, updated on
+// `highlight/publishDecorations`.
 //
-// Plain JavaScript, so there is no build step. The mapping from the server's payload to
-// decorations lives in decorations.js, and the settings section in settings.js; both are
-// tested with `node --test` without VS Code.
+// Plain JavaScript, so there is no build step. The pure parts live in their own modules, tested
+// with `node --test` without VS Code: the decoration mapping (decorations.js), the settings
+// (settings.js) and the binary lookup (serverBinary.js). vscode-languageclient is used only in
+// languageClient.js.
 'use strict';
 
 const vscode = require('vscode');
-const { LanguageClient, TransportKind, DidChangeConfigurationNotification } = require('vscode-languageclient/node');
+const { createServerClient } = require('./languageClient');
 const { planDecorations, isStale } = require('./decorations');
-const { serverSection } = require('./settings');
+const { namespace, serverSectionName, serverSection, configuredServerPath } = require('./settings');
+const { findServer, checkServerVersion, problemMessage } = require('./serverBinary');
 
 const decorationsMethod = 'highlight/publishDecorations';
 const decorationsRequest = 'highlight/decorations';
 
-/** The running client, or undefined. */
-let client;
-/** One decoration type per distinct style, shared by all editors: style key -> type. */
-const decorationTypes = new Map();
-/** The latest payload of each document, by the URI string the server knows: drawn again when an editor shows up. */
-const latestByUri = new Map();
+/** What one activation owns; undefined while inactive. */
+let state;
+
+function newState(context) {
+  return {
+    context,
+    output: vscode.window.createOutputChannel('highlight-ls'),
+    /** The running client, or undefined (not started, or the binary was unusable). */
+    client: undefined,
+    /** One decoration type per distinct style, shared by all editors: style key -> type. */
+    decorationTypes: new Map(),
+    /** The latest payload of each document, by the URI string the server knows. */
+    latestByUri: new Map(),
+    /** Serialises starts and stops, so a burst of setting changes cannot start two servers. */
+    queue: Promise.resolve(),
+  };
+}
+
+function log(message) {
+  if (state) state.output.appendLine(message);
+}
 
 function protocolUri(uri) {
-  return client ? client.code2ProtocolConverter.asUri(uri) : uri.toString();
+  return state && state.client ? state.client.protocolUri(uri) : uri.toString();
 }
 
 function decorationType(entry) {
-  let type = decorationTypes.get(entry.key);
+  let type = state.decorationTypes.get(entry.key);
   if (!type) {
-    const options = { ...entry.options };
-    if (options.overviewRulerColor) options.overviewRulerLane = vscode.OverviewRulerLane.Right;
-    type = vscode.window.createTextEditorDecorationType(options);
-    decorationTypes.set(entry.key, type);
+    type = vscode.window.createTextEditorDecorationType({
+      ...entry.options,
+      // A highlight covers the text it matched: typing at its edge must not stretch it until
+      // the server's next answer.
+      rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+      ...(entry.options.overviewRulerColor ? { overviewRulerLane: vscode.OverviewRulerLane.Right } : {}),
+    });
+    state.decorationTypes.set(entry.key, type);
   }
   return type;
 }
@@ -48,23 +70,27 @@ function draw(editor, payload) {
     const ranges = entry.ranges.map((range) => new vscode.Range(range.line, range.startCharacter, range.line, range.endCharacter));
     editor.setDecorations(decorationType(entry), ranges);
   }
-  for (const [key, type] of decorationTypes) {
+  for (const [key, type] of state.decorationTypes) {
     if (!used.has(key)) editor.setDecorations(type, []);
   }
 }
 
 function onDecorations(payload) {
   const uri = payload && payload.textDocument && payload.textDocument.uri;
-  if (typeof uri !== 'string') return;
-  latestByUri.set(uri, payload);
+  if (!state || typeof uri !== 'string') return;
+  // Keep the newest payload: a late answer to a refresh must not replace a newer notification.
+  const known = state.latestByUri.get(uri);
+  if (known && isStale(payload, known.textDocument.version)) return;
+  state.latestByUri.set(uri, payload);
   for (const editor of vscode.window.visibleTextEditors) {
     if (protocolUri(editor.document.uri) === uri) draw(editor, payload);
   }
 }
 
 function redrawVisibleEditors() {
+  if (!state) return;
   for (const editor of vscode.window.visibleTextEditors) {
-    const payload = latestByUri.get(protocolUri(editor.document.uri));
+    const payload = state.latestByUri.get(protocolUri(editor.document.uri));
     if (payload) draw(editor, payload);
   }
 }
@@ -72,84 +98,142 @@ function redrawVisibleEditors() {
 /** The `highlight` section for workspace/configuration, for a scope (a folder or document URI). */
 function sectionFor(scopeUri) {
   const scope = scopeUri ? vscode.Uri.parse(scopeUri) : undefined;
-  const configuration = vscode.workspace.getConfiguration('highlight', scope);
+  const configuration = vscode.workspace.getConfiguration(namespace, scope);
   return serverSection((key) => configuration.inspect(key));
 }
 
-function createClient() {
-  const configuration = vscode.workspace.getConfiguration('highlight');
-  const command = configuration.get('path') || 'highlight-ls';
-  const decorations = configuration.get('decorations') !== false;
-  const serverOptions = { command, args: [], transport: TransportKind.stdio };
-  const clientOptions = {
+function clientOptions(decorations) {
+  return {
     documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
+    outputChannel: state.output,
     // VS Code columns are UTF-16 code units, the protocol's default.
     initializationOptions: decorations ? { decorations: { positionEncoding: 'utf-16' } } : {},
     middleware: {
       workspace: {
-        // Answer with the keys the user set only (see settings.js), instead of the whole
-        // section with its defaults and the extension's own keys.
+        // Answer the server's section from the `highlightLs` settings, with the keys the user set
+        // only (see settings.js), instead of the whole section with its defaults.
         configuration: (params, _token, _next) =>
-          params.items.map((item) => (item.section === 'highlight' ? sectionFor(item.scopeUri) : null)),
+          params.items.map((item) => (item.section === serverSectionName ? sectionFor(item.scopeUri) : null)),
       },
     },
   };
-  const languageClient = new LanguageClient('highlight-ls', 'highlight-ls', serverOptions, clientOptions);
-  languageClient.onNotification(decorationsMethod, onDecorations);
-  return languageClient;
 }
 
+/** Tells the user about a binary that cannot be used, with buttons for the fix. */
+async function reportProblem(message) {
+  log(message);
+  const openSettings = 'Open Settings';
+  const showOutput = 'Show Output';
+  const choice = await vscode.window.showErrorMessage(message, openSettings, showOutput);
+  if (choice === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', `${namespace}.path`);
+  if (choice === showOutput) state && state.output.show(true);
+}
+
+/** Finds and checks the binary, then starts the client; on a problem, tells the user and starts nothing. */
 async function start() {
-  client = createClient();
-  await client.start();
+  const configuration = vscode.workspace.getConfiguration(namespace);
+  const trusted = vscode.workspace.isTrusted !== false;
+  const found = findServer({
+    extensionPath: state.context.extensionPath,
+    configuredPath: configuredServerPath((key) => configuration.inspect(key), trusted),
+    pathVariable: process.env.PATH,
+  });
+  if (found.problem) {
+    void reportProblem(problemMessage(found));
+    return;
+  }
+  const checked = await checkServerVersion(found.path);
+  if (checked.problem) {
+    void reportProblem(problemMessage(checked, found.path));
+    return;
+  }
+  log(`highlight-ls ${checked.version}: ${found.path} (${found.source})`);
+  if (!state) return;
+  const client = createServerClient(found.path, clientOptions(configuration.get('decorations') !== false));
+  client.onNotification(decorationsMethod, onDecorations);
+  state.client = client;
+  try {
+    await client.start();
+  } catch (error) {
+    state.client = undefined;
+    void reportProblem(`highlight-ls: ${found.path} did not start: ${error && error.message ? error.message : error}`);
+  }
 }
 
-async function restart() {
-  const old = client;
-  client = undefined;
-  if (old) await old.stop();
-  clearAll();
-  await start();
+async function stop() {
+  const old = state && state.client;
+  if (!old) return;
+  state.client = undefined;
+  try {
+    await old.stop();
+  } catch (error) {
+    log(`stopping the server: ${error && error.message ? error.message : error}`);
+  }
 }
 
-function clearAll() {
-  latestByUri.clear();
-  for (const type of decorationTypes.values()) type.dispose();
-  decorationTypes.clear();
+/** Forgets every payload and disposes every decoration type of an activation. */
+function clearAll(owner = state) {
+  if (!owner) return;
+  owner.latestByUri.clear();
+  for (const type of owner.decorationTypes.values()) type.dispose();
+  owner.decorationTypes.clear();
+}
+
+/** Runs `work` after every start or stop queued before it. */
+function enqueue(work) {
+  const current = state;
+  current.queue = current.queue.then(work, work);
+  return current.queue;
+}
+
+function restart() {
+  return enqueue(async () => {
+    await stop();
+    clearAll();
+    await start();
+  });
 }
 
 /** Asks the server for the active editor's decorations and draws them. */
 async function refresh() {
   const editor = vscode.window.activeTextEditor;
-  if (!client || !editor) return;
-  const payload = await client.sendRequest(decorationsRequest, { textDocument: { uri: protocolUri(editor.document.uri) } });
+  if (!state || !state.client || !editor) return;
+  const payload = await state.client.sendRequest(decorationsRequest, { textDocument: { uri: protocolUri(editor.document.uri) } });
   if (payload) onDecorations(payload);
 }
 
+async function onConfigurationChanged(event) {
+  if (event.affectsConfiguration(`${namespace}.path`) || event.affectsConfiguration(`${namespace}.decorations`)) {
+    await restart();
+  } else if (event.affectsConfiguration(namespace) && state && state.client) {
+    // No settings in the notification: the server asks with workspace/configuration,
+    // which the middleware above answers per folder.
+    await state.client.notifyConfigurationChanged();
+  }
+}
+
 async function activate(context) {
+  state = newState(context);
+  const owner = state;
   context.subscriptions.push(
+    state.output,
     vscode.window.onDidChangeVisibleTextEditors(redrawVisibleEditors),
-    vscode.workspace.onDidCloseTextDocument((document) => latestByUri.delete(protocolUri(document.uri))),
-    vscode.workspace.onDidChangeConfiguration(async (event) => {
-      if (event.affectsConfiguration('highlight.path') || event.affectsConfiguration('highlight.decorations')) {
-        await restart();
-      } else if (event.affectsConfiguration('highlight') && client) {
-        // No settings in the notification: the server asks with workspace/configuration,
-        // which the middleware above answers per folder.
-        await client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
-      }
-    }),
-    vscode.commands.registerCommand('highlight.restart', restart),
-    vscode.commands.registerCommand('highlight.refresh', refresh),
-    { dispose: clearAll },
+    vscode.workspace.onDidCloseTextDocument((document) => state && state.latestByUri.delete(protocolUri(document.uri))),
+    vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
+    // Trusting the workspace may bring its highlightLs.path into play.
+    vscode.workspace.onDidGrantWorkspaceTrust(restart),
+    vscode.commands.registerCommand(`${namespace}.restart`, restart),
+    vscode.commands.registerCommand(`${namespace}.refresh`, refresh),
+    vscode.commands.registerCommand(`${namespace}.showOutput`, () => state && state.output.show(true)),
+    { dispose: () => clearAll(owner) },
   );
-  await start();
+  await enqueue(start);
 }
 
 async function deactivate() {
-  const old = client;
-  client = undefined;
-  if (old) await old.stop();
+  if (!state) return;
+  await enqueue(stop);
+  state = undefined;
 }
 
 module.exports = { activate, deactivate };

@@ -4,10 +4,8 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
-const { renderOptions, styleKey, utf16Column, planDecorations, isStale } = require('../decorations');
-const { serverSection } = require('../settings');
+const { renderOptions, styleKey, utf16Column, planDecorations, isStale, parseColor, contrast, composite, themes } = require('../decorations');
+const { SplitMix64 } = require('./random');
 
 // The built-in `todo` style as the server sends it.
 const todo = { rule: 'todo', color: '#1a1a1aff', backgroundColor: '#f9a825ff', bold: true, rounded: true };
@@ -16,25 +14,86 @@ const ticket = { rule: 'ticket', color: '#3b82f6ff', underline: true };
 test('renderOptions maps every style key', async (t) => {
   const cases = [
     ['empty', { rule: 'x' }, {}],
-    ['todo', todo, {
+    ['todo (text and background: no variants)', todo, {
       color: '#1a1a1aff', backgroundColor: '#f9a825ff', borderRadius: '3px', fontWeight: 'bold',
       overviewRulerColor: '#f9a825ff',
     }],
-    ['ticket', ticket, { color: '#3b82f6ff', textDecoration: 'underline', overviewRulerColor: '#3b82f6ff' }],
-    ['border', { rule: 'b', borderColor: '#00ff00ff', rounded: true }, {
+    ['ticket (blue text, darker on light themes)', ticket, {
+      color: '#3b82f6ff', textDecoration: 'underline', overviewRulerColor: '#3b82f6ff', light: { color: '#3473dbff' },
+    }],
+    ['border (green, darker on light themes)', { rule: 'b', borderColor: '#00ff00ff', rounded: true }, {
       border: '1px solid #00ff00ff', borderColor: '#00ff00ff', borderRadius: '3px', overviewRulerColor: '#00ff00ff',
+      light: { borderColor: '#00ad00ff', border: '1px solid #00ad00ff' },
     }],
     ['underline and strikethrough', { rule: 'u', underline: true, strikethrough: true, italic: true }, {
       textDecoration: 'underline line-through', fontStyle: 'italic',
     }],
-    ['deprecated', { rule: 'deprecated', color: '#9e9e9eff', strikethrough: true }, {
-      color: '#9e9e9eff', textDecoration: 'line-through', overviewRulerColor: '#9e9e9eff',
+    ['deprecated (grey, the 4.5:1 grey on light themes)', { rule: 'deprecated', color: '#9e9e9eff', strikethrough: true }, {
+      color: '#9e9e9eff', textDecoration: 'line-through', overviewRulerColor: '#9e9e9eff', light: { color: '#767676ff' },
     }],
+    ['dark text (lighter on dark themes)', { rule: 'd', color: '#000080ff' }, {
+      color: '#000080ff', overviewRulerColor: '#000080ff', dark: { color: '#7f7fbfff' },
+    }],
+    ['a light background alone (dark text on dark themes)', { rule: 'y', backgroundColor: '#ffff00ff' }, {
+      backgroundColor: '#ffff00ff', overviewRulerColor: '#ffff00ff', dark: { color: '#1a1a1aff' },
+    }],
+    ['a faint background alone needs no variant', { rule: 'f', backgroundColor: '#1976d240' }, {
+      backgroundColor: '#1976d240', overviewRulerColor: '#1976d240',
+    }],
+    ['a transparent colour needs no variant', { rule: 't', color: '#ffffff00' }, { color: '#ffffff00', overviewRulerColor: '#ffffff00' }],
     ['bad colours and non-true flags are ignored', { rule: 'bad', color: 'red', backgroundColor: '#12', bold: 'yes', italic: false }, {}],
     ['not an object', null, {}],
   ];
   for (const [name, style, expected] of cases) {
     await t.test(name, () => assert.deepEqual(renderOptions(style), expected));
+  }
+});
+
+test('contrast: WCAG 2 figures', () => {
+  const white = [255, 255, 255];
+  assert.equal(contrast([0, 0, 0], white).toFixed(2), '21.00');
+  assert.equal(contrast(white, white), 1);
+  assert.equal(contrast([0x76, 0x76, 0x76], white).toFixed(2), '4.54');
+  assert.equal(contrast([0x9e, 0x9e, 0x9e], white).toFixed(2), '2.68');
+  assert.deepEqual(composite([0, 0, 0, 0.5], white), [127.5, 127.5, 127.5]);
+  assert.deepEqual(parseColor('#ff800080'), [255, 128, 0, 128 / 255]);
+  assert.deepEqual(parseColor('#ff8000'), [255, 128, 0, 1]);
+  assert.equal(parseColor('#f80'), undefined);
+});
+
+test('theme variants reach their contrast on random styles, and change only what is too faint', () => {
+  const seed = Number(process.env.HIGHLIGHT_LS_SEED || 20261125);
+  const random = new SplitMix64(seed);
+  const hex = () => `#${[0, 1, 2, 3].map((index) => (index === 3 && random.next() % 2 === 0 ? 255 : random.next() % 256).toString(16).padStart(2, '0')).join('')}`;
+  for (let round = 0; round < 2000; round += 1) {
+    const style = {};
+    if (random.next() % 2 === 0) style.color = hex();
+    if (random.next() % 3 === 0) style.backgroundColor = hex();
+    if (random.next() % 3 === 0) style.borderColor = hex();
+    const options = renderOptions(style);
+    const context = `seed ${seed}, round ${round}: ${JSON.stringify(style)} -> ${JSON.stringify(options)}`;
+    for (const theme of [themes.light, themes.dark]) {
+      const variant = options[theme.name];
+      const seen = (value) => composite(parseColor(value), theme.background);
+      if (style.backgroundColor) {
+        assert.ok(!variant || (!variant.borderColor && Object.keys(variant).length === 1), context);
+        if (!style.color && variant) {
+          assert.ok(contrast(parseColor(variant.color), seen(style.backgroundColor)) >= contrast(theme.foreground, seen(style.backgroundColor)), context);
+        }
+        continue;
+      }
+      for (const [key, target] of [['color', 4.5], ['borderColor', 3]]) {
+        const original = style[key];
+        if (!original) { assert.ok(!variant || !(key in variant), context); continue; }
+        const alpha = parseColor(original)[3];
+        const enough = contrast(seen(original), theme.background) >= target;
+        if (enough || alpha === 0) { assert.ok(!variant || !(key in variant), context); continue; }
+        assert.ok(variant && variant[key], context);
+        // Opaque colours always reach the target; translucent ones get the strongest mix.
+        if (alpha === 1) assert.ok(contrast(seen(variant[key]), theme.background) >= target, context);
+        assert.equal(parseColor(variant[key])[3], alpha, `alpha kept: ${context}`);
+      }
+    }
   }
 });
 
@@ -122,32 +181,4 @@ test('isStale compares the payload version with the document', () => {
   assert.equal(isStale(payload, 4), false);
   assert.equal(isStale(payload, 3), false);
   assert.equal(isStale({ textDocument: { uri: 'file:///a' } }, 5), false);
-});
-
-test('serverSection sends only the keys the user set, the most specific scope winning', () => {
-  const inspected = {
-    rules: { key: 'highlight.rules', defaultValue: [], globalValue: [{ name: 'a', words: ['A'] }], workspaceFolderValue: [{ name: 'b', words: ['B'] }] },
-    styles: { key: 'highlight.styles', defaultValue: {} },
-    defaults: { key: 'highlight.defaults', defaultValue: true, workspaceValue: false },
-    path: { key: 'highlight.path', defaultValue: 'highlight-ls', globalValue: '/opt/bin/highlight-ls' },
-  };
-  assert.deepEqual(serverSection((key) => inspected[key]), { rules: [{ name: 'b', words: ['B'] }], defaults: false });
-  assert.deepEqual(serverSection(() => undefined), {});
-});
-
-test('package.json is valid and declares what the extension uses', () => {
-  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
-  assert.equal(manifest.main, './extension.js');
-  assert.deepEqual(Object.keys(manifest.dependencies), ['vscode-languageclient']);
-  const properties = manifest.contributes.configuration.properties;
-  for (const key of ['highlight.path', 'highlight.rules', 'highlight.styles', 'highlight.defaults', 'highlight.decorations']) {
-    assert.ok(properties[key], `setting ${key}`);
-  }
-  const builtIn = ['fixme', 'todo', 'hack', 'note', 'review', 'deprecated', 'highlight'];
-  assert.deepEqual(manifest.contributes.semanticTokenTypes.map((type) => type.id), builtIn);
-  const scopes = manifest.contributes.semanticTokenScopes[0].scopes;
-  for (const id of builtIn) assert.ok(Array.isArray(scopes[id]) && scopes[id].length > 0, `scope fallback for ${id}`);
-  const commands = manifest.contributes.commands.map((command) => command.command).sort();
-  const extension = fs.readFileSync(path.join(__dirname, '..', 'extension.js'), 'utf8');
-  for (const command of commands) assert.ok(extension.includes(`'${command}'`), `command ${command} is registered`);
 });

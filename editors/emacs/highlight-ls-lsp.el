@@ -45,11 +45,11 @@
     (cl-remove-if-not #'highlight-ls-lsp--ours-p (lsp--session-workspaces lsp--session))))
 
 (cl-defmethod highlight-ls--client-uri ((_client (eql lsp-mode)))
-  "The URI of the current buffer under lsp-mode."
+  "The URI of the current buffer under `lsp-mode'."
   (lsp--buffer-uri))
 
 (cl-defmethod highlight-ls--client-version ((_client (eql lsp-mode)))
-  "The version of the current buffer under lsp-mode."
+  "The version of the current buffer under `lsp-mode'."
   lsp--cur-version)
 
 (cl-defmethod highlight-ls--client-request ((_client (eql lsp-mode)) method params callback)
@@ -60,14 +60,14 @@ CALLBACK gets the result."
       (lsp-request-async method params callback :mode 'tick))))
 
 (cl-defmethod highlight-ls--client-connect ((_client (eql lsp-mode)))
-  "Start lsp-mode in the current buffer; highlight-ls attaches with the rest."
+  "Start `lsp-mode' in the current buffer; highlight-ls attaches with the rest."
   (if (bound-and-true-p lsp-mode)
       (message "highlight-ls: %s"
                "lsp-mode runs here without highlight-ls; try M-x lsp-workspace-restart")
     (lsp-deferred)))
 
 (defun highlight-ls-lsp--settings-update (workspace settings)
-  "The settings layer that brings WORKSPACE's server to SETTINGS."
+  "Return the settings layer to send to WORKSPACE's server for SETTINGS."
   (highlight-ls-settings-update (gethash workspace highlight-ls-lsp--initial-settings) settings))
 
 (cl-defmethod highlight-ls--client-send-settings ((_client (eql lsp-mode)) settings)
@@ -110,7 +110,7 @@ settings does not know it."
     (highlight-ls--client-attached 'lsp-mode)))
 
 (defun highlight-ls-lsp--after-close ()
-  "Note the current buffer as disconnected when lsp-mode leaves it."
+  "Note the current buffer as disconnected once `lsp-mode' has left it."
   (unless (and (bound-and-true-p lsp-mode) (highlight-ls-lsp--workspace))
     (highlight-ls--client-detached 'lsp-mode)))
 
@@ -160,11 +160,10 @@ Not where `highlight-ls-mode' was turned off."
 ;; lsp-mode 8.0 only maps token types listed in `lsp-semantic-token-faces' (the client's
 ;; overrides replace faces of listed types but add none), and it announces those types to
 ;; servers, so ours are added there too.
-(with-eval-after-load 'lsp-semantic-tokens
-  (when (boundp 'lsp-semantic-token-faces)
-    (dolist (entry highlight-ls-token-faces)
-      (unless (assoc (car entry) lsp-semantic-token-faces)
-        (setq lsp-semantic-token-faces (append lsp-semantic-token-faces (list entry)))))))
+(when (require 'lsp-semantic-tokens nil t)
+  (dolist (entry highlight-ls-token-faces)
+    (unless (assoc (car entry) lsp-semantic-token-faces)
+      (setq lsp-semantic-token-faces (append lsp-semantic-token-faces (list entry))))))
 
 (provide 'highlight-ls-lsp)
 ;;; highlight-ls-lsp.el ends here

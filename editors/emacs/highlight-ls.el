@@ -51,7 +51,7 @@
 
 (defcustom highlight-ls-client 'auto
   "The LSP client that `highlight-ls-mode' uses to connect a buffer.
-`auto' means lsp-mode when it is installed, else Eglot.  nil means
+`auto' means `lsp-mode' when it is installed, else Eglot.  nil means
 never connect: draw only in buffers that something else connected."
   :type '(choice (const :tag "lsp-mode if installed, else Eglot" auto)
                  (const :tag "lsp-mode" lsp-mode)
@@ -151,7 +151,7 @@ The current buffer's highlight-ls server answers; CALLBACK gets the result.")
   "Connect the current buffer to highlight-ls through CLIENT.")
 
 (cl-defgeneric highlight-ls--client-send-settings (client settings)
-  "Tell every highlight-ls server CLIENT runs that the settings are SETTINGS.")
+  "Tell every highlight-ls server of CLIENT that the settings are SETTINGS.")
 
 (defun highlight-ls--client-attached (client)
   "Note that CLIENT connected the current buffer to highlight-ls.
@@ -175,7 +175,7 @@ Turns `highlight-ls-mode' on unless it was turned off in this buffer."
         ((listp object) (plist-get object key))))
 
 (defun highlight-ls--true-p (value)
-  "Whether VALUE is JSON true (`t'), whichever JSON settings parsed it."
+  "Whether VALUE is JSON true (t), whichever JSON settings parsed it."
   (eq value t))
 
 (defun highlight-ls--natural-p (value)
@@ -489,7 +489,7 @@ state)."
                     (highlight-ls--get settings :rules))))
 
 (defun highlight-ls-settings-update (initial current)
-  "The settings layer that makes CURRENT apply over INITIAL.
+  "Return the settings layer to send for CURRENT to apply over INITIAL.
 The server keeps INITIAL, the settings sent at start, as a layer of its own
 below the settings sent since, so what INITIAL set and CURRENT does not is
 undone: its rules are switched off, `defaults' and `colors' reset."
@@ -579,11 +579,10 @@ is connected already; turning it off removes the highlights."
 
 ;;;; Loading the client parts with their clients
 
-;; After `provide', so that a client part loaded from here finds this file loaded.  The
-;; autoloads load this file, never a client part directly, for the same reason.
-;;;###autoload (with-eval-after-load 'lsp-mode (require 'highlight-ls))
-;;;###autoload (with-eval-after-load 'eglot (require 'highlight-ls))
-(with-eval-after-load 'lsp-mode (require 'highlight-ls-lsp))
-(with-eval-after-load 'eglot (require 'highlight-ls-eglot))
+;; lsp-mode requires the packages in `lsp-client-packages' when `lsp' first runs; the
+;; package's autoloads add the lsp-mode part there.  The Eglot part loads with
+;; `highlight-ls-mode' or with `highlight-ls-eglot-contact' (autoloaded), before Eglot makes
+;; its server.  Nothing here loads either client.
+;;;###autoload (with-eval-after-load 'lsp-mode (add-to-list 'lsp-client-packages 'highlight-ls-lsp))
 
 ;;; highlight-ls.el ends here

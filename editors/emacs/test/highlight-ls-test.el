@@ -116,7 +116,11 @@
         lsp-warn-no-matched-clients nil
         lsp-enabled-clients '(highlight-ls))
 
-  (require 'highlight-ls)
+  ;; Loaded as a package manager loads it: through the autoloads, which add the lsp-mode
+  ;; part to `lsp-client-packages' for `lsp' to require.
+  (let ((autoloads (expand-file-name "highlight-ls-autoloads.el" workspace)))
+    (make-directory-autoloads (expand-file-name ".." highlight-ls-test--directory) autoloads)
+    (load autoloads nil t))
   (setq highlight-ls-command (list binary))
   ;; A fixed backdrop, so translucent colours blend the same everywhere.
   (set-face-background 'default "#000000")

@@ -1,13 +1,62 @@
--- Commands of highlight-ls. Nothing starts until require("highlight-ls").setup{} is called.
+-- Commands of highlight-ls, and on Neovim 0.11+ one autocommand for vim.lsp.enable("highlight-ls").
+-- Nothing starts until vim.lsp.enable("highlight-ls") (0.11+) or require("highlight-ls").setup{}.
 if vim.g.loaded_highlight_ls or vim.fn.has("nvim-0.7") ~= 1 then
   return
 end
 vim.g.loaded_highlight_ls = true
 
-vim.api.nvim_create_user_command("HighlightLsRefresh", function()
+local function command(name, callback, options)
+  vim.api.nvim_create_user_command(name, callback, options)
+end
+
+command("HighlightLsRefresh", function()
   require("highlight-ls").refresh(0)
 end, { desc = "Ask highlight-ls for this buffer's decorations again" })
 
-vim.api.nvim_create_user_command("HighlightLsClear", function()
+command("HighlightLsClear", function()
   require("highlight-ls").clear(0)
-end, { desc = "Remove highlight-ls decorations from this buffer" })
+end, { desc = "Remove highlight-ls decorations from this buffer until the next update" })
+
+-- Without a bang: the current buffer; with one: every buffer.
+local function scope(args)
+  if args.bang then
+    return nil
+  end
+  return 0
+end
+
+command("HighlightLsEnable", function(args)
+  require("highlight-ls").enable(scope(args))
+end, { bang = true, desc = "Turn highlight-ls on for this buffer (! everywhere)" })
+
+command("HighlightLsDisable", function(args)
+  require("highlight-ls").disable(scope(args))
+end, { bang = true, desc = "Turn highlight-ls off for this buffer (! everywhere)" })
+
+command("HighlightLsToggle", function(args)
+  require("highlight-ls").toggle(scope(args))
+end, { bang = true, desc = "Toggle highlight-ls for this buffer (! everywhere)" })
+
+-- 0.11+: vim.lsp.enable attaches on FileType only and is silent when the binary is missing.
+-- This reports a missing binary and attaches buffers without a filetype; it loads the plugin's
+-- module only once vim.lsp.enable("highlight-ls") has been called.
+if vim.fn.has("nvim-0.11") == 1 and vim.lsp.enable then
+  local function enabled()
+    if package.loaded["highlight-ls"] then
+      return true
+    end
+    if vim.lsp.is_enabled then
+      return vim.lsp.is_enabled("highlight-ls")
+    end
+    return type(vim.lsp._enabled_configs) == "table" and vim.lsp._enabled_configs["highlight-ls"] ~= nil
+  end
+  local group = vim.api.nvim_create_augroup("highlight-ls.files", { clear = true })
+  vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
+    group = group,
+    callback = function(args)
+      if enabled() then
+        require("highlight-ls").on_buffer_read(args.buf)
+      end
+    end,
+  })
+end

@@ -16,10 +16,18 @@ local function say(message)
   io.stdout:write(message .. "\n")
 end
 
+-- vim.lsp.get_clients (0.10+) replaces get_active_clients, deprecated on 0.11.
+local function all_clients()
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients()
+  end
+  return vim.lsp.get_active_clients()
+end
+
 local function finish()
-  vim.lsp.stop_client(vim.lsp.get_active_clients())
+  vim.lsp.stop_client(all_clients())
   vim.wait(2000, function()
-    return #vim.lsp.get_active_clients() == 0
+    return #all_clients() == 0
   end, 20)
   if failures > 0 then
     say(string.format("neovim: FAILED (%d of %d checks failed)", failures, checks))
@@ -78,9 +86,23 @@ local function wait_for_extmarks(bufnr, expected, what)
   check(arrived, string.format("%s: extmarks\n  expected %s\n  got      %s", what, wanted, describe(extmarks(bufnr))))
 end
 
+-- A highlight group's attributes in the shape of nvim_get_hl_by_name (foreground, background,
+-- special), read with nvim_get_hl where it exists (0.9+; the other is deprecated on 0.11).
+local function group_attributes(group)
+  if api.nvim_get_hl then
+    local ok, attributes = pcall(api.nvim_get_hl, 0, { name = group, link = false })
+    if not ok or type(attributes) ~= "table" or next(attributes) == nil then
+      return false, "no such group"
+    end
+    attributes.foreground, attributes.background, attributes.special = attributes.fg, attributes.bg, attributes.sp
+    return true, attributes
+  end
+  return pcall(api.nvim_get_hl_by_name, group, true)
+end
+
 -- Checks the attributes of a highlight group; colours as 0xrrggbb numbers.
 local function check_group(group, expected)
-  local ok, actual = pcall(api.nvim_get_hl_by_name, group, true)
+  local ok, actual = group_attributes(group)
   if not check(ok, "highlight group " .. group .. " exists") then
     return
   end
@@ -125,7 +147,9 @@ local path = workspace .. "/sample.txt"
 write_file(path, "TODO 👍 ABC-123 café\n")
 
 local plugin = require("highlight-ls")
-plugin.setup({ cmd = { binary }, decorations = true })
+-- Exact colours for the built-in styles too (follow_theme = false), so that the drawing of
+-- every style attribute is checked; the default, which follows the theme, is checked below.
+plugin.setup({ cmd = { binary }, decorations = true, follow_theme = false })
 vim.cmd("edit " .. vim.fn.fnameescape(path))
 local bufnr = api.nvim_get_current_buf()
 
@@ -202,5 +226,129 @@ plugin.apply_decorations({
   ranges = {},
 })
 check(#extmarks(bufnr) == 0, "empty ranges clear the decorations")
+
+-- Turning highlighting off and on: one buffer, the current one, everywhere. -----------------
+plugin.refresh(bufnr)
+wait_for_extmarks(bufnr, after_edits, "before turning highlighting off")
+plugin.disable(bufnr)
+check(not plugin.is_enabled(bufnr) and plugin.is_enabled(nil), "disable(buffer) turns off that buffer only")
+check(#extmarks(bufnr) == 0, "disable(buffer) removes the buffer's extmarks")
+local ignored, why = plugin.apply_decorations({
+  textDocument = { uri = vim.uri_from_bufnr(bufnr), version = vim.lsp.util.buf_versions[bufnr] },
+  positionEncoding = "utf-8",
+  styles = { { rule = "ticket", color = "#3b82f6ff", underline = true } },
+  ranges = { 0, 19, 23, 0 },
+})
+check(ignored == nil and why == "disabled" and #extmarks(bufnr) == 0, "a disabled buffer draws no decorations (" .. tostring(why) .. ")")
+plugin.enable(bufnr)
+wait_for_extmarks(bufnr, after_edits, "enable(buffer) draws again")
+
+-- The commands, from plugin/ (which -u NONE does not load).
+vim.cmd("runtime plugin/highlight-ls.lua")
+check(vim.fn.exists(":HighlightLsToggle") == 2, ":HighlightLsToggle exists")
+vim.cmd("HighlightLsToggle")
+check(not plugin.is_enabled(bufnr) and #extmarks(bufnr) == 0, ":HighlightLsToggle turns the current buffer off")
+vim.cmd("HighlightLsToggle")
+wait_for_extmarks(bufnr, after_edits, ":HighlightLsToggle turns it on again")
+vim.cmd("HighlightLsDisable!")
+check(not plugin.is_enabled(nil) and not plugin.is_enabled(bufnr) and #extmarks(bufnr) == 0, ":HighlightLsDisable! turns highlighting off everywhere")
+vim.cmd("HighlightLsEnable")
+check(plugin.is_enabled(bufnr) and not plugin.is_enabled(nil), ":HighlightLsEnable turns one buffer on while the rest stays off")
+wait_for_extmarks(bufnr, after_edits, ":HighlightLsEnable draws the buffer")
+vim.cmd("HighlightLsToggle!")
+check(plugin.is_enabled(nil) and plugin.is_enabled(bufnr), ":HighlightLsToggle! flips the global switch (off -> on)")
+vim.cmd("HighlightLsDisable")
+vim.cmd("HighlightLsToggle!")
+check(not plugin.is_enabled(nil) and not plugin.is_enabled(bufnr), ":HighlightLsToggle! turns everything off")
+vim.cmd("HighlightLsToggle!")
+check(plugin.is_enabled(nil) and plugin.is_enabled(bufnr), ":HighlightLsToggle! turns everything on, the buffer's own switch dropped")
+wait_for_extmarks(bufnr, after_edits, ":HighlightLsToggle! draws again")
+
+-- Colours that follow the theme (the default): built-in styles link to the colour scheme's
+-- groups, a style of the user's own stays exact, and both survive :colorscheme.
+local function resolves_to(group, target)
+  return vim.fn.synIDtrans(vim.fn.hlID(group)) == vim.fn.hlID(target)
+end
+local function check_theme_links(when)
+  check(resolves_to("HighlightLsTodo", "Todo"), when .. ": HighlightLsTodo follows Todo")
+  check(resolves_to("HighlightLsFixme", "DiagnosticError"), when .. ": HighlightLsFixme follows DiagnosticError")
+  local deprecated = vim.fn.hlexists("DiagnosticDeprecated") == 1 and "DiagnosticDeprecated" or "Comment"
+  check(resolves_to("HighlightLsDeprecated", deprecated), when .. ": HighlightLsDeprecated follows " .. deprecated)
+  check(resolves_to("HighlightLsTicket", "HighlightLsTicket"), when .. ": HighlightLsTicket (the user's style) links to nothing")
+  check_group("HighlightLsTicket", { foreground = 0x3b82f6, underline = true })
+end
+plugin.setup({ cmd = { binary } })
+check_theme_links("after setup")
+vim.cmd("colorscheme default")
+check_theme_links("after :colorscheme")
+wait_for_extmarks(bufnr, after_edits, "after the theme change")
+
+-- A missing binary is reported once, with the fix.
+local notified = {}
+local original_notify = vim.notify
+vim.notify = function(message, level)
+  notified[#notified + 1] = { message = message, level = level }
+end
+local missing = { "/nonexistent/highlight-ls" }
+local first, second = plugin.check_command(missing), plugin.check_command(missing)
+vim.notify = original_notify
+check(first == false and second == false, "a missing binary cannot start")
+check(#notified == 1, "a missing binary is reported once (" .. #notified .. " messages)")
+if notified[1] then
+  check(notified[1].level == vim.log.levels.ERROR and notified[1].message:find("is not an executable", 1, true) ~= nil
+    and notified[1].message:find("highlight-ls-install", 1, true) ~= nil, "the message says what is wrong and where the fix is: " .. notified[1].message)
+end
+
+-- :help highlight-ls, from a copy of the doc whose tags this test generates.
+local docs = vim.fn.tempname()
+vim.fn.mkdir(docs .. "/doc", "p")
+local doc_source = vim.api.nvim_get_runtime_file("doc/highlight-ls.txt", false)[1]
+check(doc_source ~= nil, "doc/highlight-ls.txt is on the runtimepath")
+if doc_source then
+  vim.fn.writefile(vim.fn.readfile(doc_source), docs .. "/doc/highlight-ls.txt")
+  vim.opt.runtimepath:prepend(docs)
+  local tagged, tag_error = pcall(vim.cmd, "helptags " .. vim.fn.fnameescape(docs .. "/doc"))
+  check(tagged, "helptags runs without error (" .. tostring(tag_error) .. ")")
+  for _, topic in ipairs({ "highlight-ls", "highlight-ls-install", ":HighlightLsToggle", "highlight-ls-colors" }) do
+    local opened, help_error = pcall(vim.cmd, "help " .. topic)
+    check(opened and vim.bo.buftype == "help" and api.nvim_buf_get_name(0):match("highlight%-ls%.txt$") ~= nil,
+      ":help " .. topic .. " opens the plugin's help (" .. tostring(help_error) .. ")")
+    if opened then
+      check(api.nvim_get_current_line():find("*" .. topic .. "*", 1, true) ~= nil, ":help " .. topic .. " lands on its tag")
+      vim.cmd("close")
+    end
+  end
+end
+
+-- :checkhealth highlight-ls names the binary and its version, and reports no error.
+local function health_lines(name)
+  local tabs = vim.fn.tabpagenr("$")
+  local ok, problem = pcall(vim.cmd, "silent checkhealth " .. name)
+  local lines = api.nvim_buf_get_lines(0, 0, -1, false)
+  if vim.fn.tabpagenr("$") > tabs then
+    vim.cmd("tabclose")
+  end
+  check(ok, ":checkhealth " .. name .. " runs (" .. tostring(problem) .. ")")
+  return table.concat(lines, "\n")
+end
+local report = health_lines("highlight-ls")
+local version_line = vim.split(vim.fn.system({ binary, "--version" }), "\n", { trimempty = true })[1] or "?"
+check(report:find("binary: " .. vim.fn.exepath(binary), 1, true) ~= nil, "the health report names the binary:\n" .. report)
+check(report:find("version: " .. (version_line:match("^highlight%-ls%s+(%S+)") or "?"), 1, true) ~= nil, "the health report gives " .. version_line)
+check(report:find("ERROR", 1, true) == nil, "the health report has no error")
+-- On 0.11 the command comes from vim.lsp.config, as vim.lsp.enable would run it.
+local lsp_config = vim.fn.has("nvim-0.11") == 1 and vim.lsp.config ~= nil
+if lsp_config then
+  vim.lsp.config(plugin.options.name, { cmd = missing })
+else
+  plugin.options.cmd = missing
+end
+report = health_lines("highlight-ls")
+check(report:find("ERROR", 1, true) ~= nil and report:find("/nonexistent/highlight-ls", 1, true) ~= nil, "the health report flags a missing binary")
+if lsp_config then
+  vim.lsp.config(plugin.options.name, { cmd = { binary } })
+else
+  plugin.options.cmd = { binary }
+end
 
 finish()

@@ -1,5 +1,5 @@
--- highlight-ls for Neovim: attaches the server to every normal buffer and draws the exact
--- style of every highlight with extmarks.
+-- highlight-ls for Neovim: attaches the server to normal buffers and draws every highlight with
+-- extmarks.
 --
 -- The server sends `highlight/publishDecorations` with a table of styles and a flat list of
 -- single-line ranges (line, startCharacter, endCharacter, styleIndex). We ask for byte columns
@@ -8,15 +8,23 @@
 -- and every range becomes one extmark in the `highlight-ls` namespace. A new notification for
 -- a buffer replaces all of that buffer's extmarks; an empty `ranges` clears them.
 --
+-- The built-in styles follow the colour scheme (their groups link to `Todo` and `Diagnostic*`);
+-- a style the user wrote in .highlights.json or settings is drawn exactly.
+--
 -- Works on Neovim 0.7 and later:
---   0.11+      vim.lsp.config / vim.lsp.enable (plus buffers that have no filetype)
---   0.8-0.10   vim.lsp.start from an autocommand
---   0.7        vim.lsp.start_client + vim.lsp.buf_attach_client
+--   0.11+      lsp/highlight-ls.lua, so vim.lsp.enable("highlight-ls") alone starts it; setup()
+--              calls vim.lsp.config + vim.lsp.enable. Buffers without a filetype (which never
+--              see FileType) are attached from a BufReadPost/BufNewFile autocommand.
+--   0.8-0.10   vim.lsp.start from an autocommand, after setup()
+--   0.7        vim.lsp.start_client + vim.lsp.buf_attach_client, after setup()
 -- Semantic tokens (0.9+) arrive as `@lsp.type.<rule>` groups, linked to defaults below.
+--
+-- Requiring this module does nothing but define functions and one namespace.
 
 local M = {}
 
 local api = vim.api
+local uv = vim.uv or vim.loop
 
 --- The namespace of every extmark this plugin places.
 M.namespace = api.nvim_create_namespace("highlight-ls")
@@ -30,12 +38,16 @@ local defaults = {
   cmd = { "highlight-ls" },
   -- The client's name (and the vim.lsp.config name on 0.11+).
   name = "highlight-ls",
-  -- Draw exact styles with extmarks (the only highlighting before Neovim 0.9).
+  -- Draw styles with extmarks (the only highlighting before Neovim 0.9).
   decorations = true,
   -- Semantic tokens (0.9+). `nil` means: on only when decorations are off, so the same
   -- text is not highlighted twice.
   semantic_tokens = nil,
-  -- Files that mark the workspace root, searched upwards from the buffer's file.
+  -- Built-in styles link to the colour scheme's groups (Todo, Diagnostic*); false draws the
+  -- server's exact colours for them too. Styles of your own are always drawn exactly.
+  follow_theme = true,
+  -- Files that mark the workspace root, searched upwards from the buffer's file. Without one,
+  -- the root is the current directory if the file is inside it, else the file's directory.
   root_markers = { ".highlights.json", ".git" },
   -- The `highlight` settings section (rules, styles, defaults), answered to
   -- workspace/configuration.
@@ -50,6 +62,17 @@ local defaults = {
 }
 
 M.options = vim.deepcopy(defaults)
+
+local function has(feature)
+  return vim.fn.has(feature) == 1
+end
+
+local function resolve_buffer(bufnr)
+  if bufnr == nil or bufnr == 0 then
+    return api.nvim_get_current_buf()
+  end
+  return bufnr
+end
 
 -- Colours ------------------------------------------------------------------------------------
 
@@ -69,12 +92,28 @@ function M.parse_color(text)
   return tonumber(r, 16), tonumber(g, 16), tonumber(b, 16), tonumber(a, 16)
 end
 
+-- Normal's background as a 0xrrggbb number, or nil. nvim_get_hl (0.9+) replaces the
+-- deprecated nvim_get_hl_by_name.
+local function normal_background()
+  if api.nvim_get_hl then
+    local ok, normal = pcall(api.nvim_get_hl, 0, { name = "Normal", link = false })
+    if ok and type(normal) == "table" and type(normal.bg) == "number" then
+      return normal.bg
+    end
+    return nil
+  end
+  local ok, normal = pcall(api.nvim_get_hl_by_name, "Normal", true)
+  if ok and type(normal) == "table" and type(normal.background) == "number" then
+    return normal.background
+  end
+  return nil
+end
+
 -- The colour translucent colours are blended over: Normal's background when it has one,
 -- otherwise black or white after 'background'.
 local function backdrop()
-  local ok, normal = pcall(api.nvim_get_hl_by_name, "Normal", true)
-  if ok and type(normal) == "table" and type(normal.background) == "number" then
-    local value = normal.background
+  local value = normal_background()
+  if value then
     return math.floor(value / 65536) % 256, math.floor(value / 256) % 256, value % 256
   end
   if vim.o.background == "light" then
@@ -184,22 +223,90 @@ local function camel(rule)
   return name
 end
 
--- The groups defined so far: key (rule and attributes) -> group name, and name -> style.
-local group_by_key = {}
-local style_by_group = {}
-local groups_by_rule = {}
-
-local function style_key(style)
+-- A style's attributes as one string, `rule` left out unless asked for.
+local function style_key(style, with_rule)
   local keys = {}
   for key, value in pairs(style) do
-    keys[#keys + 1] = key .. "=" .. tostring(value)
+    if with_rule or key ~= "rule" then
+      keys[#keys + 1] = key .. "=" .. tostring(value)
+    end
   end
   table.sort(keys)
   return table.concat(keys, ";")
 end
 
+-- The server's built-in styles, as it sends them, and the looks of the built-in rules.
+local builtin_looks = {
+  error = { color = "#ffffffff", backgroundColor = "#d32f2fff", bold = true, rounded = true },
+  warning = { color = "#1a1a1aff", backgroundColor = "#f9a825ff", bold = true, rounded = true },
+  caution = { color = "#ffffffff", backgroundColor = "#ef6c00ff", bold = true, rounded = true },
+  info = { color = "#ffffffff", backgroundColor = "#1976d2ff", bold = true, rounded = true },
+  hint = { color = "#ffffffff", backgroundColor = "#2e7d32ff", bold = true, rounded = true },
+  deprecated = { color = "#9e9e9eff", strikethrough = true },
+  highlight = { backgroundColor = "#8080804d" },
+}
+local look_of_rule = {
+  fixme = "error",
+  todo = "warning",
+  hack = "caution",
+  note = "info",
+  review = "hint",
+  deprecated = "deprecated",
+  highlight = "highlight",
+}
+
+-- The colour scheme group each built-in look follows; the first one that exists is used.
+local theme_groups_of_look = {
+  error = { "DiagnosticError", "ErrorMsg" },
+  warning = { "DiagnosticWarn", "WarningMsg" },
+  caution = { "DiagnosticWarn", "WarningMsg" },
+  info = { "DiagnosticInfo", "Identifier" },
+  hint = { "DiagnosticHint", "Comment" },
+  deprecated = { "DiagnosticDeprecated", "Comment" },
+  highlight = { "Visual" },
+}
+-- TODO has a group of its own in every colour scheme.
+local theme_groups_of_rule = { todo = { "Todo" } }
+
+local look_by_key = {}
+for look, style in pairs(builtin_looks) do
+  look_by_key[style_key(style)] = look
+end
+
+local function first_existing(groups)
+  for _, group in ipairs(groups) do
+    if vim.fn.hlexists(group) == 1 then
+      return group
+    end
+  end
+  return groups[#groups]
+end
+
+--- The colour scheme group a style follows: the style must be one of the server's built-in
+--- ones and `follow_theme` on; nil for a style of the user's own (drawn exactly).
+function M.theme_group(style)
+  if not M.options.follow_theme or type(style) ~= "table" then
+    return nil
+  end
+  local look = look_by_key[style_key(style)]
+  if not look then
+    return nil
+  end
+  return first_existing(theme_groups_of_rule[style.rule] or theme_groups_of_look[look])
+end
+
+-- The groups defined so far: key (rule and attributes) -> group name, and name -> style.
+local group_by_key = {}
+local style_by_group = {}
+local groups_by_rule = {}
+
 local function define_group(name, style)
-  api.nvim_set_hl(0, name, M.highlight_attributes(style))
+  local theme = M.theme_group(style)
+  if theme then
+    api.nvim_set_hl(0, name, { link = theme })
+  else
+    api.nvim_set_hl(0, name, M.highlight_attributes(style))
+  end
 end
 
 --- The highlight group drawing a decoration style, defined on first use.
@@ -207,7 +314,7 @@ end
 --- The first style seen for a rule is `HighlightLs<Rule>`; another style for the same rule
 --- (a different configuration in another workspace folder) gets `HighlightLs<Rule>2`, and so on.
 function M.group_for_style(style)
-  local key = style_key(style)
+  local key = style_key(style, true)
   local known = group_by_key[key]
   if known then
     return known
@@ -222,28 +329,22 @@ function M.group_for_style(style)
   return name
 end
 
--- The built-in rules' looks, for semantic tokens (whose colours the client chooses).
-local builtin_styles = {
-  fixme = { rule = "fixme", color = "#ffffffff", backgroundColor = "#d32f2fff", bold = true },
-  todo = { rule = "todo", color = "#1a1a1aff", backgroundColor = "#f9a825ff", bold = true },
-  hack = { rule = "hack", color = "#ffffffff", backgroundColor = "#ef6c00ff", bold = true },
-  note = { rule = "note", color = "#ffffffff", backgroundColor = "#1976d2ff", bold = true },
-  review = { rule = "review", color = "#ffffffff", backgroundColor = "#2e7d32ff", bold = true },
-  deprecated = { rule = "deprecated", color = "#9e9e9eff", strikethrough = true },
-  highlight = { rule = "highlight", backgroundColor = "#8080804d" },
-}
-
 -- Defines `HighlightLsToken<Rule>` for every built-in rule and links `@lsp.type.<rule>` to
 -- it, without overriding a colour scheme that already defines those groups.
 local function define_semantic_token_groups()
-  if vim.fn.has("nvim-0.9") ~= 1 then
+  if not has("nvim-0.9") then
     return
   end
-  for rule, style in pairs(builtin_styles) do
-    local attributes = M.highlight_attributes(style)
-    attributes.default = true
+  for rule, look in pairs(look_of_rule) do
+    local style = vim.deepcopy(builtin_looks[look])
+    style.rule = rule
     local group = "HighlightLsToken" .. camel(rule)
-    api.nvim_set_hl(0, group, attributes)
+    local theme = M.theme_group(style)
+    if theme then
+      api.nvim_set_hl(0, group, { link = theme })
+    else
+      api.nvim_set_hl(0, group, M.highlight_attributes(style))
+    end
     api.nvim_set_hl(0, "@lsp.type." .. rule, { link = group, default = true })
   end
 end
@@ -254,6 +355,144 @@ local function redefine_groups()
     define_group(name, style)
   end
   define_semantic_token_groups()
+end
+
+-- Clients ------------------------------------------------------------------------------------
+
+--- The clients of this server attached to a buffer (every buffer when bufnr is nil).
+function M.clients(bufnr)
+  local found = {}
+  local list
+  if vim.lsp.get_clients then
+    list = vim.lsp.get_clients({ bufnr = bufnr, name = M.options.name })
+  elseif bufnr then
+    list = vim.lsp.buf_get_clients(bufnr)
+  else
+    list = vim.lsp.get_active_clients()
+  end
+  for _, client in pairs(list or {}) do
+    if client.name == M.options.name then
+      found[#found + 1] = client
+    end
+  end
+  return found
+end
+
+-- Calls a client method with the calling convention of the running Neovim (`client:request`
+-- on 0.11+, where `client.request` is deprecated).
+local function client_request(client, method, params, handler, bufnr)
+  if has("nvim-0.11") then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function supports_semantic_tokens(client)
+  return has("nvim-0.9")
+    and vim.lsp.semantic_tokens ~= nil
+    and client.server_capabilities ~= nil
+    and client.server_capabilities.semanticTokensProvider ~= nil
+end
+
+-- Turning highlighting on and off ------------------------------------------------------------
+--
+-- `vim.g.highlight_ls_enabled` (default true) is the global switch; `vim.b.highlight_ls_enabled`,
+-- when set, overrides it for one buffer. Both may be set by hand (say in an ftplugin) before a
+-- buffer is drawn; enable()/disable()/toggle() also redraw.
+
+--- Whether highlighting is on for a buffer (0 for the current one), or globally (nil).
+function M.is_enabled(bufnr)
+  if bufnr ~= nil then
+    bufnr = resolve_buffer(bufnr)
+    if api.nvim_buf_is_valid(bufnr) then
+      local value = vim.b[bufnr].highlight_ls_enabled
+      if value ~= nil then
+        return value ~= false and value ~= 0
+      end
+    end
+  end
+  local global = vim.g.highlight_ls_enabled
+  return global ~= false and global ~= 0
+end
+
+local function hide(bufnr)
+  api.nvim_buf_clear_namespace(bufnr, M.namespace, 0, -1)
+  for _, client in ipairs(M.clients(bufnr)) do
+    if supports_semantic_tokens(client) then
+      pcall(vim.lsp.semantic_tokens.stop, bufnr, client.id)
+    end
+  end
+end
+
+local function show(bufnr)
+  for _, client in ipairs(M.clients(bufnr)) do
+    if supports_semantic_tokens(client) then
+      pcall(vim.lsp.semantic_tokens.start, bufnr, client.id)
+    end
+  end
+  M.refresh(bufnr)
+end
+
+local function loaded_buffers()
+  local list = {}
+  for _, bufnr in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(bufnr) then
+      list[#list + 1] = bufnr
+    end
+  end
+  return list
+end
+
+-- Sets the switch (a buffer's, or the global one, which also drops every buffer's own) and
+-- redraws what changed.
+local function set_enabled(bufnr, enabled)
+  if bufnr ~= nil then
+    bufnr = resolve_buffer(bufnr)
+    local before = M.is_enabled(bufnr)
+    vim.b[bufnr].highlight_ls_enabled = enabled
+    if before ~= enabled then
+      if enabled then
+        show(bufnr)
+      else
+        hide(bufnr)
+      end
+    end
+    return
+  end
+  local before = {}
+  local buffers = loaded_buffers()
+  for _, buffer in ipairs(buffers) do
+    before[buffer] = M.is_enabled(buffer)
+    vim.b[buffer].highlight_ls_enabled = nil
+  end
+  vim.g.highlight_ls_enabled = enabled
+  for _, buffer in ipairs(buffers) do
+    if before[buffer] ~= enabled then
+      if enabled then
+        show(buffer)
+      else
+        hide(buffer)
+      end
+    end
+  end
+end
+
+--- Turns highlighting on for a buffer (0 for the current one), or everywhere (nil).
+function M.enable(bufnr)
+  set_enabled(bufnr, true)
+end
+
+--- Turns highlighting off for a buffer (0 for the current one), or everywhere (nil). The
+--- server stays attached (diagnostics of rules with a severity still show), so turning it on
+--- again is one request.
+function M.disable(bufnr)
+  set_enabled(bufnr, false)
+end
+
+--- Turns highlighting off where it is on and on where it is off: for a buffer (0 for the
+--- current one), or everywhere (nil).
+function M.toggle(bufnr)
+  set_enabled(bufnr, not M.is_enabled(bufnr))
 end
 
 -- Decorations --------------------------------------------------------------------------------
@@ -267,7 +506,9 @@ local function buffer_for_uri(uri)
   return nil
 end
 
--- The byte column of a column in another encoding, clamped to the line.
+-- The byte column of a column in another encoding, clamped to the line. 0.11 takes the
+-- encoding by name (the old boolean form is deprecated there).
+local new_byteindex = has("nvim-0.11")
 local function byte_column(bufnr, line, column, encoding, line_cache)
   if encoding == "utf-8" then
     return column
@@ -277,9 +518,14 @@ local function byte_column(bufnr, line, column, encoding, line_cache)
     text = api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1] or ""
     line_cache[line] = text
   end
-  local ok, byte = pcall(vim.str_byteindex, text, column, encoding == "utf-16")
+  local ok, byte
+  if new_byteindex then
+    ok, byte = pcall(vim.str_byteindex, text, encoding, column, false)
+  else
+    ok, byte = pcall(vim.str_byteindex, text, column, encoding == "utf-16")
+  end
   if ok and type(byte) == "number" then
-    return byte
+    return math.min(byte, #text)
   end
   return #text
 end
@@ -303,7 +549,7 @@ end
 --- Draws a `highlight/publishDecorations` payload: replaces the buffer's extmarks.
 ---
 --- Returns the buffer drawn, or nil with a reason when the payload was ignored (unknown
---- document, stale version, malformed payload).
+--- document, stale version, malformed payload, highlighting turned off).
 function M.apply_decorations(result)
   if type(result) ~= "table" or type(result.textDocument) ~= "table" then
     return nil, "malformed payload"
@@ -311,6 +557,10 @@ function M.apply_decorations(result)
   local bufnr = buffer_for_uri(result.textDocument.uri)
   if not bufnr then
     return nil, "no buffer for " .. tostring(result.textDocument.uri)
+  end
+  if not M.is_enabled(bufnr) then
+    api.nvim_buf_clear_namespace(bufnr, M.namespace, 0, -1)
+    return nil, "disabled"
   end
   local version = result.textDocument.version
   local current = buffer_version(bufnr)
@@ -330,6 +580,7 @@ function M.apply_decorations(result)
   api.nvim_buf_clear_namespace(bufnr, M.namespace, 0, -1)
   local line_count = api.nvim_buf_line_count(bufnr)
   local line_cache = {}
+  local priority = M.options.priority
   for offset = 1, #ranges - 3, 4 do
     local line, first, last, style_index = ranges[offset], ranges[offset + 1], ranges[offset + 2], ranges[offset + 3]
     if is_index(line) and is_index(first) and is_index(last) and groups[style_index] and line < line_count then
@@ -340,7 +591,7 @@ function M.apply_decorations(result)
           end_row = line,
           end_col = end_col,
           hl_group = groups[style_index],
-          priority = M.options.priority,
+          priority = priority,
           strict = false,
         })
       end
@@ -357,44 +608,63 @@ function M.on_publish_decorations(err, result, _ctx, _config)
   M.apply_decorations(result)
 end
 
---- Removes every decoration from a buffer (0 for the current one).
+--- Removes every decoration from a buffer (0 for the current one) until the next update.
 function M.clear(bufnr)
   api.nvim_buf_clear_namespace(bufnr or 0, M.namespace, 0, -1)
 end
 
--- Clients and attaching ----------------------------------------------------------------------
-
-local function clients_of_buffer(bufnr)
-  local found = {}
-  local get = vim.lsp.get_clients or vim.lsp.buf_get_clients
-  local list = vim.lsp.get_clients and get({ bufnr = bufnr }) or get(bufnr)
-  for _, client in pairs(list or {}) do
-    if client.name == M.options.name then
-      found[#found + 1] = client
-    end
-  end
-  return found
-end
-
 --- Asks the server for a buffer's decorations and draws them (0 for the current buffer).
 function M.refresh(bufnr)
-  if bufnr == nil or bufnr == 0 then
-    bufnr = api.nvim_get_current_buf()
+  bufnr = resolve_buffer(bufnr)
+  if not M.is_enabled(bufnr) then
+    return
   end
-  for _, client in ipairs(clients_of_buffer(bufnr)) do
+  for _, client in ipairs(M.clients(bufnr)) do
     local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
-    local function on_result(err, result)
+    client_request(client, M.decorations_request, params, function(err, result)
       if not err and type(result) == "table" then
         M.apply_decorations(result)
       end
-    end
-    if vim.fn.has("nvim-0.11") == 1 then
-      client:request(M.decorations_request, params, on_result, bufnr)
-    else
-      client.request(M.decorations_request, params, on_result, bufnr)
-    end
+    end, bufnr)
   end
 end
+
+-- The command and the missing binary ---------------------------------------------------------
+
+local reported_commands = {}
+
+--- Whether a client command can start; tells the user once, with the fix, when it cannot.
+function M.check_command(cmd)
+  if type(cmd) ~= "table" then
+    return true -- a function: the caller knows what it starts
+  end
+  local program = cmd[1]
+  if type(program) == "string" and vim.fn.executable(program) == 1 then
+    return true
+  end
+  local key = tostring(program)
+  if not reported_commands[key] then
+    reported_commands[key] = true
+    local fix
+    if has("nvim-0.11") then
+      fix = 'vim.lsp.config("' .. M.options.name .. '", { cmd = { "/path/to/highlight-ls" } })'
+    else
+      fix = 'require("highlight-ls").setup({ cmd = { "/path/to/highlight-ls" } })'
+    end
+    vim.notify(
+      string.format(
+        "highlight-ls: the server %q is not an executable, so nothing is highlighted. "
+          .. "Install highlight-ls on PATH or give its path: %s. See :help highlight-ls-install",
+        key,
+        fix
+      ),
+      vim.log.levels.ERROR
+    )
+  end
+  return false
+end
+
+-- Attaching ----------------------------------------------------------------------------------
 
 -- Whether a buffer is one we highlight: a normal buffer backed by a name.
 local function wants(bufnr)
@@ -405,14 +675,24 @@ local function wants(bufnr)
 end
 
 local function path_exists(path)
-  return (vim.loop or vim.uv).fs_stat(path) ~= nil
+  return uv.fs_stat(path) ~= nil
 end
 
---- The workspace root of a buffer: the nearest directory with a root marker, else the cwd.
-function M.root_dir(bufnr)
+local function is_inside(path, directory)
+  if directory == "/" then
+    return true
+  end
+  return path == directory or path:sub(1, #directory + 1) == directory .. "/"
+end
+
+--- The workspace root of a buffer: the nearest directory with a root marker; without one, the
+--- current directory if the file is inside it, else the file's directory. Every way of
+--- starting the server uses this, so a folder gets one client whatever the buffer's filetype.
+function M.root_dir(bufnr, markers)
+  bufnr = resolve_buffer(bufnr)
   local name = api.nvim_buf_get_name(bufnr)
   local directory = vim.fn.fnamemodify(name, ":p:h")
-  for _, marker in ipairs(M.options.root_markers or {}) do
+  for _, marker in ipairs(markers or M.options.root_markers or {}) do
     local current = directory
     while current and current ~= "" do
       if path_exists(current .. "/" .. marker) then
@@ -425,7 +705,11 @@ function M.root_dir(bufnr)
       current = parent
     end
   end
-  return vim.fn.getcwd()
+  local cwd = vim.fn.getcwd()
+  if name == "" or is_inside(directory, cwd) then
+    return cwd
+  end
+  return directory
 end
 
 local function semantic_tokens_wanted()
@@ -435,8 +719,9 @@ local function semantic_tokens_wanted()
   return not M.options.decorations
 end
 
--- The client configuration shared by every way of starting the server.
-local function client_config()
+--- The client configuration shared by every way of starting the server; on 0.11 it is also
+--- what lsp/highlight-ls.lua gives vim.lsp.config (with `root_dir` as a function).
+function M.client_config()
   local options = M.options
   local init_options = vim.deepcopy(options.init_options or {})
   if options.decorations then
@@ -450,7 +735,10 @@ local function client_config()
     end
   end
   local handlers = {}
-  handlers[M.decorations_method] = M.on_publish_decorations
+  handlers[M.decorations_method] = function(...)
+    return M.on_publish_decorations(...)
+  end
+  local user_on_attach = options.on_attach
   return {
     name = options.name,
     cmd = options.cmd,
@@ -463,17 +751,89 @@ local function client_config()
         client.server_capabilities.semanticTokensProvider = nil
       end
     end,
-    on_attach = options.on_attach,
+    on_attach = function(client, bufnr)
+      -- A buffer switched off before the server attached gets no semantic tokens either.
+      if not M.is_enabled(bufnr) and supports_semantic_tokens(client) then
+        pcall(vim.lsp.semantic_tokens.stop, bufnr, client.id)
+      end
+      if user_on_attach then
+        user_on_attach(client, bufnr)
+      end
+    end,
     on_exit = function()
       vim.schedule(function()
-        for _, bufnr in ipairs(api.nvim_list_bufs()) do
-          if api.nvim_buf_is_loaded(bufnr) then
-            M.clear(bufnr)
-          end
+        for _, bufnr in ipairs(loaded_buffers()) do
+          M.clear(bufnr)
         end
       end)
     end,
   }
+end
+
+--- The configuration `lsp/highlight-ls.lua` returns for vim.lsp.config (0.11+): every
+--- filetype, and a root per M.root_dir, so one client serves a root.
+function M.lsp_config()
+  local config = M.client_config()
+  config.name = nil -- vim.lsp.config names it after the file
+  config.root_markers = vim.deepcopy(M.options.root_markers)
+  config.root_dir = function(bufnr, on_dir)
+    local resolved = vim.lsp.config[M.options.name]
+    on_dir(M.root_dir(bufnr, resolved and resolved.root_markers))
+  end
+  return config
+end
+
+-- Whether vim.lsp.enable has been called for this server (0.11+).
+local function lsp_enabled()
+  if not (vim.lsp.config and vim.lsp.enable) then
+    return false
+  end
+  if vim.lsp.is_enabled then
+    return vim.lsp.is_enabled(M.options.name)
+  end
+  return type(vim.lsp._enabled_configs) == "table" and vim.lsp._enabled_configs[M.options.name] ~= nil
+end
+
+-- 0.11+: a buffer just read. vim.lsp.enable attaches on FileType and says nothing when the
+-- binary is missing; this tells the user, and attaches buffers that have no filetype.
+local function after_buffer_read(bufnr)
+  if not wants(bufnr) or not lsp_enabled() then
+    return
+  end
+  local config = vim.lsp.config[M.options.name]
+  if type(config) ~= "table" or not M.check_command(config.cmd) then
+    return
+  end
+  if vim.bo[bufnr].filetype ~= "" or #M.clients(bufnr) > 0 then
+    return
+  end
+  if config.filetypes then
+    return -- the user limited the server to some filetypes
+  end
+  config = vim.deepcopy(config)
+  local function start(root)
+    config.root_dir = root
+    vim.lsp.start(config, { bufnr = bufnr, reuse_client = config.reuse_client })
+  end
+  if type(config.root_dir) == "function" then
+    config.root_dir(bufnr, function(root)
+      vim.schedule(function()
+        if wants(bufnr) and #M.clients(bufnr) == 0 then
+          start(root)
+        end
+      end)
+    end)
+  else
+    start(config.root_dir or M.root_dir(bufnr, config.root_markers))
+  end
+end
+
+--- Called by plugin/highlight-ls.lua on BufReadPost and BufNewFile (0.11+), after filetype
+--- detection has run.
+function M.on_buffer_read(bufnr)
+  vim.schedule(function()
+    after_buffer_read(bufnr)
+  end)
 end
 
 -- Neovim 0.7: one client per root, started with start_client and attached buffer by buffer.
@@ -485,7 +845,7 @@ local function attach_legacy(bufnr)
     client_id = nil
   end
   if not client_id then
-    local config = client_config()
+    local config = M.client_config()
     config.root_dir = root
     client_id = vim.lsp.start_client(config)
     if not client_id then
@@ -496,19 +856,20 @@ local function attach_legacy(bufnr)
   vim.lsp.buf_attach_client(bufnr, client_id)
 end
 
--- Neovim 0.8-0.10 (and buffers without a filetype on 0.11+).
+-- Neovim 0.8-0.10.
 local function attach_with_start(bufnr)
-  local config = client_config()
+  local config = M.client_config()
   config.root_dir = M.root_dir(bufnr)
   vim.lsp.start(config, { bufnr = bufnr })
 end
 
 --- Attaches the server to a buffer if it is a normal file buffer (0 for the current one).
 function M.attach(bufnr)
-  if bufnr == nil or bufnr == 0 then
-    bufnr = api.nvim_get_current_buf()
+  bufnr = resolve_buffer(bufnr)
+  if not wants(bufnr) or #M.clients(bufnr) > 0 then
+    return
   end
-  if not wants(bufnr) or #clients_of_buffer(bufnr) > 0 then
+  if not M.check_command(M.options.cmd) then
     return
   end
   if vim.lsp.start then
@@ -519,13 +880,25 @@ function M.attach(bufnr)
 end
 
 local function use_lsp_enable()
-  return vim.fn.has("nvim-0.11") == 1 and vim.lsp.config ~= nil and vim.lsp.enable ~= nil
+  return has("nvim-0.11") and vim.lsp.config ~= nil and vim.lsp.enable ~= nil
+end
+
+--- Creates the autocommands of the 0.11 path (also created by plugin/highlight-ls.lua).
+function M.watch_buffers()
+  local group = api.nvim_create_augroup("highlight-ls.files", { clear = true })
+  api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
+    group = group,
+    callback = function(args)
+      M.on_buffer_read(args.buf)
+    end,
+  })
 end
 
 --- Configures the plugin and attaches the server to every normal buffer, now and later.
 ---
---- Options: cmd, name, decorations, semantic_tokens, root_markers, settings, init_options,
---- priority, on_attach, capabilities (see the table `defaults` above and the README).
+--- Options: cmd, name, decorations, semantic_tokens, follow_theme, root_markers, settings,
+--- init_options, priority, on_attach, capabilities (see the table `defaults` above and
+--- `:help highlight-ls-setup`). On 0.11 this is vim.lsp.config + vim.lsp.enable.
 function M.setup(options)
   M.options = vim.tbl_deep_extend("force", vim.deepcopy(defaults), options or {})
   if options and options.root_markers then
@@ -536,40 +909,39 @@ function M.setup(options)
   end
 
   local group = api.nvim_create_augroup("highlight-ls", { clear = true })
-  api.nvim_create_autocmd("ColorScheme", { group = group, callback = redefine_groups })
-  define_semantic_token_groups()
+  M.define_groups()
 
   if use_lsp_enable() then
-    -- vim.lsp.enable attaches on FileType, with `filetypes = nil` meaning every filetype;
-    -- buffers whose filetype stays empty never see FileType, so they are attached below.
-    local config = client_config()
-    config.root_markers = M.options.root_markers
-    vim.lsp.config(M.options.name, config)
+    vim.lsp.config(M.options.name, M.lsp_config())
     vim.lsp.enable(M.options.name)
-    api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
-      group = group,
-      callback = function(args)
-        vim.schedule(function()
-          if api.nvim_buf_is_valid(args.buf) and vim.bo[args.buf].filetype == "" then
-            M.attach(args.buf)
-          end
-        end)
-      end,
-    })
-  else
-    api.nvim_create_autocmd({ "BufReadPost", "BufNewFile", "BufFilePost" }, {
-      group = group,
-      callback = function(args)
-        M.attach(args.buf)
-      end,
-    })
+    M.watch_buffers()
+    -- vim.lsp.enable handled the open buffers with a filetype; these are the others.
+    for _, bufnr in ipairs(api.nvim_list_bufs()) do
+      if wants(bufnr) and vim.bo[bufnr].filetype == "" then
+        M.on_buffer_read(bufnr)
+      end
+    end
+    return
   end
-  -- Buffers that were open before setup (vim.lsp.enable itself handles those with a filetype).
+  api.nvim_create_autocmd({ "BufReadPost", "BufNewFile", "BufFilePost" }, {
+    group = group,
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
   for _, bufnr in ipairs(api.nvim_list_bufs()) do
-    if wants(bufnr) and not (use_lsp_enable() and vim.bo[bufnr].filetype ~= "") then
+    if wants(bufnr) then
       M.attach(bufnr)
     end
   end
+end
+
+--- Defines the highlight groups and follows colour scheme changes without setup() (the
+--- vim.lsp.enable path); called by lsp/highlight-ls.lua when the server is first configured.
+function M.define_groups()
+  local group = api.nvim_create_augroup("highlight-ls.colors", { clear = true })
+  api.nvim_create_autocmd("ColorScheme", { group = group, callback = redefine_groups })
+  redefine_groups()
 end
 
 return M

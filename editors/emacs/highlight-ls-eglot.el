@@ -112,7 +112,7 @@ alone."
    ((eglot-managed-p)
     (message "highlight-ls: Eglot runs another server in this buffer, and only one per buffer"))
    (t
-    (eglot major-mode
+    (eglot (list major-mode)
            (or (project-current) (cons 'transient default-directory))
            'highlight-ls-eglot-server
            highlight-ls-command

@@ -29,11 +29,12 @@ let package = Package(
         .target(name: "JSONValue", swiftSettings: strict),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue", "Seeded"], swiftSettings: strict),
 
-        // MARK: HighlightConfig — .highlights.json schema, layers, styles, built-in rules, errors with line/column.
-        .target(name: "HighlightConfig", dependencies: ["JSONValue", "PatternEngine"], swiftSettings: strict),
+        // MARK: HighlightConfig — .highlights.json schema, layers, styles, built-in rules, errors with line/column,
+        // which rules apply to a file, and the one path from a text to its matches.
+        .target(name: "HighlightConfig", dependencies: ["JSONValue", "PatternEngine", "LanguageSyntax", "TextIndex"], swiftSettings: strict),
         .testTarget(name: "HighlightConfigTests", dependencies: ["HighlightConfig"], swiftSettings: strict),
 
-        // MARK: WorkspaceScan — globs, .gitignore rules, the tree walker and parallel scanning of files on disk.
+        // MARK: WorkspaceScan — .gitignore rules, the tree walker and parallel scanning of files on disk.
         .target(
             name: "WorkspaceScan", dependencies: ["HighlightConfig", "PatternEngine", "LanguageSyntax"], swiftSettings: strict),
         .testTarget(name: "WorkspaceScanTests", dependencies: ["WorkspaceScan", "HighlightConfig", "PatternEngine"], swiftSettings: strict),

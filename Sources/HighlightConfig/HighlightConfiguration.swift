@@ -30,6 +30,8 @@ public struct HighlightConfiguration: Sendable {
     public let details: [RuleDetails]
     /// `applicability[i]` says where `rules[i]` applies and whether it is listed or blocking.
     public let applicability: [RuleApplicability]
+    /// The rules' `languages` and `files`, compiled to decide per text which rules apply.
+    let filters: RuleFilterSet
     /// The styled capture groups of every rule, in rule order; piece index `rules.count + i` is `groupPieceKinds[i]`.
     public let groupPieceKinds: [PieceKind]
     /// The index of the built-in `color` rule, when `"colors": true` put it in.
@@ -114,6 +116,7 @@ public struct HighlightConfiguration: Sendable {
         self.styles = resolvedStyles
         self.details = resolver.details
         self.applicability = definitions.map(\.applicability)
+        self.filters = RuleFilterSet(applicability: definitions.map(\.applicability))
         self.groupPieceKinds = resolver.groupPieceKinds
         self.colorRuleIndex = definitions.firstIndex { $0.findsColorLiterals }
         self.namedStyles = namedStyles

@@ -33,7 +33,7 @@ struct Document {
     /// the highlights are dropped and recomputed in full when next needed.
     /// - Complexity: O(e + m) for an edit touching e bytes of lines, with m matches in the
     ///   document (shifting the later ones), plus moving the bytes after the edit.
-    mutating func replace(utf8Range: Range<Int>, with newText: some Collection<UInt8>, ruleSet: RuleSet, filter: RuleFilter?) {
+    mutating func replace(utf8Range: Range<Int>, with newText: some Collection<UInt8>, ruleSet: RuleSet, filter: RuleFilter) {
         let oldLineCount = text.lineIndex.lineCount
         let oldCount = text.utf8Count
         let insertedCount = newText.count
@@ -45,7 +45,10 @@ struct Document {
             rescoped = index.utf8Range(ofLines: lines, textCount: text.utf8Count)
             syntax = index
         }
-        guard var current = highlights, !ruleSet.canMatchLineTerminator else {
+        // Without a syntax index, the matches are right only while none of them is a scoped rule's
+        // (see `RuleFilter.matches`); otherwise an edit could change their scopes unseen.
+        let scopesUnknown = syntax == nil && filter.needsSyntax && highlights?.matches.contains { filter.isScoped($0.ruleIndex) } == true
+        guard var current = highlights, !ruleSet.canMatchLineTerminator, !scopesUnknown else {
             highlights = nil
             return
         }
@@ -64,8 +67,13 @@ struct Document {
         }
         let regionStart = index.utf8Offset(ofLineStart: firstLine)
         let regionEnd = lastLine + 1 < index.lineCount ? index.utf8Offset(ofLineStart: lastLine + 1) : text.utf8Count
-        let accept = filter?.acceptance(syntax: syntax)
-        let fresh = text.withUnsafeBytes { ruleSet.matches(in: $0, startingIn: regionStart..<regionEnd, accept: accept) }
+        // Taken out of the document while the region is searched, which may build it.
+        var regionSyntax = syntax
+        syntax = nil
+        let fresh = text.withUnsafeBytes {
+            filter.matches(of: ruleSet, in: $0, startingIn: regionStart..<regionEnd, languageID: languageId, syntax: &regionSyntax)
+        }
+        syntax = regionSyntax
         current.replaceMatches(
             oldUTF8Range: regionStart..<max(regionStart, regionEnd - byteDelta), with: fresh.matches, byteDelta: byteDelta,
             oldLines: firstLine...max(firstLine, lastLine - lineDelta), lineDelta: lineDelta, text: text)

@@ -123,13 +123,13 @@ extension Server {
         // Rules that do not apply (by `languages`, `files` or `scope`) are no candidates at all,
         // so they never hide another rule's match.
         let filter = ruleFilter(forDocument: uri, languageId: document.languageId, config: config)
-        if !filter.needsSyntax {
-            document.syntax = nil
-        } else if document.syntax == nil {
-            document.syntax = makeSyntaxIndex(languageId: document.languageId, text: document.text)
+        if !filter.needsSyntax { document.syntax = nil }
+        if filter.needsSyntax { noteSyntaxOfLanguage(document.languageId) }
+        var syntax = document.syntax
+        let list = document.text.withUnsafeBytes {
+            filter.matches(of: config.ruleSet, in: $0, languageID: document.languageId, syntax: &syntax)
         }
-        let accept = filter.acceptance(syntax: document.syntax)
-        let list = document.text.withUnsafeBytes { config.ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept) }
+        document.syntax = syntax
         if list.truncated { log(.warning, "\(uri): too many matches; only the first \(list.matches.count) are highlighted") }
         document.highlights = DocumentHighlights(configurationGeneration: configuration.generation, configuration: config, matches: list)
         documents[uri] = document

@@ -10,46 +10,29 @@ import WorkspaceScan
 // `accept` predicate), so a rule that does not apply never hides another.
 //
 // A document keeps its `SyntaxIndex` (`Document.syntax`) only while some rule that applies to
-// it is limited to a scope; edits update it with the text, and widen the re-matched lines to
-// those whose scope changed. Filters are compiled once per configuration and folder.
+// it is limited to a scope and one of their matches won without scopes (the index is built by
+// `RuleFilter.matches` when first needed); edits update it with the text, and widen the
+// re-matched lines to those whose scope changed.
 
-/// Per-configuration compiled filters, and what was said about unknown languages.
+/// What was said about languages without a known syntax.
 struct ScopeState {
     /// Language ids without a syntax that were already reported in the log.
     var reportedUnknownLanguages: Set<String> = []
-    /// Compiled filters per workspace folder path ("" outside every folder), for `generation`.
-    var filterSets: [String: RuleFilterSet] = [:]
-    var generation = -1
 }
 
 extension Server {
-    /// The syntax index of a document's text, or nil for a language not in the table (its
-    /// scoped rules then match anywhere, which the log says once per language).
-    func makeSyntaxIndex(languageId: String, text: TextBuffer) -> SyntaxIndex? {
-        guard let syntax = LanguageSyntax.forLanguageID(languageId) else {
-            if !languageId.isEmpty, scopes.reportedUnknownLanguages.insert(languageId.lowercased()).inserted {
-                log(.info, "no comment and string syntax for language \"\(languageId)\"; rules limited by \"scope\" match anywhere in it")
-            }
-            return nil
-        }
-        return text.withUnsafeBytes { SyntaxIndex(syntax: syntax, text: $0) }
+    /// Logs once per language that a document's language has no known comment and string
+    /// syntax, so its rules limited by `scope` match anywhere in it.
+    func noteSyntaxOfLanguage(_ languageId: String) {
+        guard !languageId.isEmpty, LanguageSyntax.forLanguageID(languageId) == nil,
+              scopes.reportedUnknownLanguages.insert(languageId.lowercased()).inserted
+        else { return }
+        log(.info, "no comment and string syntax for language \"\(languageId)\"; rules limited by \"scope\" match anywhere in it")
     }
 
     /// Which rules of `config` apply to the document by `languages` and `files`, before scopes.
-    func ruleFilter(forDocument uri: String, languageId: String, config: HighlightConfiguration) -> RuleFilter {
-        if scopes.generation != configuration.generation {
-            scopes.filterSets = [:]
-            scopes.generation = configuration.generation
-        }
-        let place = workspacePlace(ofDocument: uri)
-        let filters: RuleFilterSet
-        if let cached = scopes.filterSets[place.folder] {
-            filters = cached
-        } else {
-            filters = RuleFilterSet(configuration: config)
-            scopes.filterSets[place.folder] = filters
-        }
-        return filters.filter(languageID: languageId, relativePath: place.relativePath)
+    func ruleFilter(forDocument uri: String, languageId: String, config: HighlightConfiguration, selecting selection: RuleSelection = .all) -> RuleFilter {
+        config.ruleFilter(for: TextOrigin(relativePath: workspacePlace(ofDocument: uri).relativePath, languageID: languageId), selecting: selection)
     }
 
     /// The deepest workspace folder containing the document ("" for none) and the document's path

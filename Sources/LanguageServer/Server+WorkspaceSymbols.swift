@@ -6,7 +6,9 @@ import TextIndex
 import WorkspaceScan
 
 // `workspace/symbol`: the matches of the rules marked `list` in every file of
-// every workspace folder, found on disk by the workspace scanner.
+// every workspace folder, found on disk by the workspace scanner, except that an
+// open document inside a folder is searched in the editor's text, not the file's:
+// the editor's view wins, and closing the document goes back to the disk.
 //
 // Results stay current without a file watcher: each request walks the folders
 // again (a `readdir` and `lstat` per entry, no reading) and re-scans only the
@@ -22,7 +24,7 @@ struct WorkspaceListState {
     struct Entry {
         var size: Int
         var modificationTime: Int64
-        var matches: [ScannedMatch]
+        var matches: [LocatedMatch]
     }
 
     /// Scanned files by absolute path.
@@ -59,11 +61,13 @@ extension Server {
         prepareWorkspaceProgressToken()
 
         let needle = Array(query.lowercased().unicodeScalars.filter { $0 != " " })
-        for path in workspaceList.entries.keys.sorted() {
-            guard let entry = workspaceList.entries[path] else { continue }
-            let uri = URL(fileURLWithPath: path).absoluteString
+        var sources: [String: (uri: String, matches: [LocatedMatch])] = [:]
+        for (path, entry) in workspaceList.entries { sources[path] = (URL(fileURLWithPath: path).absoluteString, entry.matches) }
+        for (path, document) in openDocumentsInWorkspaceFolders() { sources[path] = (document.uri, listedMatches(of: document)) }
+        for path in sources.keys.sorted() {
+            guard let (uri, matches) = sources[path] else { continue }
             let config = configuration(forDocumentURI: uri)
-            for match in entry.matches {
+            for match in matches {
                 let rule = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
                 let name = Self.symbolName(match)
                 guard needle.isEmpty || Self.isSubsequence(needle, of: name) || Self.isSubsequence(needle, of: rule) else { continue }
@@ -73,7 +77,10 @@ extension Server {
                     "name": .string(name),
                     "kind": 15,  // String: a match is text, not a declaration
                     "containerName": .string(rule),
-                    "location": ["uri": .string(uri), "range": symbolRange(match)],
+                    "location": ["uri": .string(uri), "range": [
+                        "start": match.start.position(in: positionEncoding).json,
+                        "end": match.end.position(in: positionEncoding).json,
+                    ]],
                 ])
             }
         }
@@ -120,17 +127,15 @@ extension Server {
         for folder in byFolder.keys.sorted() {
             let files = (byFolder[folder] ?? []).map(\.file)
             let config = configuration.byFolder[folder] ?? configuration.fallback
-            let options = ScanOptions(selectedRules: config.applicability.map(\.list))
-            guard options.selectedRules?.contains(true) == true else {
+            let options = ScanOptions(maximumExcerptBytes: Self.maximumSymbolNameBytes, selection: .listed)
+            guard config.applicability.contains(where: \.list) else {
                 for file in files {
                     workspaceList.entries[file.path] = .init(size: file.size, modificationTime: file.modificationTime, matches: [])
                 }
                 continue
             }
             let base = done
-            let scanned = WorkspaceScanner.scan(
-                files, configuration: config, filters: RuleFilterSet(configuration: config), options: options
-            ) { finished, _ in
+            let scanned = WorkspaceScanner.scan(files, configuration: config, options: options) { finished, _ in
                 guard let token else { return }
                 let count = base + finished
                 self.sendNotification("$/progress", params: ["token": token, "value": [
@@ -164,11 +169,34 @@ extension Server {
         }
     }
 
+    /// The open documents whose files lie in a workspace folder, by path.
+    func openDocumentsInWorkspaceFolders() -> [String: Document] {
+        var found: [String: Document] = [:]
+        for document in documents.values {
+            guard let path = filePath(fromURI: document.uri), !workspacePlace(ofDocument: document.uri).folder.isEmpty else { continue }
+            found[path] = document
+        }
+        return found
+    }
+
+    /// The matches of the rules marked `list` in an open document's current text, located.
+    func listedMatches(of document: Document) -> [LocatedMatch] {
+        let config = configuration(forDocumentURI: document.uri)
+        guard config.applicability.contains(where: \.list) else { return [] }
+        let filter = ruleFilter(forDocument: document.uri, languageId: document.languageId, config: config, selecting: .listed)
+        var syntax = document.syntax
+        return document.text.withUnsafeBytes { text in
+            let list = filter.matches(of: config.ruleSet, in: text, languageID: document.languageId, syntax: &syntax)
+            return LocatedMatch.locate(list.matches, in: text, maximumExcerptBytes: Self.maximumSymbolNameBytes)
+        }
+    }
+
+    /// The most bytes of a line a symbol's name is made from (its 120 characters, at four bytes each).
+    static let maximumSymbolNameBytes = 480
+
     /// The symbol's name: the line from the match on, trimmed, at most 120 characters.
-    static func symbolName(_ match: ScannedMatch) -> String {
-        let utf8 = Array(match.lineText.utf8)
-        let start = min(match.utf8Column, utf8.count)
-        var name = String(decoding: utf8[start...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    static func symbolName(_ match: LocatedMatch) -> String {
+        var name = match.excerpt.trimmingCharacters(in: .whitespaces)
         if name.isEmpty { name = match.text }
         if name.count > 120 { name = String(name.prefix(119)) + "…" }
         return name
@@ -181,27 +209,5 @@ extension Server {
             index += 1
         }
         return index == needle.count
-    }
-
-    /// The match's range on its first line, in the negotiated encoding.
-    func symbolRange(_ match: ScannedMatch) -> JSON {
-        let line = Array(match.lineText.utf8)
-        let startByte = min(match.utf8Column, line.count)
-        let firstLineLength = match.text.utf8.prefix { $0 != 0x0A && $0 != 0x0D }.count
-        let endByte = min(match.utf8Column + firstLineLength, line.count)
-        let start = Self.units(String(decoding: line[0..<startByte], as: UTF8.self), positionEncoding)
-        let end = start + Self.units(String(decoding: line[startByte..<max(startByte, endByte)], as: UTF8.self), positionEncoding)
-        return [
-            "start": Position(line: match.line, character: start).json,
-            "end": Position(line: match.line, character: end).json,
-        ]
-    }
-
-    private static func units(_ text: String, _ encoding: PositionEncoding) -> Int {
-        switch encoding {
-        case .utf8: return text.utf8.count
-        case .utf16: return text.utf16.count
-        case .utf32: return text.unicodeScalars.count
-        }
     }
 }

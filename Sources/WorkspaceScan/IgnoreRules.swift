@@ -1,3 +1,4 @@
+import HighlightConfig
 // `.gitignore` and `.ignore` files, as git reads them.
 //
 // Each line is a pattern, relative to the directory of its file:

@@ -11,24 +11,6 @@ import Synchronization
 // runs on all cores, one file per work item, taken from a shared counter so
 // that a few large files do not leave a core idle.
 
-/// One match found in a file on disk, with its line for display.
-public struct ScannedMatch: Sendable, Hashable {
-    /// The rule's index in the configuration.
-    public var ruleIndex: Int
-    /// UTF-8 byte offsets from the start of the file.
-    public var utf8Range: Range<Int>
-    /// The zero-based line of the match's start (lines end at `\n`, `\r\n` or `\r`).
-    public var line: Int
-    /// The zero-based byte column of the match's start in its line.
-    public var utf8Column: Int
-    /// The text of the line from its start, without its terminator, cut at `ScanOptions.maximumLineBytes`.
-    public var lineText: String
-    /// The matched text.
-    public var text: String
-    /// UTF-16 code unit offsets from the start of the file.
-    public var utf16Range: Range<Int>
-}
-
 /// The outcome of scanning one file.
 public struct ScannedFile: Sendable {
     /// Why a file was not searched.
@@ -43,7 +25,7 @@ public struct ScannedFile: Sendable {
     /// The language id guessed from the file name, if any (nil too when no rule depends on the language).
     public var languageID: String?
     /// The matches, sorted.
-    public var matches: [ScannedMatch]
+    public var matches: [LocatedMatch]
     /// Set when the file was not searched.
     public var skipped: Skipped?
     /// Whether the engine's match limit cut the matches short.
@@ -54,16 +36,16 @@ public struct ScannedFile: Sendable {
 public struct ScanOptions: Sendable {
     /// Larger files are skipped (default 8 MiB).
     public var maximumFileSize: Int
-    /// `lineText` is cut after this many bytes (default 400).
-    public var maximumLineBytes: Int
-    /// The rules to report, by index; nil for all. Overlaps are resolved among these rules only.
-    public var selectedRules: [Bool]?
+    /// Each match's `excerpt` is cut after this many bytes (default 0: no excerpts).
+    public var maximumExcerptBytes: Int
+    /// The rules to report. Overlaps are resolved among these rules only.
+    public var selection: RuleSelection
 
     /// Creates options.
-    public init(maximumFileSize: Int = 8 << 20, maximumLineBytes: Int = 400, selectedRules: [Bool]? = nil) {
+    public init(maximumFileSize: Int = 8 << 20, maximumExcerptBytes: Int = 0, selection: RuleSelection = .all) {
         self.maximumFileSize = maximumFileSize
-        self.maximumLineBytes = maximumLineBytes
-        self.selectedRules = selectedRules
+        self.maximumExcerptBytes = maximumExcerptBytes
+        self.selection = selection
     }
 }
 
@@ -76,7 +58,7 @@ public enum WorkspaceScanner {
     ///
     /// - Complexity: O(total bytes) spread over the cores.
     public static func scan(
-        _ files: [WalkedFile], configuration: HighlightConfiguration, filters: RuleFilterSet, options: ScanOptions = ScanOptions(),
+        _ files: [WalkedFile], configuration: HighlightConfiguration, options: ScanOptions = ScanOptions(),
         progress: (Int, Int) -> Void = { _, _ in }
     ) -> [ScannedFile] {
         let results = Mutex<[ScannedFile?]>([ScannedFile?](repeating: nil, count: files.count))
@@ -91,7 +73,7 @@ public enum WorkspaceScanner {
                 while true {
                     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard index < end else { return }
-                    let scanned = scan(files[index], configuration: configuration, filters: filters, options: options, buffer: buffer)
+                    let scanned = scan(files[index], configuration: configuration, options: options, buffer: buffer)
                     results.withLock { $0[index] = scanned }
                 }
             }
@@ -111,7 +93,7 @@ public enum WorkspaceScanner {
     /// - Complexity: O(total bytes) spread over the cores, plus the walk.
     public static func scan(
         walking roots: [String], walkOptions: WorkspaceWalker.Options = WorkspaceWalker.Options(),
-        configuration: HighlightConfiguration, filters: RuleFilterSet, options: ScanOptions = ScanOptions(),
+        configuration: HighlightConfiguration, options: ScanOptions = ScanOptions(),
         adjust: (WalkedFile) -> WalkedFile = { $0 }
     ) -> [ScannedFile] {
         let queue = ScanQueue()
@@ -121,7 +103,7 @@ public enum WorkspaceScanner {
             DispatchQueue.global().async(group: group) {
                 let buffer = FileReadBuffer()
                 while let (index, batch) = queue.take() {
-                    let scanned = batch.map { scan($0, configuration: configuration, filters: filters, options: options, buffer: buffer) }
+                    let scanned = batch.map { scan($0, configuration: configuration, options: options, buffer: buffer) }
                     queue.store(scanned, at: index)
                 }
             }
@@ -145,22 +127,20 @@ public enum WorkspaceScanner {
 
     /// Scans one file.
     public static func scan(
-        _ file: WalkedFile, configuration: HighlightConfiguration, filters: RuleFilterSet, options: ScanOptions = ScanOptions()
+        _ file: WalkedFile, configuration: HighlightConfiguration, options: ScanOptions = ScanOptions()
     ) -> ScannedFile {
-        scan(file, configuration: configuration, filters: filters, options: options, buffer: FileReadBuffer(capacity: file.size + 1))
+        scan(file, configuration: configuration, options: options, buffer: FileReadBuffer(capacity: file.size + 1))
     }
 
     /// Scans one file, read into `buffer`.
     static func scan(
-        _ file: WalkedFile, configuration: HighlightConfiguration, filters: RuleFilterSet, options: ScanOptions,
+        _ file: WalkedFile, configuration: HighlightConfiguration, options: ScanOptions,
         buffer: FileReadBuffer
     ) -> ScannedFile {
-        let languageID = filters.dependsOnLanguage ? LanguageSyntax.languageID(forFileName: file.relativePath) : nil
-        var result = ScannedFile(file: file, languageID: languageID, matches: [], skipped: nil, truncated: false)
-        var filter = filters.filter(languageID: languageID ?? "", relativePath: file.relativePath)
-        if let selected = options.selectedRules {
-            filter = filter.restricted { selected.indices.contains($0) && selected[$0] }
-        }
+        let origin = configuration.dependsOnLanguage
+            ? TextOrigin(guessingLanguageOf: file.relativePath) : TextOrigin(relativePath: file.relativePath, languageID: nil)
+        var result = ScannedFile(file: file, languageID: origin.languageID, matches: [], skipped: nil, truncated: false)
+        let filter = configuration.ruleFilter(for: origin, selecting: options.selection)
         if filter.isEmpty { return result }
 
         let count: Int
@@ -176,12 +156,12 @@ public enum WorkspaceScanner {
                 return
             }
             if isValidUTF8(bytes) {
-                search(bytes, languageID: languageID, filter: filter, configuration: configuration, options: options, into: &result)
+                search(bytes, origin: origin, filter: filter, configuration: configuration, options: options, into: &result)
             } else {
                 // Invalid UTF-8 is replaced (U+FFFD) exactly as an editor would show it.
                 let text = Array(String(decoding: bytes, as: UTF8.self).utf8)
                 text.withUnsafeBufferPointer {
-                    search($0, languageID: languageID, filter: filter, configuration: configuration, options: options, into: &result)
+                    search($0, origin: origin, filter: filter, configuration: configuration, options: options, into: &result)
                 }
             }
         }
@@ -190,21 +170,14 @@ public enum WorkspaceScanner {
 
     /// Searches valid UTF-8 `text` and stores the located matches in `result`.
     private static func search(
-        _ text: UnsafeBufferPointer<UInt8>, languageID: String?, filter: RuleFilter, configuration: HighlightConfiguration,
+        _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
         options: ScanOptions, into result: inout ScannedFile
     ) {
-        // Scopes cost a scan of the comments and strings, so they are looked at only when a scoped rule
-        // matched without them. Otherwise the result is the same: taking away candidates that never won
-        // changes nothing in a leftmost-longest resolution.
-        var list = configuration.ruleSet.matches(in: text, startingIn: 0..<text.count, accept: filter.acceptance(syntax: nil))
-        if filter.needsSyntax, list.matches.contains(where: { filter.scopes[$0.ruleIndex] != .anywhere }),
-           let syntax = languageID.flatMap(LanguageSyntax.forLanguageID) {
-            let accept = filter.acceptance(syntax: SyntaxIndex(syntax: syntax, text: text))
-            list = configuration.ruleSet.matches(in: text, startingIn: 0..<text.count, accept: accept)
-        }
+        var syntax: SyntaxIndex?
+        let list = filter.matches(of: configuration.ruleSet, in: text, languageID: origin.languageID, syntax: &syntax)
         result.truncated = list.truncated
         if !list.matches.isEmpty {
-            result.matches = located(list.matches, in: text, maximumLineBytes: options.maximumLineBytes)
+            result.matches = LocatedMatch.locate(list.matches, in: text, maximumExcerptBytes: options.maximumExcerptBytes)
         }
     }
 
@@ -212,66 +185,6 @@ public enum WorkspaceScanner {
     static func containsNUL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
         return memchr(base, 0, bytes.count) != nil
-    }
-
-    /// Adds lines, columns and line texts to sorted matches, in one pass over the text up to the last match.
-    static func located(_ matches: [Match], in text: [UInt8], maximumLineBytes: Int) -> [ScannedMatch] {
-        text.withUnsafeBufferPointer { located(matches, in: $0, maximumLineBytes: maximumLineBytes) }
-    }
-
-    /// Adds lines, columns and line texts to sorted matches, in one pass over the text up to the last match.
-    ///
-    /// Runs of eight ASCII bytes without a line break are skipped a word at a time.
-    static func located(_ matches: [Match], in text: UnsafeBufferPointer<UInt8>, maximumLineBytes: Int) -> [ScannedMatch] {
-        guard let base = text.baseAddress else { return [] }
-        var located: [ScannedMatch] = []
-        located.reserveCapacity(matches.count)
-        var line = 0
-        var lineStart = 0
-        var position = 0
-        var utf16Offset = 0
-        for match in matches {
-            let start = min(max(match.utf8Range.lowerBound, 0), text.count)
-            while position < start {
-                if start - position >= 8 {
-                    let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-                    if word & 0x8080_8080_8080_8080 == 0 {
-                        // ASCII: skip to the first line break, if any (little-endian: the lowest flagged byte is first).
-                        let breaks = bytesEqual(word, 0x0A) | bytesEqual(word, 0x0D)
-                        let skipped = breaks == 0 ? 8 : breaks.trailingZeroBitCount / 8
-                        position += skipped
-                        utf16Offset += skipped
-                        if skipped > 0 { continue }
-                    }
-                }
-                let byte = text[position]
-                position += 1
-                utf16Offset += utf16Units(leadByte: byte)
-                if byte == 0x0A || (byte == 0x0D && (position >= text.count || text[position] != 0x0A)) {
-                    line += 1
-                    lineStart = position
-                }
-            }
-            var lineEnd = start
-            let cut = min(text.count, lineStart + maximumLineBytes)
-            while lineEnd < cut, text[lineEnd] != 0x0A, text[lineEnd] != 0x0D { lineEnd += 1 }
-            let lineText = String(decoding: text[lineStart..<max(lineStart, min(lineEnd, cut))], as: UTF8.self)
-            let matched = UnsafeBufferPointer(rebasing: text[match.utf8Range.clamped(to: 0..<text.count)])
-            let utf16Length = matched.reduce(0) { $0 + utf16Units(leadByte: $1) }
-            located.append(ScannedMatch(
-                ruleIndex: match.ruleIndex, utf8Range: match.utf8Range, line: line, utf8Column: start - lineStart,
-                lineText: lineText, text: String(decoding: matched, as: UTF8.self),
-                utf16Range: utf16Offset..<(utf16Offset + utf16Length)))
-        }
-        return located
-    }
-
-    /// The high bit of each byte of `word` that equals `byte`, exact up to the lowest such byte
-    /// (bytes above it may be flagged falsely); zero when no byte equals `byte`.
-    @inline(__always)
-    static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
     }
 
     /// Whether `bytes` are valid UTF-8.
@@ -293,6 +206,7 @@ public enum WorkspaceScanner {
                 guard any & 0x8080_8080_8080_8080 == 0 else { break }
                 index += 32
             }
+            guard index < count else { break }
             if index + 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 == 0 {
@@ -325,12 +239,5 @@ public enum WorkspaceScanner {
             index += length
         }
         return true
-    }
-
-    /// The UTF-16 code units a byte of valid UTF-8 accounts for: one per scalar (two for four-byte ones), none for continuation bytes.
-    @inline(__always)
-    static func utf16Units(leadByte byte: UInt8) -> Int {
-        if byte < 0x80 || (byte >= 0xC0 && byte < 0xF0) { return 1 }
-        return byte >= 0xF0 ? 2 : 0
     }
 }

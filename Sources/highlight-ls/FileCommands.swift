@@ -32,17 +32,15 @@ func runFileCommand(_ command: String, arguments: [String]) -> Int32 {
     }
     guard !paths.isEmpty else { return fail("\(command) needs at least one file") }
     guard let config = loadConfiguration(explicitPath: configPath) else { return 2 }
-    let filters = RuleFilterSet(configuration: config)
 
-    guard command != "print" else { return printFiles(paths, config: config, filters: filters) }
+    guard command != "print" else { return printFiles(paths, config: config) }
     var options = ScanOptions()
     if command == "check" {
-        let blocking = config.applicability.map(\.blocking)
-        guard blocking.contains(true) else {
+        guard config.applicability.contains(where: \.blocking) else {
             warn("no rule is marked \"blocking\": nothing to check")
             return 0
         }
-        options.selectedRules = blocking
+        options.selection = .blocking
     }
     var status: Int32 = 0
     for path in paths where !FileManager.default.fileExists(atPath: path) {
@@ -50,7 +48,7 @@ func runFileCommand(_ command: String, arguments: [String]) -> Int32 {
         status = command == "check" ? 2 : 1
     }
     // The walk and the scan overlap: files are searched while the walk goes on.
-    let files = WorkspaceScanner.scan(walking: paths, configuration: config, filters: filters, options: options) { file in
+    let files = WorkspaceScanner.scan(walking: paths, configuration: config, options: options) { file in
         // Paths relative to the current directory, for `files` globs and for output.
         var shown = file.path
         while shown.hasPrefix("./") { shown.removeFirst(2) }
@@ -74,7 +72,7 @@ func runFileCommand(_ command: String, arguments: [String]) -> Int32 {
 }
 
 /// `print`: each file with its highlights, as the server would show it (language from the file name).
-private func printFiles(_ paths: [String], config: HighlightConfiguration, filters: RuleFilterSet) -> Int32 {
+private func printFiles(_ paths: [String], config: HighlightConfiguration) -> Int32 {
     var status: Int32 = 0
     for path in paths {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -84,12 +82,7 @@ private func printFiles(_ paths: [String], config: HighlightConfiguration, filte
         }
         // Invalid UTF-8 is replaced (U+FFFD) exactly as an editor would show it.
         let text = Array(String(decoding: data, as: UTF8.self).utf8)
-        let languageID = LanguageSyntax.languageID(forFileName: path)
-        let filter = filters.filter(languageID: languageID ?? "", relativePath: path)
-        let syntax = filter.needsSyntax
-            ? languageID.flatMap(LanguageSyntax.forLanguageID).map { SyntaxIndex(syntax: $0, text: text) } : nil
-        let accept = filter.acceptance(syntax: syntax)
-        let matches = text.withUnsafeBufferPointer { config.ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept) }
+        let matches = text.withUnsafeBufferPointer { config.matches(in: $0, origin: TextOrigin(guessingLanguageOf: path)) }
         if matches.truncated { warn("\(path): too many matches; only the first \(matches.matches.count) are shown") }
         writeToStandardOutput(renderANSI(text: text, matches: matches.matches, config: config, colours: useColours()))
     }
@@ -132,18 +125,19 @@ func loadConfiguration(explicitPath: String?) -> HighlightConfiguration? {
 }
 
 /// `path:line:column: rule: text` (1-based line, 1-based byte column, as grep and rg print), or JSON lines.
-func listLines(path: String, matches: [ScannedMatch], config: HighlightConfiguration, json: Bool) -> String {
+func listLines(path: String, matches: [LocatedMatch], config: HighlightConfiguration, json: Bool) -> String {
     var out = ""
     for match in matches {
         let name = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : ""
         let range = match.utf8Range
         if json {
-            out += "{\"path\":\(quoted(path)),\"line\":\(match.line + 1),\"column\":\(match.utf8Column + 1),\"rule\":\(quoted(name)),"
+            out += "{\"path\":\(quoted(path)),\"line\":\(match.start.line + 1),\"column\":\(match.start.utf8Column + 1),\"rule\":\(quoted(name)),"
                 + "\"text\":\(quoted(match.text)),\"utf8\":[\(range.lowerBound),\(range.upperBound)],"
-                + "\"utf16\":[\(match.utf16Range.lowerBound),\(match.utf16Range.upperBound)]}\n"
+                + "\"utf16\":[\(match.start.utf16Offset),\(match.end.utf16Offset)],"
+                + "\"utf32\":[\(match.start.utf32Offset),\(match.end.utf32Offset)]}\n"
         } else {
             let text = match.text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-            out += "\(path):\(match.line + 1):\(match.utf8Column + 1): \(name): \(text)\n"
+            out += "\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(name): \(text)\n"
         }
     }
     return out

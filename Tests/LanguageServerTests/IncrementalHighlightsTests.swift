@@ -40,21 +40,29 @@ import WorkspaceScan
         check(seed: seed, name: "scoped to comments and code", rules: Self.ruleSets[0].rules, filter: Self.scoped.filter)
     }
 
+    /// Checks incremental highlights of `rules` under `filter` (every rule, anywhere, when nil).
+    ///
+    /// With a scoped filter the document is C, and its syntax index is built by the matching path
+    /// only once a scoped rule's match wins; the full recomputation builds its own from scratch.
     func check(seed: UInt64, name: String, rules: [Rule], filter: RuleFilter?) {
         let ruleSet = RuleSet(rules: rules)
+        let languageID = filter == nil ? "" : "c"
+        let filter = filter ?? RuleFilter(enabled: rules.map { _ in true }, scopes: rules.map { _ in .anywhere })
         var random = SplitMix64(seed: seed)
         var text: [UInt8] = []
         for _ in 0..<40 { text += Array(Self.pieces[random.next(below: Self.pieces.count)].utf8) }
-        var document = Document(uri: "file:///t", languageId: "", version: 1, text: text)
-        if filter != nil, let syntax = Self.scoped.syntax { document.syntax = SyntaxIndex(syntax: syntax, text: text) }
+        var document = Document(uri: "file:///t", languageId: languageID, version: 1, text: text)
         func fullMatches(_ document: Document) -> MatchList {
-            let accept = filter?.acceptance(syntax: document.syntax)
-            return document.text.withUnsafeBytes { ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept) }
+            var syntax: SyntaxIndex?
+            return document.text.withUnsafeBytes { filter.matches(of: ruleSet, in: $0, languageID: languageID, syntax: &syntax) }
         }
         for step in 0..<150 {
             // Highlights exist (and have segments in two encodings) before each edit.
             if document.highlights == nil {
-                let matches = fullMatches(document)
+                // As the server does: the document keeps the syntax index its matches were found with.
+                var syntax = document.syntax
+                let matches = document.text.withUnsafeBytes { filter.matches(of: ruleSet, in: $0, languageID: languageID, syntax: &syntax) }
+                document.syntax = syntax
                 document.highlights = DocumentHighlights(configurationGeneration: 0, matches: matches)
             }
             _ = document.highlights?.segments(in: .utf16, text: document.text)
@@ -92,7 +100,7 @@ import WorkspaceScan
         let ruleSet = RuleSet(rules: Self.ruleSets[1].rules)
         var document = Document(uri: "file:///t", languageId: "", version: 1, text: Array("BEGIN\nx\nEND TODO".utf8))
         document.highlights = DocumentHighlights(configurationGeneration: 0, matches: document.text.withUnsafeBytes { ruleSet.matches(in: $0) })
-        document.replace(utf8Range: 6..<6, with: Array("y".utf8), ruleSet: ruleSet, filter: nil)
+        document.replace(utf8Range: 6..<6, with: Array("y".utf8), ruleSet: ruleSet, filter: RuleFilter(enabled: [true, true], scopes: [.anywhere, .anywhere]))
         #expect(document.highlights == nil)
     }
 }

@@ -52,12 +52,12 @@ public struct Glob: Sendable, Hashable {
     }
 
     /// Whether the path, given as its segments, matches.
-    func matches(segments: ArraySlice<[Unicode.Scalar]>) -> Bool {
+    package func matches(segments: ArraySlice<[Unicode.Scalar]>) -> Bool {
         alternatives.contains { Self.match($0, segments) }
     }
 
     /// Whether the path, given as its segments, matches.
-    func matches(segments: [[Unicode.Scalar]]) -> Bool {
+    package func matches(segments: [[Unicode.Scalar]]) -> Bool {
         matches(segments: segments[...])
     }
 

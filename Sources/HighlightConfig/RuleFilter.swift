@@ -1,19 +1,19 @@
-import HighlightConfig
 import LanguageSyntax
 import PatternEngine
 
-/// The compiled `languages` and `files` of every rule of a configuration, to decide per document which rules apply.
-public struct RuleFilterSet: Sendable {
+/// The compiled `languages` and `files` of every rule of a configuration, to decide per text which rules apply.
+struct RuleFilterSet: Sendable {
     /// Per rule: the include and exclude globs, nil when the rule has no `files`.
     let globs: [(include: [Glob], exclude: [Glob])?]
     let applicability: [RuleApplicability]
-    /// The filter of a document when no rule has `languages` or `files`: every rule enabled.
-    let unrestricted: RuleFilter?
+    /// The filter of every text for each selection (in `RuleSelection.allCases` order) when no rule
+    /// has `languages` or `files`, so that scanning many files computes it once.
+    private(set) var unrestricted: [RuleFilter]?
 
-    /// Compiles the filters of `configuration`'s rules.
-    public init(configuration: HighlightConfiguration) {
-        applicability = configuration.applicability
-        globs = configuration.applicability.map { rule in
+    /// Compiles the `files` globs of each rule.
+    init(applicability: [RuleApplicability]) {
+        self.applicability = applicability
+        globs = applicability.map { rule in
             guard let files = rule.files else { return nil }
             var include: [Glob] = []
             var exclude: [Glob] = []
@@ -26,32 +26,39 @@ public struct RuleFilterSet: Sendable {
             }
             return (include, exclude)
         }
-        let everyDocument = !applicability.contains { $0.languages != nil || $0.files != nil }
-        unrestricted = everyDocument
-            ? RuleFilter(enabled: [Bool](repeating: true, count: applicability.count), scopes: applicability.map(\.scopes)) : nil
+        if !applicability.contains(where: { $0.languages != nil || $0.files != nil }) {
+            unrestricted = RuleSelection.allCases.map { filter(for: TextOrigin(relativePath: nil, languageID: nil), selecting: $0) }
+        }
     }
 
     /// Whether any rule is limited to some languages or some kinds of text, so the language matters.
-    public var dependsOnLanguage: Bool {
+    var dependsOnLanguage: Bool {
         applicability.contains { $0.languages != nil || $0.scopes != .anywhere }
     }
 
-    /// Which rules apply to a document of `languageID` at `relativePath` (relative to its workspace
-    /// folder, or absolute outside any folder), before scopes; nil path means "no path filter applies".
+    /// Which rules apply to a text from `origin`, before scopes, among the rules `selection` keeps.
     ///
     /// A rule with `files` applies when the path or one of its parent directories matches an include
-    /// glob (or there is none besides exclusions) and none matches an exclude glob.
-    public func filter(languageID: String, relativePath: String?) -> RuleFilter {
-        if let unrestricted { return unrestricted }
+    /// glob (or there is none besides exclusions) and none matches an exclude glob. A text without a
+    /// path passes every `files` test.
+    func filter(for origin: TextOrigin, selecting selection: RuleSelection) -> RuleFilter {
+        if let unrestricted, let known = RuleSelection.allCases.firstIndex(of: selection) { return unrestricted[known] }
+        let segments = origin.relativePath.map { path in path.split(separator: "/").map { Array($0.unicodeScalars) } }
+        let languageID = origin.languageID ?? ""
         var enabled = [Bool](repeating: true, count: applicability.count)
-        let segments = relativePath.map { path in path.split(separator: "/").map { Array($0.unicodeScalars) } }
         for index in applicability.indices {
-            if !applicability[index].appliesToLanguage(languageID) {
+            let rule = applicability[index]
+            switch selection {
+            case .all: break
+            case .listed: enabled[index] = rule.list
+            case .blocking: enabled[index] = rule.blocking
+            }
+            guard enabled[index] else { continue }
+            if !rule.appliesToLanguage(languageID) {
                 enabled[index] = false
                 continue
             }
-            guard let (include, exclude) = globs[index] else { continue }
-            guard let segments else { continue }
+            guard let (include, exclude) = globs[index], let segments else { continue }
             let matches: (Glob) -> Bool = { glob in
                 (1...max(segments.count, 1)).contains { glob.matches(segments: Array(segments.prefix($0))) }
             }
@@ -62,11 +69,11 @@ public struct RuleFilterSet: Sendable {
     }
 }
 
-/// Which rules apply to one document, and the per-match scope test for the engine.
+/// Which rules apply to one text, and the per-match scope test for the engine.
 public struct RuleFilter: Sendable, Equatable {
-    /// Per rule: whether its `languages` and `files` let it apply to this document.
+    /// Per rule: whether its `languages` and `files` (and the selection) let it apply to this text.
     public var enabled: [Bool]
-    /// Per rule: where in the document it matches.
+    /// Per rule: where in the text it matches.
     public var scopes: [RuleApplicability.Scopes]
 
     /// Creates a filter from per-rule masks.
@@ -75,25 +82,23 @@ public struct RuleFilter: Sendable, Equatable {
         self.scopes = scopes
     }
 
-    /// Only the rules for which `selected` is true stay enabled (the listed rules, the blocking rules).
-    public func restricted(to selected: (Int) -> Bool) -> RuleFilter {
-        var copy = self
-        for index in copy.enabled.indices where !selected(index) { copy.enabled[index] = false }
-        return copy
-    }
-
-    /// Whether some enabled rule is limited to comments, strings or code, so a syntax index is worth building.
+    /// Whether some enabled rule is limited to comments, strings or code, so a syntax index may be needed.
     public var needsSyntax: Bool {
         zip(enabled, scopes).contains { $0 && $1 != .anywhere }
     }
 
-    /// Whether no rule applies at all (the document need not be searched).
+    /// Whether no rule applies at all (the text need not be searched).
     public var isEmpty: Bool { !enabled.contains(true) }
+
+    /// Whether the rule of `ruleIndex` is enabled and limited to some scopes.
+    public func isScoped(_ ruleIndex: Int) -> Bool {
+        enabled.indices.contains(ruleIndex) && enabled[ruleIndex] && scopes[ruleIndex] != .anywhere
+    }
 
     /// The predicate for `RuleSet.matches(in:startingIn:accept:)`, or nil when every candidate is acceptable.
     ///
     /// Without a syntax index (a language not in the table), scoped rules match anywhere.
-    public func acceptance(syntax: SyntaxIndex?) -> RuleSet.MatchFilter? {
+    func acceptance(syntax: SyntaxIndex?) -> RuleSet.MatchFilter? {
         let enabled = enabled
         let scopes = scopes
         let scoped = syntax != nil && needsSyntax

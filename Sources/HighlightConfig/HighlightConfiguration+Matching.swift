@@ -1,0 +1,151 @@
+// The one path from a text to its matches, for every front end:
+//
+//     text + TextOrigin (path, language) + RuleSelection
+//        │
+//        ▼  ruleFilter(for:selecting:)      which rules apply: `languages`, `files`, list/blocking
+//        ▼  RuleFilter.matches(of:in:…)      the engine, with scopes applied before overlaps
+//        ▼  LocatedMatch.locate(_:in:)      lines and columns in every unit, excerpts for display
+//
+// `highlight-ls print/list/check` (files on disk), the server's open documents (whole texts,
+// and regions after an edit) and `workspace/symbol` (files on disk, or the editor's text of
+// open documents) all go through these functions; they differ only in where the text comes
+// from and how results are written.
+
+import LanguageSyntax
+import PatternEngine
+import TextIndex
+
+/// Where a text comes from, as far as rules care: its path and its language.
+public struct TextOrigin: Sendable, Hashable {
+    /// The path relative to the folder of the configuration, which `files` globs match; nil when
+    /// the text has no path (then every `files` test passes).
+    public var relativePath: String?
+    /// The language id (the client's, or one guessed from the file name); nil when unknown.
+    public var languageID: String?
+
+    /// An origin from a relative path and a language id.
+    public init(relativePath: String?, languageID: String?) {
+        self.relativePath = relativePath
+        self.languageID = languageID
+    }
+
+    /// A file's origin, with the language guessed from its name (`.rs` is `rust`, `Makefile` is `makefile`).
+    public init(guessingLanguageOf relativePath: String) {
+        self.init(relativePath: relativePath, languageID: LanguageSyntax.languageID(forFileName: relativePath))
+    }
+}
+
+/// Which rules a search reports. Overlaps are resolved among the selected rules only, so a rule
+/// left out never hides a selected one.
+public enum RuleSelection: Sendable, Hashable, CaseIterable {
+    /// Every rule: what the editor highlights.
+    case all
+    /// Rules marked `"list": true`: the workspace list.
+    case listed
+    /// Rules marked `"blocking": true`: `highlight-ls check`.
+    case blocking
+}
+
+extension HighlightConfiguration {
+    /// Which rules apply to a text from `origin`, among those `selection` keeps, before scopes.
+    public func ruleFilter(for origin: TextOrigin, selecting selection: RuleSelection = .all) -> RuleFilter {
+        filters.filter(for: origin, selecting: selection)
+    }
+
+    /// Whether the language of a text matters to any rule (by `languages` or `scope`), so that it is worth guessing.
+    public var dependsOnLanguage: Bool { filters.dependsOnLanguage }
+
+    /// The matches of a whole text from `origin`, of the rules `selection` keeps.
+    ///
+    /// - Complexity: as `RuleFilter.matches(of:in:startingIn:languageID:syntax:)` over the whole text.
+    public func matches(in text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, selecting selection: RuleSelection = .all) -> MatchList {
+        var syntax: SyntaxIndex?
+        return ruleFilter(for: origin, selecting: selection).matches(of: ruleSet, in: text, languageID: origin.languageID, syntax: &syntax)
+    }
+}
+
+extension RuleFilter {
+    /// The sorted, non-overlapping matches of `ruleSet`'s rules this filter enables that start in `region`
+    /// (the whole text when nil), with each rule's `scope` applied before overlaps are resolved.
+    ///
+    /// `syntax` is the text's comment and string index when the caller keeps one. When it is nil
+    /// and a scoped rule applies, the text is first searched as if scopes did not exist; only when
+    /// a scoped rule's match wins is the index built (from `languageID`) and stored in `syntax`, and
+    /// the region searched again. Taking away candidates that never won changes nothing in a
+    /// leftmost-longest resolution, so both ways give the same matches. A language without a known
+    /// syntax leaves scoped rules matching anywhere.
+    ///
+    /// - Complexity: O(region) for the engine (twice when the index is built), plus O(text) to
+    ///   build the index.
+    public func matches(
+        of ruleSet: RuleSet, in text: UnsafeBufferPointer<UInt8>, startingIn region: Range<Int>? = nil, languageID: String?,
+        syntax: inout SyntaxIndex?
+    ) -> MatchList {
+        let filter = self
+        guard !filter.isEmpty else { return MatchList(matches: [], truncated: false) }
+        let region = region ?? 0..<text.count
+        if syntax == nil, filter.needsSyntax {
+            let unscoped = ruleSet.matches(in: text, startingIn: region, accept: filter.acceptance(syntax: nil))
+            guard unscoped.matches.contains(where: { filter.isScoped($0.ruleIndex) }),
+                  let language = languageID.flatMap(LanguageSyntax.forLanguageID)
+            else { return unscoped }
+            syntax = SyntaxIndex(syntax: language, text: text)
+        }
+        return ruleSet.matches(in: text, startingIn: region, accept: filter.acceptance(syntax: syntax))
+    }
+}
+
+/// A match with its place in the text in every unit, for lists and the command line.
+public struct LocatedMatch: Sendable, Hashable {
+    /// The rule's index in the configuration.
+    public var ruleIndex: Int
+    /// UTF-8 byte offsets from the start of the text.
+    public var utf8Range: Range<Int>
+    /// Where the match starts.
+    public var start: TextPoint
+    /// Where the match ends (on a later line for a match that spans lines).
+    public var end: TextPoint
+    /// The matched text.
+    public var text: String
+    /// For display only: the match's first line from the match on, without its terminator, cut
+    /// at a character boundary; empty unless asked for.
+    public var excerpt: String
+
+    /// Locates sorted, non-overlapping `matches` of `text` in one pass up to the last of them.
+    ///
+    /// `maximumExcerptBytes` bounds each excerpt (0: none are made).
+    /// - Complexity: O(*n*) in the bytes up to the last match (see `TextPoint.points`), plus each
+    ///   match's bytes and its excerpt.
+    public static func locate(_ matches: [Match], in text: UnsafeBufferPointer<UInt8>, maximumExcerptBytes: Int = 0) -> [LocatedMatch] {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(matches.count * 2)
+        for match in matches {
+            offsets.append(match.utf8Range.lowerBound)
+            offsets.append(match.utf8Range.upperBound)
+        }
+        let points = TextPoint.points(ofUTF8Offsets: offsets, in: text)
+        var located: [LocatedMatch] = []
+        located.reserveCapacity(matches.count)
+        for (index, match) in matches.enumerated() {
+            let range = match.utf8Range.clamped(to: 0..<text.count)
+            located.append(LocatedMatch(
+                ruleIndex: match.ruleIndex, utf8Range: match.utf8Range, start: points[2 * index], end: points[2 * index + 1],
+                text: String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self),
+                excerpt: excerpt(from: range.lowerBound, in: text, maximumBytes: maximumExcerptBytes)))
+        }
+        return located
+    }
+
+    /// The text from `start` to its line's end, at most `maximumBytes` long, cut before a partial character.
+    static func excerpt(from start: Int, in text: UnsafeBufferPointer<UInt8>, maximumBytes: Int) -> String {
+        guard maximumBytes > 0, start < text.count else { return "" }
+        var end = start
+        let limit = min(text.count, start + maximumBytes)
+        while end < limit, text[end] != 0x0A, text[end] != 0x0D { end += 1 }
+        // Back off continuation bytes so that the cut never splits a character.
+        if end == limit, end < text.count {
+            while end > start, text[end] & 0xC0 == 0x80 { end -= 1 }
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+    }
+}

@@ -1,0 +1,116 @@
+// Lines and columns of many offsets of a text in one forward pass, without a line index.
+//
+// Scanning a file for matches yields UTF-8 offsets, sorted. Turning them into lines and
+// columns walks the text once, from each offset to the next, counting line terminators and
+// the UTF-16 and UTF-32 units of the bytes in between. Bytes that are neither a terminator
+// nor part of a non-ASCII character (the usual case) are skipped sixteen at a time, so the
+// cost is a vector compare per sixteen bytes up to the last offset, and nothing per match
+// beyond its own bytes. An open document has a `LineIndex` instead; both agree, and the
+// differential tests check that they do.
+
+/// A place in a text, in every unit a client may count in.
+///
+/// Lines are zero-based and end at `\n`, `\r\n` or a lone `\r`; columns are zero-based and
+/// count from the start of the line. A point never lies between the `\r` and `\n` of one
+/// terminator: such an offset is taken as the end of the line's content, as `LineIndex` does.
+public struct TextPoint: Sendable, Hashable {
+    /// The zero-based line.
+    public var line: Int
+    /// UTF-8 code units (bytes) from the start of the text.
+    public var utf8Offset: Int
+    /// UTF-16 code units from the start of the text.
+    public var utf16Offset: Int
+    /// Unicode scalars from the start of the text.
+    public var utf32Offset: Int
+    /// The zero-based column in UTF-8 code units.
+    public var utf8Column: Int
+    /// The zero-based column in UTF-16 code units.
+    public var utf16Column: Int
+    /// The zero-based column in Unicode scalars.
+    public var utf32Column: Int
+
+    /// The zero-based column in the units of `encoding`.
+    public func character(in encoding: PositionEncoding) -> Int {
+        switch encoding {
+        case .utf8: return utf8Column
+        case .utf16: return utf16Column
+        case .utf32: return utf32Column
+        }
+    }
+
+    /// The LSP position of the point in `encoding`.
+    public func position(in encoding: PositionEncoding) -> Position {
+        Position(line: line, character: character(in: encoding))
+    }
+
+    /// The points of `utf8Offsets`, which must not decrease, in one pass over `text` up to the last offset.
+    ///
+    /// Offsets are clamped to the text; `text` should be valid UTF-8 (any bytes are counted by
+    /// their lead bits, so invalid text yields consistent if meaningless columns).
+    /// - Complexity: O(*n*) in the bytes up to the last offset, sixteen ASCII bytes per step.
+    public static func points(ofUTF8Offsets utf8Offsets: [Int], in text: UnsafeBufferPointer<UInt8>) -> [TextPoint] {
+        var walker = Walker(text: text)
+        return utf8Offsets.map { walker.point(atUTF8Offset: $0) }
+    }
+
+    /// Walks forward through a text, keeping the point it has reached.
+    private struct Walker {
+        let text: UnsafeBufferPointer<UInt8>
+        var position = 0
+        var line = 0
+        var lineStart = TextPoint(line: 0, utf8Offset: 0, utf16Offset: 0, utf32Offset: 0, utf8Column: 0, utf16Column: 0, utf32Column: 0)
+        var utf16Offset = 0
+        var utf32Offset = 0
+
+        init(text: UnsafeBufferPointer<UInt8>) {
+            self.text = text
+        }
+
+        mutating func point(atUTF8Offset requested: Int) -> TextPoint {
+            var target = min(max(requested, position), text.count)
+            // Between the `\r` and `\n` of one terminator: the end of the line's content.
+            if target > 0, target < text.count, text[target] == 0x0A, text[target - 1] == 0x0D { target -= 1 }
+            advance(to: target)
+            return TextPoint(
+                line: line, utf8Offset: position, utf16Offset: utf16Offset, utf32Offset: utf32Offset,
+                utf8Column: position - lineStart.utf8Offset, utf16Column: utf16Offset - lineStart.utf16Offset,
+                utf32Column: utf32Offset - lineStart.utf32Offset)
+        }
+
+        private mutating func advance(to target: Int) {
+            guard let base = text.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
+            let lineFeeds = SIMD16<UInt8>(repeating: 0x0A)
+            let carriageReturns = SIMD16<UInt8>(repeating: 0x0D)
+            let highBit = SIMD16<UInt8>(repeating: 0x80)
+            while position < target {
+                // Sixteen bytes with no terminator and no non-ASCII byte move every offset by sixteen.
+                while target - position >= 16 {
+                    let chunk = raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self)
+                    let special = (chunk .== lineFeeds) .| (chunk .== carriageReturns) .| ((chunk & highBit) .== highBit)
+                    guard !any(special) else { break }
+                    position += 16
+                    utf16Offset += 16
+                    utf32Offset += 16
+                }
+                guard position < target else { return }
+                let byte = text[position]
+                position += 1
+                if byte < 0x80 {
+                    utf16Offset += 1
+                    utf32Offset += 1
+                    if byte == 0x0A || (byte == 0x0D && (position >= text.count || text[position] != 0x0A)) {
+                        line += 1
+                        lineStart = TextPoint(
+                            line: line, utf8Offset: position, utf16Offset: utf16Offset, utf32Offset: utf32Offset,
+                            utf8Column: 0, utf16Column: 0, utf32Column: 0)
+                    }
+                } else if byte >= 0xC0 {
+                    // A lead byte starts a scalar; four-byte scalars are two UTF-16 units.
+                    utf16Offset += byte >= 0xF0 ? 2 : 1
+                    utf32Offset += 1
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Seeded
+import Testing
+
+@testable import TextIndex
+
+/// The one-pass locator against positions computed the obvious way, and against the line index.
+@Suite struct TextPointTests {
+    static let pieces = ["abcdefghijklmnopqrstuvwxyz0123456789", "ab", "\n", "\r", "\r\n", "\t", "é", "中", "🔥", "e\u{301}", "👩‍👩‍👧", "TODO"]
+
+    @Test(arguments: UInt64(1)...40)
+    func pointsAgreeWithReferencePositionsAndTheLineIndex(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var text = ""
+        for _ in 0..<random.next(below: 60) { text += Self.pieces[random.next(below: Self.pieces.count)] }
+        let bytes = Array(text.utf8)
+        let reference = ReferencePositions(text)
+        let index = LineIndex(utf8: bytes)
+        // Sorted offsets on scalar boundaries, repeats included, and the end of the text.
+        var offsets: [Int] = []
+        var offset = 0
+        while offset <= bytes.count {
+            if offset == bytes.count || bytes[offset] & 0xC0 != 0x80 {
+                if random.next(below: 3) == 0 { offsets.append(offset) }
+                if random.next(below: 8) == 0 { offsets.append(offset) }
+            }
+            offset += 1
+        }
+        offsets.append(bytes.count)
+        let points = bytes.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: offsets, in: $0) }
+        let prefixCounts = { (end: Int) -> (Int, Int) in
+            let prefix = String(decoding: bytes[0..<end], as: UTF8.self)
+            return (prefix.utf16.count, prefix.unicodeScalars.count)
+        }
+        for (offset, point) in zip(offsets, points) {
+            let context = Comment(rawValue: "seed \(seed), offset \(offset), text \(text.debugDescription)")
+            for encoding in PositionEncoding.allCases {
+                #expect(point.position(in: encoding) == reference.positions[offset][encoding], context)
+                #expect(point.position(in: encoding) == index.position(ofUTF8Offset: offset, encoding: encoding), context)
+            }
+            // File offsets: those of the point's place (an offset inside `\r\n` is taken before the `\r`).
+            #expect(point.utf8Offset == index.utf8Offset(of: point.position(in: .utf8), encoding: .utf8), context)
+            let (utf16, utf32) = prefixCounts(point.utf8Offset)
+            #expect(point.utf16Offset == utf16, context)
+            #expect(point.utf32Offset == utf32, context)
+        }
+    }
+
+    @Test func offsetsPastTheEndAndDecreasingOnesAreClamped() {
+        let bytes = Array("ab\ncd".utf8)
+        let points = bytes.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: [4, 2, 99], in: $0) }
+        #expect(points.map { $0.position(in: .utf16) } == [Position(line: 1, character: 1), Position(line: 1, character: 1), Position(line: 1, character: 2)])
+        let empty = [UInt8]().withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: [0, 3], in: $0) }
+        #expect(empty.map(\.line) == [0, 0])
+    }
+}

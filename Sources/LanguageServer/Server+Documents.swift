@@ -17,7 +17,7 @@ extension Server {
         let languageId = params.value(at: "textDocument.languageId")?.stringValue ?? ""
         if documents[uri] != nil { log(.info, "\(uri) opened again; its text is replaced") }
         previousTokens[uri] = nil
-        guard text.utf8.count >= Self.backgroundOpenUTF8Count, jobRunner != nil else {
+        guard text.utf8.count >= backgroundOpenUTF8Count, jobRunner != nil else {
             documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: Array(text.utf8))
             documentsNeedingDecorations.insert(uri)
             return
@@ -48,8 +48,7 @@ extension Server {
         }
     }
 
-    /// Documents at least this large are opened by a background job.
-    static let backgroundOpenUTF8Count = 1 << 20
+
 
     /// Applies the changes in order, all or nothing: a malformed change leaves the document as it was.
     func didChange(_ params: JSON?) throws(ResponseError) {
@@ -114,7 +113,7 @@ extension Server {
         }
         previousTokens[uri] = nil
         documentsNeedingDecorations.remove(uri)
-        if closed.text.utf8Count >= Self.backgroundOpenUTF8Count {
+        if closed.text.utf8Count >= backgroundOpenUTF8Count {
             // Hands the large document's memory back to the system, not only to the allocator.
             releaseFreeMemoryToTheSystem(after: consume closed)
         }

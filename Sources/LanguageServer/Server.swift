@@ -46,6 +46,8 @@ public final class Server {
     var nextJobID = 1
     /// Documents a job is opening, with the messages about them that wait until they are ready.
     var documentsOpening: [String: [Message]] = [:]
+    /// Documents at least this large are opened by a background job (1 MiB; smaller in tests).
+    var backgroundOpenUTF8Count = 1 << 20
     /// `shutdown` and `exit`, held while any document is opening.
     var messagesWaitingForEveryDocument: [Message] = []
 

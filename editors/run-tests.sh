@@ -2,7 +2,8 @@
 # Runs the editor integration tests against a highlight-ls binary built beforehand:
 #   Neovim  headless end-to-end test (editors/neovim/test/decorations_test.lua)
 #   Emacs   batch end-to-end test with lsp-mode (editors/emacs/test/highlight-ls-test.el)
-#   VS Code node's test runner on the extension's pure parts (editors/vscode/test/)
+#   VS Code node's test runner: the extension against recording stand-ins of vscode and its client
+#           library, and its manifest against the schema and the server (editors/vscode/test/)
 #
 #   HIGHLIGHT_LS=/path/to/highlight-ls editors/run-tests.sh
 #

@@ -122,6 +122,12 @@ test('the manifest is ready for vsce', () => {
   }
 });
 
+test('the README has no relative links, which vsce cannot publish without a repository', () => {
+  const readme = fs.readFileSync(path.join(extensionRoot, 'README.md'), 'utf8');
+  const relative = [...readme.matchAll(/\]\(([^)#]+)\)/g)].map((match) => match[1]).filter((link) => !/^[a-z]+:/.test(link));
+  assert.deepEqual(relative, []);
+});
+
 test('one version: package.json, the server, the changelog and the minimum server version', () => {
   const version = projectVersion();
   assert.equal(manifest.version, version);

@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     --server) server="${2:?--server needs a file}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --stage-only) stage_only=true; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "package-vscode.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done

@@ -638,6 +638,8 @@ class UnsavedEdit:
     after: FileText
     listed_before: list[ListedMatch]
     listed_after: list[ListedMatch]
+    #: Every rule's matches in the edited text, for its semantic tokens.
+    everything_after: list[ListedMatch]
     added: ListedMatch
 
 
@@ -671,7 +673,9 @@ def plan_unsaved_edit(seed: int, workspace: GeneratedWorkspace, parent: Path, li
     document = before.document
     changes = [(before.code_point_at[deleted.utf8[0]], before.code_point_at[deleted.utf8[1]], "")]
     document = document.replace(*changes[0])
-    insert_at = document.line_starts[rng.randrange(document.line_count)]
+    # At a line start after LF (or the file's start): no rule's `.` runs into it from the line before.
+    starts = [start for start in document.line_starts if start == 0 or document.text[start - 1] == "\n"]
+    insert_at = rng.choice(starts)
     changes.append((insert_at, insert_at, "ZZ-4242 "))
     document = document.replace(*changes[1])
 
@@ -681,11 +685,12 @@ def plan_unsaved_edit(seed: int, workspace: GeneratedWorkspace, parent: Path, li
     (edited_root / EDITED_FILE).write_bytes(data)
     after = FileText(data)
     listed_after = run_list(edited_root, ["--config", str(workspace.listed_config_path), EDITED_FILE])
-    problems = check_listed_fields(listed_after, {EDITED_FILE: after})
+    everything_after = run_list(edited_root, ["--config", str(workspace.root / ".highlights.json"), EDITED_FILE])
+    problems = check_listed_fields(listed_after + everything_after, {EDITED_FILE: after})
     assert not problems, f"seed {seed}: list --json contradicts its own offsets:\n" + "\n".join(problems)
     added = [m for m in listed_after if m.text.startswith("ZZ-4242")]
     assert added, f"seed {seed}: the edit adds no listed match (the test's edit is wrong)"
-    return UnsavedEdit(deleted, changes, before, after, listed_before, listed_after, added[0])
+    return UnsavedEdit(deleted, changes, before, after, listed_before, listed_after, everything_after, added[0])
 
 
 def prepare(seed: int, parent: Path) -> Prepared:
@@ -809,7 +814,8 @@ def test_workspace_symbol_follows_unsaved_edits(prepared, seed: int, encoding: s
         session.change(uri, 2, wire_changes)
         full = await session.full(uri)
         observed["tokens"] = [
-            (t.line, t.start, t.start + t.length) for t in decode_tokens(full.data, session.legend, document, encoding)
+            (EDITED_FILE, t.rule, t.line, t.start, t.start + t.length)
+            for t in decode_tokens(full.data, session.legend, document, encoding)
         ]
         observed["edited"] = sorted(s for s in await workspace_symbols(session, workspace) if s[0] == EDITED_FILE)
         session.client.text_document_did_close(
@@ -826,10 +832,12 @@ def test_workspace_symbol_follows_unsaved_edits(prepared, seed: int, encoding: s
         f"{show_range(deleted_range)} deleted and {edit.added.rule} 'ZZ-4242' added at {show_range(added_range)}"
     )
     # The semantic tokens show that the server has the edited text.
-    added_line, added_start, _, added_end = added_range
-    assert (added_line, added_start, added_end) in observed["tokens"], (
-        f"{what}: the semantic tokens do not show the added ticket: {observed['tokens']}"
+    expected_tokens = expected_segments(edit.everything_after, {EDITED_FILE: edit.after}, encoding)
+    token_rows = disagreements(
+        Column("list --json (edited text)", expected_tokens), [Column("semanticTokens/full", observed["tokens"])],
+        match_describer(edit.everything_after, {EDITED_FILE: edit.after}, encoding),
     )
+    assert not token_rows, f"{what}: the semantic tokens differ from list --json on the edited text:\n" + "\n".join(token_rows)
 
     def difference(expected: list[tuple], actual: list[tuple]) -> str:
         missing = ", ".join(f"{s[1]} {range_of(s)}" for s in sorted((Counter(expected) - Counter(actual)).elements())) or "-"

@@ -63,6 +63,9 @@ local defaults = {
 
 M.options = vim.deepcopy(defaults)
 
+--- How each server process ended: { client_id, code, signal }, oldest first.
+M.exits = {}
+
 local function has(feature)
   return vim.fn.has(feature) == 1
 end
@@ -760,7 +763,8 @@ function M.client_config()
         user_on_attach(client, bufnr)
       end
     end,
-    on_exit = function()
+    on_exit = function(code, signal, client_id)
+      M.exits[#M.exits + 1] = { client_id = client_id, code = code, signal = signal }
       vim.schedule(function()
         for _, bufnr in ipairs(loaded_buffers()) do
           M.clear(bufnr)

@@ -338,9 +338,15 @@ local function main()
     return #notified > 0
   end, 20)
   open(lost .. "/h.py")
-  vim.wait(200, function()
-    return false
-  end, 20) -- lets the second buffer's scheduled check run (it must stay silent)
+  -- The second buffer's check is scheduled on BufReadPost; a callback scheduled after it
+  -- runs after it, so once that ran, the check has (and must have stayed silent).
+  local checked = false
+  vim.schedule(function()
+    checked = true
+  end)
+  vim.wait(timeout_ms, function()
+    return checked
+  end, 20)
   vim.notify = original_notify
   check(#notified == 1, "a missing binary is reported once (" .. #notified .. " messages)")
   if notified[1] then

@@ -17,17 +17,19 @@ the matches of that workspace must then agree on every (file, range, rule):
    compared as their non-empty line segments.
 3. ``workspace/symbol`` with an empty query, first with no file open (the files on
    disk), then again with every file open and unchanged. A symbol's range is the
-   match's whole range (docs/PROTOCOL.md). Only rules marked ``list`` are listed, and a rule that
-   is not listed is no candidate at all (it cannot hide a listed match), so the
-   symbols are compared with ``list --json`` run with every unlisted rule switched off.
+   match's whole range (docs/PROTOCOL.md). Only rules marked ``list`` are listed,
+   and a rule that is not listed is no candidate at all (it cannot hide a listed
+   match), so the symbols are compared with ``list --json`` run with every unlisted
+   rule switched off.
 
 Every position encoding the server offers is checked (``general.positionEncodings``).
 The language of a file is an input of all three: each is given the file-name
 guess that ``list`` makes (an empty language id for an unknown extension).
 
 A second test edits an open document without saving (one listed match deleted, one
-added): ``workspace/symbol`` must list the editor's text, and after ``didClose`` the
-file on disk again.
+added): its semantic tokens must be those ``list --json`` finds in a saved copy of the
+edited text, ``workspace/symbol`` must list the editor's text, and after ``didClose``
+the file on disk again.
 
 Each run checks two fixed seeds and a fresh one; the seed is in the test id and in
 every failure message. ``HIGHLIGHT_SEED=N Tests/client/run.sh test_differential.py``
@@ -611,7 +613,10 @@ def match_describer(matches: list[ListedMatch], files: dict[str, FileText], enco
 
 def replay_hint(seed: int, encoding: str) -> str:
     """How to run one failing case again."""
-    return f"seed {seed}, {encoding} (replay: HIGHLIGHT_SEED={seed} Tests/client/run.sh test_differential.py -k '{encoding}')"
+    return (
+        f"seed {seed}, {encoding} (replay: HIGHLIGHT_SEED={seed} Tests/client/run.sh test_differential.py "
+        f"-k 'seed-{seed} and {encoding}')"
+    )
 
 
 # --- Seeds and what each seed's tests share -------------------------------------------------

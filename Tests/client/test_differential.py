@@ -92,7 +92,7 @@ RULE_TEXT = [
     "OPTIMIZE", "DEPRECATED", "ABC-123", "XY-7", "RFC-2119.3", "JIRA-42", "TODO(alice)",
     "TODO(bob)", "TODO: finish this", "FIXME: later", "café", "CAFÉ", "Café", "naïve", "NAÏVE",
     "日本語", "日本", "👍", "🎉", "👨\u200d👩\u200d👧", "deprecated_api", "unsafe {", "unsafe{",
-    "𝒳𝒳42", "𝒳", "\tTODO", "\tABCD",
+    "𝒳𝒳42", "𝒳", "\tTODO", "\tABCD", "#f80", "#FF8800", "rgb(255 136 0)", "hsl(32, 100%, 50%)",
 ]
 
 #: Text no rule is meant to match, much of it wide or tricky in some encoding.
@@ -314,6 +314,9 @@ def generate_config(rng: random.Random) -> tuple[dict, dict]:
     defaults = rng.random() < 0.75
     if not defaults:
         config["defaults"] = False
+    # The built-in `color` rule (colour literals) is not listed: the listed configuration leaves it out.
+    if rng.random() < 0.4:
+        config["colors"] = True
 
     listed_rules = [rule if rule["list"] else {"name": rule["name"], "enabled": False} for rule in rules]
     names = {rule["name"] for rule in rules}
@@ -418,6 +421,8 @@ class ListedMatch:
     line: int
     column: int
     utf16: tuple[int, int]
+    #: Code point offsets, when `list` writes them.
+    utf32: tuple[int, int] | None = None
 
 
 def run_list(cwd: Path, arguments: list[str]) -> list[ListedMatch]:
@@ -438,6 +443,7 @@ def run_list(cwd: Path, arguments: list[str]) -> list[ListedMatch]:
             ListedMatch(
                 path=path, rule=entry["rule"], utf8=tuple(entry["utf8"]), text=entry["text"],
                 line=entry["line"], column=entry["column"], utf16=tuple(entry["utf16"]),
+                utf32=tuple(entry["utf32"]) if "utf32" in entry else None,
             )
         )
     return matches
@@ -469,6 +475,9 @@ def check_listed_fields(matches: list[ListedMatch], files: dict[str, FileText]) 
         utf16 = (text.utf16_at[start], text.utf16_at[end])
         if match.utf16 != utf16:
             problems.append(f"{match.path}: {match.rule} {match.text!r}: utf16 {match.utf16}, expected {utf16}")
+        utf32 = (text.code_point_at[start], text.code_point_at[end])
+        if match.utf32 is not None and match.utf32 != utf32:
+            problems.append(f"{match.path}: {match.rule} {match.text!r}: utf32 {match.utf32}, expected {utf32}")
     return problems
 
 

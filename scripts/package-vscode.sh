@@ -86,7 +86,7 @@ esac
 stage="$out/vscode-$target"
 rm -rf "$stage"
 mkdir -p "$stage/server"
-(cd editors/vscode && find . -path ./test -prune -o -path ./node_modules -prune -o -type f -print) | while read -r file; do
+(cd editors/vscode && find . -path ./test -prune -o -path ./bench -prune -o -path ./node_modules -prune -o -type f -print) | while read -r file; do
   mkdir -p "$stage/$(dirname "$file")"
   cp "$root/editors/vscode/$file" "$stage/$file"
 done

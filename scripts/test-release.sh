@@ -56,7 +56,7 @@ fi
 pass "no Swift toolchain on the PATH of the checks below, and no LD_LIBRARY_PATH"
 
 # 1. Build the archive.
-export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}"
+export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}"
 archive="$(scripts/release.sh --out "$work/dist" "${binary_args[@]}" | tail -n 1)"
 name="highlight-ls-$version-linux-$(uname -m)"
 [ "$archive" = "$work/dist/$name.tar.gz" ] || fail "release.sh wrote $archive, expected $name.tar.gz"

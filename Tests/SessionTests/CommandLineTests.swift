@@ -345,11 +345,21 @@ import Testing
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    @Test func theCommittedManPageIsCurrent() throws {
-        let generated = try Self.run(["--generate-man"], in: Self.repositoryRoot)
-        #expect(generated.status == 0)
+    @Test func theCommittedManPageAndCompletionsAreCurrent() throws {
+        // The release archive ships these files (scripts/release.sh); they must be what the binary generates.
+        let generatedFiles: [(arguments: [String], path: String)] = [
+            (["--generate-man"], "docs/highlight-ls.1"),
+            (["--generate-completions", "bash"], "completions/highlight-ls.bash"),
+            (["--generate-completions", "zsh"], "completions/_highlight-ls"),
+            (["--generate-completions", "fish"], "completions/highlight-ls.fish"),
+        ]
+        for (arguments, path) in generatedFiles {
+            let generated = try Self.run(arguments, in: Self.repositoryRoot)
+            #expect(generated.status == 0)
+            let committed = try String(contentsOf: Self.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+            #expect(generated.output == committed, "regenerate it: .build/debug/highlight-ls \(arguments.joined(separator: " ")) > \(path)")
+        }
         let committed = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("docs/highlight-ls.1"), encoding: .utf8)
-        #expect(generated.output == committed, "regenerate it: .build/debug/highlight-ls --generate-man > docs/highlight-ls.1")
         for section in ["NAME", "SYNOPSIS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
             #expect(committed.contains(".SH \(section)\n"))
         }

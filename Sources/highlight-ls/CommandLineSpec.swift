@@ -114,7 +114,8 @@ enum ColorChoice: String, CaseIterable {
 extension CommandLineSpec {
     private static let config = OptionSpec(
         name: "--config", value: ("FILE", .file),
-        summary: "Use FILE for every file searched, instead of the nearest .highlights.json of each file.")
+        summary: "Use FILE for every file searched, instead of the nearest .highlights.json of each file. Its files globs "
+            + "match paths relative to the current directory.")
     private static let allowConfigErrors = OptionSpec(
         name: "--allow-config-errors",
         summary: "Report configuration problems but do not fail because of them (rules with errors are left out).")

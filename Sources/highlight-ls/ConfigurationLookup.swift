@@ -66,11 +66,12 @@ final class ConfigurationLookup {
             folder = ConfigFile.parentFolder(of: absoluteFile)
         }
         if let explicit {
-            // `files` globs of a `--config` file match from its own folder when the file is inside
-            // it, else from the current directory (else the whole path).
-            let base = entries[explicit].folder ?? currentDirectory
-            let relative = ConfigFile.relativePath(of: absoluteFile, inFolder: base)
-                ?? ConfigFile.relativePath(of: absoluteFile, inFolder: currentDirectory) ?? String(absoluteFile.dropFirst())
+            // A `--config` file may live anywhere (a CI folder, a shared place), so its `files` globs
+            // match from the current directory, where CI runs; a file outside it is matched from
+            // the `--config` file's folder, else by its whole path.
+            let relative = ConfigFile.relativePath(of: absoluteFile, inFolder: currentDirectory)
+                ?? entries[explicit].folder.flatMap { ConfigFile.relativePath(of: absoluteFile, inFolder: $0) }
+                ?? String(absoluteFile.dropFirst())
             return (explicit, relative)
         }
         let index = entryIndex(forFolder: folder, report: report)

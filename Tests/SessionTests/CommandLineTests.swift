@@ -131,9 +131,11 @@ import Testing
         // repo/a.txt: the file above the repository root is not used (built-ins only); sub/: its own file,
         // whose glob x/*.txt is relative to sub/.
         #expect(result.output == "repo/a.txt:1:7: todo: TODO\nrepo/sub/x/b.txt:1:1: inner: INNER\n")
-        // --config overrides for every file, its globs relative to its own folder.
-        let overridden = try Self.run(["list", "--config", "repo/sub/.highlights.json", "repo"], in: root)
-        #expect(overridden.output == "repo/sub/x/b.txt:1:1: inner: INNER\n")
+        // --config overrides for every file, its globs relative to the current directory.
+        let overridden = try Self.run(["list", "--config", ".highlights.json", ".."], in: root.appendingPathComponent("repo/sub"))
+        #expect(overridden.output == "../sub/x/b.txt:1:1: inner: INNER\n")
+        let elsewhere = try Self.run(["list", "--config", "repo/sub/.highlights.json", "repo"], in: root)
+        #expect(elsewhere.output.isEmpty)
     }
 
     // MARK: Failing loudly

@@ -5,7 +5,8 @@
 #           and on 0.11+ enable_test.lua (vim.lsp.enable with filetype detection on)
 #   Vim     Vim + ALE (Debian: vim, vim-ale) in Ex mode: ALE lists highlight-ls's diagnostics
 #   Helix   editors/helix/add-highlight-ls.py on sample languages.toml files (python3 unittest)
-#   Emacs   batch end-to-end test with lsp-mode (editors/emacs/test/highlight-ls-test.el)
+#   Emacs   batch end-to-end tests with lsp-mode and with Eglot, the same on a 40,000-line file
+#           under each, and byte-compile/checkdoc/package-lint (editors/emacs/test/)
 #   VS Code node's test runner: the extension against recording stand-ins of vscode and its client
 #           library, and its manifest against the schema and the server (editors/vscode/test/)
 #
@@ -103,13 +104,33 @@ else
   run "helix script" python3 -m unittest discover -s editors/helix/test -p 'test_*.py'
 fi
 
-# Emacs with lsp-mode (Debian: elpa-lsp-mode). No -Q, so that site-start finds the package.
+# Emacs with lsp-mode, Eglot and package-lint (Debian: elpa-lsp-mode, elpa-eglot,
+# elpa-package-lint). No -Q, so that site-start finds the packages.
+emacs_has() {
+  emacs --batch --eval "(unless (require '$1 nil t) (require 'package) (package-initialize) (require '$1))" >/dev/null 2>&1
+}
 if ! command -v emacs >/dev/null 2>&1; then
   skip "emacs not installed"
-elif ! emacs --batch --eval "(unless (require 'lsp-mode nil t) (require 'package) (package-initialize) (require 'lsp-mode))" >/dev/null 2>&1; then
-  skip "lsp-mode (elpa-lsp-mode) not installed"
 else
-  run "emacs" emacs --batch -l editors/emacs/test/highlight-ls-test.el
+  if ! emacs_has lsp-mode; then
+    skip "lsp-mode (elpa-lsp-mode) not installed"
+  else
+    run "emacs" emacs --batch -l editors/emacs/test/highlight-ls-test.el
+    run "emacs-large-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
+      emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
+  fi
+  if ! emacs_has eglot; then
+    skip "Eglot (elpa-eglot) not installed"
+  else
+    run "emacs-eglot" emacs --batch -l editors/emacs/test/highlight-ls-eglot-test.el
+    run "emacs-large-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
+      emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
+  fi
+  if ! emacs_has package-lint || ! emacs_has lsp-mode || ! emacs_has eglot; then
+    skip "package-lint, lsp-mode or Eglot (elpa-package-lint, elpa-lsp-mode, elpa-eglot) not installed"
+  else
+    run "emacs-lint" emacs --batch -l editors/emacs/test/highlight-ls-lint.el
+  fi
 fi
 
 # Node 18 or later, for node --test.

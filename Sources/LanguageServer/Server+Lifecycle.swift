@@ -17,6 +17,7 @@ struct ClientCapabilities {
     var diagnosticPull = false
     var diagnosticRefresh = false
     var hoverMarkdown = false
+    var hierarchicalDocumentSymbols = false
 
     init() {}
 
@@ -31,6 +32,7 @@ struct ClientCapabilities {
         diagnosticPull = capabilities.value(at: "textDocument.diagnostic")?.objectValue != nil
         diagnosticRefresh = capabilities.value(at: "workspace.diagnostics.refreshSupport")?.boolValue ?? false
         hoverMarkdown = capabilities.value(at: "textDocument.hover.contentFormat")?.arrayValue?.contains("markdown") ?? false
+        hierarchicalDocumentSymbols = capabilities.value(at: "textDocument.documentSymbol.hierarchicalDocumentSymbolSupport")?.boolValue ?? false
         // Decorations are opt-in, through initializationOptions or an experimental capability.
         let options = params.value(at: "initializationOptions")
         for source in [options.value(at: "decorations"), capabilities.value(at: "experimental.highlightDecorations")] {
@@ -80,6 +82,7 @@ extension Server {
             "documentLinkProvider": ["resolveProvider": false],
             "hoverProvider": true,
             "colorProvider": true,
+            "documentSymbolProvider": ["label": "highlight-ls"],
         ]
         if !client.semanticTokensDynamicRegistration {
             capabilities["semanticTokensProvider"] = semanticTokensOptions()

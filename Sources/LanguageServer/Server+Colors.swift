@@ -17,11 +17,18 @@ extension Server {
             let (document, config, list) = matches(ofDocument: uri), config.colorRuleIndex == colorRuleIndex
         else { return [] }
         let index = document.text.lineIndex
+        // Colour and highlight are different layers: a literal inside another rule's match (a
+        // `#ff0000` that a user rule also matches) still gets its swatch, so the colour rule is
+        // searched on its own here rather than read from the resolved matches.
+        let colorRules = RuleSet(rules: [config.ruleSet.rules[colorRuleIndex]])
+        _ = list
         return document.text.withUnsafeBytes { text in
             var colors: [JSON] = []
-            for match in list.matches where match.ruleIndex == colorRuleIndex {
+            for literal in colorRules.matches(in: text).matches {
+                let match = Match(ruleIndex: colorRuleIndex, utf8Range: literal.utf8Range)
                 guard let color = config.literalColor(of: match, in: text) else { continue }
-                colors.append(["range": lspRange(of: match.utf8Range, in: index), "color": color.lspJSON])
+                let exactAlpha = ColorLiteral.exactAlpha(ofLiteral: UnsafeBufferPointer(rebasing: text[match.utf8Range]))
+                colors.append(["range": lspRange(of: match.utf8Range, in: index), "color": color.lspJSON(alpha: exactAlpha)])
             }
             return .array(colors)
         }
@@ -48,18 +55,18 @@ extension Server {
             String(decoding: UnsafeBufferPointer(rebasing: text[utf8Range.clamped(to: 0..<text.count)]), as: UTF8.self)
         }
         let editRange = lspRange(of: utf8Range, in: index)
-        return .array(ColorLiteral.presentations(of: color, replacing: original).map { label in
+        return .array(ColorLiteral.presentations(of: color, exactAlpha: channels[3], replacing: original).map { label in
             ["label": .string(label), "textEdit": ["range": editRange, "newText": .string(label)]]
         })
     }
 }
 
 extension RGBAColor {
-    /// The LSP `Color`: channels as numbers from 0 to 1.
-    var lspJSON: JSON {
+    /// The LSP `Color`: channels as numbers from 0 to 1; `alpha`, when given, is the literal's exact alpha.
+    func lspJSON(alpha exactAlpha: Double? = nil) -> JSON {
         [
             "red": .double(Double(red) / 255), "green": .double(Double(green) / 255),
-            "blue": .double(Double(blue) / 255), "alpha": .double(Double(alpha) / 255),
+            "blue": .double(Double(blue) / 255), "alpha": .double(exactAlpha ?? Double(alpha) / 255),
         ]
     }
 }

@@ -145,5 +145,7 @@ extension Server {
 
 /// The server's name and version, as printed by `--version`.
 public enum ServerInfo {
+    /// The one version of the project: `scripts/version.sh` reads it from this line, the release
+    /// archives are named after it, and a test checks the VS Code extension and CHANGELOG.md against it.
     public static let version = "0.1.0"
 }

@@ -522,9 +522,7 @@ extension LiteralAutomaton {
                     guard bytesEqual(text, start, expected) else { continue }
                 }
                 let pattern = patterns[Int(output.patternIndex)]
-                if pattern.wholeWord, !WordBoundary.accepts(
-                    text, utf8Range: start..<end, startsWithWordCharacter: pattern.startsWithWordCharacter,
-                    endsWithWordCharacter: pattern.endsWithWordCharacter) {
+                if pattern.wholeWord, !WordBoundary.accepts(text, utf8Range: start..<end) {
                     continue
                 }
                 // A rejected word is skipped like one failing its boundaries, so it hides nothing.

@@ -21,12 +21,8 @@
 struct LiteralPattern: Sendable {
     /// The rule's position in the rule set.
     var ruleIndex: Int
-    /// Whether the rule asks for whole words.
+    /// Whether the rule asks for whole words (no word character right before or right after a match).
     var wholeWord: Bool
-    /// Whether the word's first character is a word character.
-    var startsWithWordCharacter: Bool
-    /// Whether the word's last character is a word character.
-    var endsWithWordCharacter: Bool
 }
 
 /// One byte string to index, pointing back at its pattern.
@@ -99,13 +95,7 @@ struct LiteralPatternSet: Sendable {
             guard seen.insert(SeenKey(ruleIndex: word.ruleIndex, bytes: bytes)).inserted else { continue }
 
             let scalars = Array(word.text.unicodeScalars)
-            var pattern = LiteralPattern(
-                ruleIndex: word.ruleIndex, wholeWord: word.wholeWord,
-                startsWithWordCharacter: false, endsWithWordCharacter: false)
-            if let first = scalars.first, let last = scalars.last {
-                pattern.startsWithWordCharacter = WordBoundary.isWordCharacter(first)
-                pattern.endsWithWordCharacter = WordBoundary.isWordCharacter(last)
-            }
+            let pattern = LiteralPattern(ruleIndex: word.ruleIndex, wholeWord: word.wholeWord)
 
             if word.caseSensitive {
                 let folded = bytes.map(fold)

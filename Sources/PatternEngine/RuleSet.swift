@@ -19,14 +19,13 @@
 // again from that match's end, re-reading the rest of the lost candidate, so
 // that case is O(n · L) for candidates of at most L bytes.
 //
-// Whole-word regex rules: the regex's leftmost-longest match is tested for
-// the whole-word condition; a rejected match is discarded and the search goes
-// on from its start plus one character. When the start side failed (a word
-// character before a match that begins with one), every start inside the same
-// run of word characters would fail as well, so the search resumes at the end
-// of the run. Only the longest match at a start is considered. The bound is
-// O(n · L) for rejected candidates of at most L bytes that fail on their end
-// side; rejections on the start side stay linear.
+// A regex stream's candidate is the regex's own leftmost-first match (RE2's
+// semantics within one pattern: `TODO\((.*?)\)` stops at the first `)`); the
+// merge then applies leftmost, longest, first rule across streams.
+//
+// Whole-word regex rules compile the whole-word condition into the pattern
+// (WordBoundary.swift), so the regex itself finds its preferred match that
+// passes it, shorter or later, in linear time.
 //
 // An `accept` predicate (scopes, per-document rule filters) is applied to each
 // candidate *before* it competes, exactly like the whole-word check: a
@@ -58,11 +57,10 @@ public struct RuleSet: Sendable {
         public static let `default` = Limits()
     }
 
-    /// One regex (a regex rule, or a case-insensitive word with too many case variants).
+    /// One regex (a regex rule, or a case-insensitive word with too many case variants), whole-word check included.
     struct RegexStream: Sendable {
         var ruleIndex: Int
         var regex: CompiledRegex
-        var wholeWord: Bool
     }
 
     /// The rules as given; rule indices in matches and errors are positions in this list.
@@ -114,8 +112,8 @@ public struct RuleSet: Sendable {
                 }
             case .regex(let pattern):
                 do {
-                    let regex = try CompiledRegex(pattern, caseInsensitive: !rule.caseSensitive)
-                    streams.append(RegexStream(ruleIndex: ruleIndex, regex: regex, wholeWord: rule.wholeWord))
+                    let regex = try CompiledRegex(pattern, caseInsensitive: !rule.caseSensitive, wholeWord: rule.wholeWord)
+                    streams.append(RegexStream(ruleIndex: ruleIndex, regex: regex))
                     if let length = regex.maximumMatchUTF8Length {
                         regexMaximumLength = max(regexMaximumLength, length)
                     } else {
@@ -134,8 +132,8 @@ public struct RuleSet: Sendable {
         var maximumLength = patternSet.maximumVariantUTF8Length
         for word in patternSet.overflowWords {
             do {
-                let regex = try CompiledRegex(RegexEscaping.escaped(word.word), caseInsensitive: true)
-                streams.append(RegexStream(ruleIndex: word.ruleIndex, regex: regex, wholeWord: word.wholeWord))
+                let regex = try CompiledRegex(RegexEscaping.escaped(word.word), caseInsensitive: true, wholeWord: word.wholeWord)
+                streams.append(RegexStream(ruleIndex: word.ruleIndex, regex: regex))
                 maximumLength = max(maximumLength, RegexEscaping.maximumCaseInsensitiveUTF8Length(of: word.word))
             } catch {
                 errors.append(RuleError(
@@ -157,7 +155,7 @@ public struct RuleSet: Sendable {
 
     /// All matches in `text`: sorted, non-overlapping, resolved leftmost, then longest, then first rule.
     ///
-    /// - Complexity: O(n) in the scanned text for rules of bounded length (see the type's notes for whole-word regexes).
+    /// - Complexity: O(n) in the scanned text for rules of bounded length (see the type's notes).
     public func matches(in text: UnsafeBufferPointer<UInt8>) -> MatchList {
         matches(in: text, startingIn: 0..<text.count)
     }
@@ -184,8 +182,8 @@ public struct RuleSet: Sendable {
     /// The matches that start inside `utf8Range`, resolved among the candidates that `accept` lets through.
     ///
     /// A rejected candidate never hides another: the result is that of resolving overlaps among the
-    /// accepted candidates only. As with whole-word regexes, only the longest match of a regex at
-    /// a start is offered, so `accept` should decide by the rule and the start (as scopes do).
+    /// accepted candidates only. Only the regex's preferred match at a start is
+    /// offered, so `accept` should decide by the rule and the start (as scopes do).
     /// `nil` accepts everything.
     ///
     /// - Complexity: O(n) in the scanned text, plus O(L) per rejected regex match of at most L bytes.
@@ -268,26 +266,7 @@ public struct RuleSet: Sendable {
                 from = Self.nextCharacterOffset(in: text, after: range.lowerBound)
                 continue
             }
-            guard stream.wholeWord else { return Match(ruleIndex: stream.ruleIndex, utf8Range: range) }
-
-            let startsWithWordCharacter = WordBoundary.isWordCharacter(in: text, startingAt: range.lowerBound)
-            let startFails = startsWithWordCharacter
-                && WordBoundary.isWordCharacter(in: text, endingAt: range.lowerBound)
-            if !startFails, WordBoundary.accepts(
-                text, utf8Range: range, startsWithWordCharacter: startsWithWordCharacter,
-                endsWithWordCharacter: WordBoundary.isWordCharacter(in: text, endingAt: range.upperBound)) {
-                return Match(ruleIndex: stream.ruleIndex, utf8Range: range)
-            }
-            if startFails {
-                // Every start in the rest of this run of word characters would fail the same way.
-                var next = range.lowerBound
-                while next < text.count, WordBoundary.isWordCharacter(in: text, startingAt: next) {
-                    next = Self.nextCharacterOffset(in: text, after: next)
-                }
-                from = next
-            } else {
-                from = Self.nextCharacterOffset(in: text, after: range.lowerBound)
-            }
+            return Match(ruleIndex: stream.ruleIndex, utf8Range: range)
         }
         return nil
     }

@@ -1,34 +1,28 @@
 // Whole-word boundaries over UTF-8 bytes.
 //
-// A word character is a Unicode letter (L*), mark (M*), decimal digit (Nd) or
-// `_`. Marks count so that `cafe` does not match inside `cafe\u{301}`.
+// A word character is what `(?u)\w` matches: a Unicode alphabetic scalar
+// (letters, letter numbers, ...), a mark (M*), a decimal digit (Nd), connector
+// punctuation such as `_` (Pc), or a join control (ZWJ, ZWNJ). Marks count so
+// that `cafe` does not match inside `cafe\u{301}`. One definition serves the
+// literal words, whole-word regex rules and `(?u)\b`.
 //
-// A whole-word match [start, end) is accepted when
+// A whole-word match [start, end) is accepted when the character before start
+// and the character at end are not word characters, whatever the match's own
+// first and last characters are, so `foo` must stand alone, `-x` is not found
+// in `a-x` and `x:` not in `x:y`. Invalid UTF-8 and the edges of the text
+// count as non-word characters. The scalar before an offset is found by
+// walking back over at most three continuation bytes, so a check costs O(1).
 //
-//     (its first character is not a word character  or  the character before start is not one)
-//     and
-//     (its last character is not a word character   or  the character at end is not one)
-//
-// so `foo` must stand alone, while `* TODO:` (whose edges `*` and `:` are not
-// word characters) needs no check at all and `TODO:` only checks before `T`.
-// Invalid UTF-8 counts as a non-word character. The scalar
-// before an offset is found by walking back over at most three continuation
-// bytes, so a check costs O(1).
+// Regex rules get the same check inside the automaton: the pattern is wrapped
+// in the assertions `notAfterWordCharacter` and `notBeforeWordCharacter`, so a
+// regex offers its preferred match that passes the check (`a-b|a` on `a-bc`
+// gives `a`), as a list of words does.
 
 /// Classification of scalars and UTF-8 positions as word characters, for whole-word matching.
 enum WordBoundary {
-    /// Whether `scalar` is a word character: a letter, a mark, a decimal digit or `_`.
+    /// Whether `scalar` is a word character (the set of `(?u)\w`).
     static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.value < 0x80 {
-            return isASCIIWordByte(UInt8(truncatingIfNeeded: scalar.value))
-        }
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation:
-            return true
-        default:
-            return false
-        }
+        UnicodeClasses.isWordScalar(scalar.value)
     }
 
     /// Whether an ASCII byte is a word character (`[A-Za-z0-9_]`).
@@ -62,22 +56,10 @@ enum WordBoundary {
         return isWordCharacter(scalar)
     }
 
-    /// Whether a match `utf8Range` whose own edges are (or are not) word characters satisfies the whole-word condition.
+    /// Whether a match `utf8Range` satisfies the whole-word condition: no word character right before or right after it.
     @inline(__always)
-    static func accepts(
-        _ text: UnsafeBufferPointer<UInt8>, utf8Range: Range<Int>, startsWithWordCharacter: Bool, endsWithWordCharacter: Bool
-    ) -> Bool {
-        if startsWithWordCharacter, isWordCharacter(in: text, endingAt: utf8Range.lowerBound) { return false }
-        if endsWithWordCharacter, isWordCharacter(in: text, startingAt: utf8Range.upperBound) { return false }
-        return true
-    }
-
-    /// Whether a match found in the text (e.g. by a regex) satisfies the whole-word condition, judging its edges from the text.
     static func accepts(_ text: UnsafeBufferPointer<UInt8>, utf8Range: Range<Int>) -> Bool {
-        accepts(
-            text, utf8Range: utf8Range,
-            startsWithWordCharacter: isWordCharacter(in: text, startingAt: utf8Range.lowerBound),
-            endsWithWordCharacter: isWordCharacter(in: text, endingAt: utf8Range.upperBound))
+        !isWordCharacter(in: text, endingAt: utf8Range.lowerBound) && !isWordCharacter(in: text, startingAt: utf8Range.upperBound)
     }
 }
 

@@ -15,7 +15,7 @@ final class ScanQueue: Sendable {
     static let batchSize = 16
 
     private struct State {
-        var batches: [[WalkedFile]] = []
+        var batches: [[ScanItem]] = []
         var results: [[ScannedFile]] = []
         var next = 0
     }
@@ -24,7 +24,7 @@ final class ScanQueue: Sendable {
     private let available = DispatchSemaphore(value: 0)
 
     /// Appends a batch of files found by the walk.
-    func add(_ files: [WalkedFile]) {
+    func add(_ files: [ScanItem]) {
         guard !files.isEmpty else { return }
         state.withLock { state in
             state.batches.append(files)
@@ -39,7 +39,7 @@ final class ScanQueue: Sendable {
     }
 
     /// The next batch and its place; blocks until there is one, nil once the walk is over and every batch taken.
-    func take() -> (Int, [WalkedFile])? {
+    func take() -> (Int, [ScanItem])? {
         available.wait()
         return state.withLock { state in
             guard state.next < state.batches.count else { return nil }

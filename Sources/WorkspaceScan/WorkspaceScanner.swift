@@ -49,6 +49,23 @@ public struct ScanOptions: Sendable {
     }
 }
 
+/// A file to scan, with the configuration that governs it and its size limit.
+public struct ScanItem: Sendable {
+    /// The file as walked (its `relativePath` is what `files` globs match).
+    public var file: WalkedFile
+    /// The configuration whose rules search the file.
+    public var configuration: HighlightConfiguration
+    /// A larger file is skipped (`Int.max` for a file the user named).
+    public var maximumFileSize: Int
+
+    /// Creates an item.
+    public init(file: WalkedFile, configuration: HighlightConfiguration, maximumFileSize: Int) {
+        self.file = file
+        self.configuration = configuration
+        self.maximumFileSize = maximumFileSize
+    }
+}
+
 /// Scans files on disk with a configuration's rules.
 public enum WorkspaceScanner {
     /// The bytes examined for a NUL to call a file binary.
@@ -96,6 +113,21 @@ public enum WorkspaceScanner {
         configuration: HighlightConfiguration, options: ScanOptions = ScanOptions(),
         adjust: (WalkedFile) -> WalkedFile = { $0 }
     ) -> [ScannedFile] {
+        scan(walking: roots, walkOptions: walkOptions, options: options) { file in
+            ScanItem(file: adjust(file), configuration: configuration, maximumFileSize: options.maximumFileSize)
+        }
+    }
+
+    /// Walks each of `roots` and scans its files on all cores while the walk goes on, each file
+    /// with the configuration and size limit `prepare` gives it (on the calling thread, in walk
+    /// order); the results are in walk order, root after root. `unreadableFolder` is called with
+    /// each folder the walk could not list.
+    ///
+    /// - Complexity: O(total bytes) spread over the cores, plus the walk and one `prepare` per file.
+    public static func scan(
+        walking roots: [String], walkOptions: WorkspaceWalker.Options = WorkspaceWalker.Options(),
+        options: ScanOptions = ScanOptions(), unreadableFolder: (String) -> Void = { _ in }, prepare: (WalkedFile) -> ScanItem
+    ) -> [ScannedFile] {
         let queue = ScanQueue()
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let group = DispatchGroup()
@@ -103,16 +135,20 @@ public enum WorkspaceScanner {
             DispatchQueue.global().async(group: group) {
                 let buffer = FileReadBuffer()
                 while let (index, batch) = queue.take() {
-                    let scanned = batch.map { scan($0, configuration: configuration, options: options, buffer: buffer) }
+                    let scanned = batch.map { item in
+                        var itemOptions = options
+                        itemOptions.maximumFileSize = item.maximumFileSize
+                        return scan(item.file, configuration: item.configuration, options: itemOptions, buffer: buffer)
+                    }
                     queue.store(scanned, at: index)
                 }
             }
         }
-        var batch: [WalkedFile] = []
+        var batch: [ScanItem] = []
         batch.reserveCapacity(ScanQueue.batchSize)
         for root in roots {
-            WorkspaceWalker.walk(under: root, options: walkOptions) { file in
-                batch.append(adjust(file))
+            WorkspaceWalker.walk(under: root, options: walkOptions, unreadableFolder: unreadableFolder) { file in
+                batch.append(prepare(file))
                 if batch.count == ScanQueue.batchSize {
                     queue.add(batch)
                     batch.removeAll(keepingCapacity: true)

@@ -56,6 +56,16 @@ public enum WorkspaceWalker {
     ///
     /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
     public static func walk(under root: String, options: Options = Options(), visit: (WalkedFile) -> Void) {
+        walk(under: root, options: options, unreadableFolder: { _ in }, visit: visit)
+    }
+
+    /// Calls `visit` with each regular file under `root`, as `walk(under:options:visit:)` does, and
+    /// `unreadableFolder` with each folder that could not be listed (so that nothing is left out silently).
+    ///
+    /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
+    public static func walk(
+        under root: String, options: Options = Options(), unreadableFolder: (String) -> Void, visit: (WalkedFile) -> Void
+    ) {
         var info = stat()
         guard stat(root, &info) == 0 else { return }
         if (info.st_mode & S_IFMT) != S_IFDIR {
@@ -63,14 +73,19 @@ public enum WorkspaceWalker {
             visit(WalkedFile(path: root, relativePath: name, size: Int(info.st_size), modificationTime: nanoseconds(info)))
             return
         }
-        walk(directory: root, relative: "", segments: [], ignores: IgnoreStack(), options: options, visit: visit)
+        walk(
+            directory: root, relative: "", segments: [], ignores: IgnoreStack(), options: options, unreadable: unreadableFolder,
+            visit: visit)
     }
 
     private static func walk(
         directory: String, relative: String, segments: [[Unicode.Scalar]], ignores: IgnoreStack, options: Options,
-        visit: (WalkedFile) -> Void
+        unreadable: (String) -> Void, visit: (WalkedFile) -> Void
     ) {
-        guard let handle = opendir(directory) else { return }
+        guard let handle = opendir(directory) else {
+            unreadable(directory)
+            return
+        }
         // Kept open while the entries are visited: each is looked up relative to it, not by its whole path.
         defer { closedir(handle) }
         let directoryDescriptor = dirfd(handle)
@@ -109,7 +124,9 @@ public enum WorkspaceWalker {
             entrySegments[entrySegments.count - 1] = Array(name.unicodeScalars)
             if type == S_IFDIR {
                 if ignores.isIgnored(segments: entrySegments, isDirectory: true) { continue }
-                walk(directory: path, relative: relativePath, segments: entrySegments, ignores: ignores, options: options, visit: visit)
+                walk(
+                    directory: path, relative: relativePath, segments: entrySegments, ignores: ignores, options: options,
+                    unreadable: unreadable, visit: visit)
             } else if type == S_IFREG {
                 if ignores.isIgnored(segments: entrySegments, isDirectory: false) { continue }
                 visit(WalkedFile(

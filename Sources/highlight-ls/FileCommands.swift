@@ -5,206 +5,262 @@ import LanguageSyntax
 import PatternEngine
 import WorkspaceScan
 
-// `print`, `list` and `check`: the same configuration loading, engine, filters and scopes as the
-// server, on files. `list` and `check` walk directories with the workspace scanner (ignore files
-// obeyed, binary and large files skipped) and search files on all cores.
+// `print`, `list` and `check`: the same configuration lookup, engine, filters and scopes as the
+// editor, on files. Each file is searched with the configuration that governs it (the nearest
+// `.highlights.json` above it, see `ConfigFile.governingFolder`), its `files` globs matched from
+// that configuration's folder. `list` and `check` walk directories with the workspace scanner
+// (ignore files obeyed, binary and large files skipped and named on stderr) and search files on
+// all cores; a file named on the command line is searched whatever its size.
 
-/// Runs `print`, `list` or `check`; returns the process exit code.
-func runFileCommand(_ command: String, arguments: [String]) -> Int32 {
-    var configPath: String?
-    var json = false
-    var paths: [String] = []
-    var index = 0
-    while index < arguments.count {
-        let argument = arguments[index]
-        switch argument {
-        case "--config":
-            guard index + 1 < arguments.count else { return fail("--config needs a file") }
-            configPath = arguments[index + 1]
-            index += 1
-        case "--json" where command == "list":
-            json = true
-        default:
-            if argument.hasPrefix("--") { return fail("unknown option \(argument) for \(command)") }
-            paths.append(argument)
-        }
-        index += 1
-    }
-    guard !paths.isEmpty else { return fail("\(command) needs at least one file") }
-    guard let config = loadConfiguration(explicitPath: configPath) else { return 2 }
-
-    guard command != "print" else { return printFiles(paths, config: config) }
-    var options = ScanOptions()
-    if command == "check" {
-        guard config.applicability.contains(where: \.blocking) else {
-            warn("no rule is marked \"blocking\": nothing to check")
-            return 0
-        }
-        options.selection = .blocking
-    }
-    var status: Int32 = 0
-    for path in paths where !FileManager.default.fileExists(atPath: path) {
-        warn("cannot read \(path)")
-        status = command == "check" ? 2 : 1
-    }
-    // The walk and the scan overlap: files are searched while the walk goes on.
-    let files = WorkspaceScanner.scan(walking: paths, configuration: config, options: options) { file in
-        // Paths relative to the current directory, for `files` globs and for output.
-        var shown = file.path
-        while shown.hasPrefix("./") { shown.removeFirst(2) }
-        return WalkedFile(path: file.path, relativePath: shown, size: file.size, modificationTime: file.modificationTime)
-    }
-    var found = 0
-    for scanned in files {
-        if scanned.skipped == .unreadable {
-            warn("cannot read \(scanned.file.path)")
-            status = command == "check" ? 2 : 1
-        }
-        if scanned.truncated { warn("\(scanned.file.path): too many matches; only the first \(scanned.matches.count) are shown") }
-        found += scanned.matches.count
-        writeToStandardOutput(listLines(path: scanned.file.path, matches: scanned.matches, config: config, json: json))
-    }
-    if command == "check" {
-        warn(found == 0 ? "no blocking matches in \(files.count) files" : "\(found) blocking matches")
-        if found > 0, status == 0 { status = 1 }
-    }
-    return status
+/// What `list` and `check` were asked to do.
+struct ScanRequest {
+    var command: String
+    var paths: [String]
+    var format: OutputFormat
+    var colours: Bool
+    var maximumFileSize: Int
+    var allowConfigErrors: Bool
+    var explicitConfig: String?
 }
 
-/// `print`: each file with its highlights, as the server would show it (language from the file name).
-private func printFiles(_ paths: [String], config: HighlightConfiguration) -> Int32 {
+/// Runs `list` or `check`; returns the exit code.
+func runScanCommand(_ request: ScanRequest) -> Int32 {
+    let isCheck = request.command == "check"
+    guard let lookup = ConfigurationLookup(explicitPath: request.explicitConfig, report: reportConfigProblem) else {
+        warn("cannot use --config \(request.explicitConfig ?? "")")
+        return 2
+    }
     var status: Int32 = 0
-    for path in paths {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            warn("cannot read \(path)")
-            status = 1
+    var roots: [String] = []
+    var namedFiles: Set<String> = []
+    for path in request.paths {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            warn("cannot read \(path): \(String(cString: strerror(errno)))")
+            status = 2
             continue
         }
-        // Invalid UTF-8 is replaced (U+FFFD) exactly as an editor would show it.
-        let text = Array(String(decoding: data, as: UTF8.self).utf8)
-        let matches = text.withUnsafeBufferPointer { config.matches(in: $0, origin: TextOrigin(guessingLanguageOf: path)) }
-        if matches.truncated { warn("\(path): too many matches; only the first \(matches.matches.count) are shown") }
-        writeToStandardOutput(renderANSI(text: text, matches: matches.matches, config: config, colours: useColours()))
+        if info.st_mode & S_IFMT != S_IFDIR { namedFiles.insert(path) }
+        roots.append(path)
+    }
+    // Nothing to search is not "no matches in 0 files".
+    guard !roots.isEmpty else { return status }
+
+    var options = ScanOptions(maximumFileSize: request.maximumFileSize)
+    if isCheck { options.selection = .blocking }
+    // Each prepared file's configuration, in walk order: the scanner returns one result per file, in that order.
+    var configurationOfItem: [Int] = []
+    var absoluteFolders: [Substring: String] = [:]
+    let scanned = WorkspaceScanner.scan(
+        walking: roots, options: options,
+        unreadableFolder: { folder in
+            warn("cannot read \(folder): \(String(cString: strerror(errno))); its files were not searched")
+            status = isCheck ? 2 : max(status, 1)
+        },
+        prepare: { file in
+            let rawFolder = file.path.lastIndex(of: "/").map { file.path[..<$0] } ?? "."
+            let folder: String
+            if let known = absoluteFolders[rawFolder] {
+                folder = known
+            } else {
+                folder = ConfigFile.absolutePath(rawFolder.isEmpty ? "/" : String(rawFolder), currentDirectory: lookup.currentDirectory)
+                absoluteFolders[rawFolder] = folder
+            }
+            let (index, relativePath) = lookup.configuration(forFile: file.path, absoluteFolder: folder, report: reportConfigProblem)
+            configurationOfItem.append(index)
+            var walked = file
+            walked.relativePath = relativePath
+            let limit = namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
+            return ScanItem(file: walked, configuration: lookup.entries[index].configuration, maximumFileSize: limit)
+        })
+
+    var writer: any ReportWriter
+    switch request.format {
+    case .text: writer = TextWriter(colours: request.colours)
+    case .json: writer = JSONLinesWriter()
+    case .sarif: writer = SARIFWriter(blocking: isCheck, currentDirectory: lookup.currentDirectory)
+    case .github: writer = GitHubWriter(blocking: isCheck)
+    case .junit: writer = JUnitWriter(command: request.command)
+    }
+    var matchCount = 0
+    var filesWithMatches = 0
+    var searchedCount = 0
+    for (position, result) in scanned.enumerated() {
+        let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+        var skipReason: String?
+        switch result.skipped {
+        case .tooLarge?:
+            skipReason = "\(describeSize(result.file.size)) > \(describeSize(request.maximumFileSize)) limit"
+            warn("skipped \(result.file.path): \(skipReason ?? ""); name it or pass --max-filesize")
+        case .binary?:
+            skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"
+            warn("skipped \(result.file.path): \(skipReason ?? "")")
+        case .unreadable?:
+            skipReason = "cannot read it"
+            warn("cannot read \(result.file.path)")
+            status = isCheck ? 2 : max(status, 1)
+        case nil:
+            searchedCount += 1
+        }
+        if result.truncated { warn("\(result.file.path): too many matches; only the first \(result.matches.count) are shown") }
+        matchCount += result.matches.count
+        if !result.matches.isEmpty { filesWithMatches += 1 }
+        let report = FileReport(
+            scanned: result, configuration: entry, skipReason: skipReason,
+            messages: request.format == .text || request.format == .json ? [] : messages(for: result, configuration: entry))
+        writeToStandardOutput(writer.file(report))
+    }
+
+    let configProblems = lookup.problemCount > 0 && !request.allowConfigErrors
+    var noBlockingRule = false
+    if isCheck {
+        noBlockingRule = !lookup.entries.contains { $0.configuration.applicability.contains(where: \.blocking) }
+        if matchCount > 0, status == 0 { status = 1 }
+    }
+    // Matches are what `check` is for; the run itself failed only when it could not do its job.
+    let failed = status > 1 || (status == 1 && !isCheck) || configProblems || noBlockingRule
+    writeToStandardOutput(writer.finish(RunSummary(command: request.command, matchCount: matchCount, fileCount: searchedCount, failed: failed)))
+
+    if isCheck {
+        if noBlockingRule {
+            let sources = lookup.entries.compactMap(\.file)
+            let where_ = sources.isEmpty ? "the built-in rules" : sources.joined(separator: ", ")
+            warn("no rule is marked \"blocking\" in \(where_): nothing to check. Mark the rules that must fail the check "
+                + "with \"blocking\": true in .highlights.json (highlight-ls init writes an example)")
+            status = 2
+        } else if matchCount == 0 {
+            warn("no blocking matches in \(plural(searchedCount, "file")) searched")
+        } else {
+            warn("\(plural(matchCount, "blocking match", "blocking matches")) in \(plural(filesWithMatches, "file")) "
+                + "(\(plural(searchedCount, "file")) searched)")
+        }
+    }
+    if configProblems {
+        warn("the configuration has \(plural(lookup.problemCount, "problem")); fix \(lookup.problemCount == 1 ? "it" : "them") "
+            + "or pass --allow-config-errors")
+        status = 2
     }
     return status
 }
 
-/// The configuration: `--config FILE`, else the nearest `.highlights.json` upwards from the current directory, on top of the built-ins.
-func loadConfiguration(explicitPath: String?) -> HighlightConfiguration? {
-    var path = explicitPath
-    if path == nil {
-        var directory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        while true {
-            let candidate = ConfigFile.path(inFolder: directory.path)
-            if FileManager.default.fileExists(atPath: candidate) {
-                path = candidate
-                break
+/// Each match's message: the rule's `message` template filled in from the match, else `rule: text`.
+func messages(for result: ScannedFile, configuration: HighlightConfiguration) -> [String] {
+    guard !result.matches.isEmpty else { return [] }
+    let needsText = result.matches.contains { match in
+        configuration.details.indices.contains(match.ruleIndex) && configuration.details[match.ruleIndex].message != nil
+            && configuration.details[match.ruleIndex].needsCaptures
+    }
+    // Groups are found again in the file's bytes, which are read a second time only when a template needs them.
+    let bytes: [UInt8] = needsText ? Array(String(decoding: FileManager.default.contents(atPath: result.file.path) ?? Data(), as: UTF8.self).utf8) : []
+    return bytes.withUnsafeBufferPointer { text in
+        result.matches.map { match in
+            let name = ruleName(match.ruleIndex, in: configuration)
+            guard configuration.details.indices.contains(match.ruleIndex), let template = configuration.details[match.ruleIndex].message else {
+                return "\(name): \(match.text)"
             }
-            let parent = directory.deletingLastPathComponent()
-            if parent.path == directory.path { break }
-            directory = parent
+            guard needsText, match.utf8Range.upperBound <= text.count else {
+                return template.filled { $0 == 0 ? match.text : nil }
+            }
+            let groups = configuration.captures(of: Match(ruleIndex: match.ruleIndex, utf8Range: match.utf8Range), in: text)
+            return template.filled { group in
+                guard groups.indices.contains(group), let range = groups[group] else { return nil }
+                return String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
+            }
         }
     }
-    var layers: [ConfigLayer] = []
-    if let path {
-        switch ConfigFile.load(path: path) {
-        case .missing:
-            warn("\(path): no such file")
-            return nil
-        case .unusable(let diagnostics):
-            diagnostics.forEach { warn($0.description) }
-            return nil
-        case .loaded(let layer, let diagnostics):
-            diagnostics.forEach { warn($0.description) }
-            layers.append(layer)
-        }
-    }
-    let config = HighlightConfiguration(layers: layers)
-    config.diagnostics.forEach { warn($0.description) }
-    return config
 }
 
-/// `path:line:column: rule: text` (1-based line, 1-based byte column, as grep and rg print), or JSON lines.
-func listLines(path: String, matches: [LocatedMatch], config: HighlightConfiguration, json: Bool) -> String {
-    var out = ""
-    for match in matches {
-        let name = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : ""
-        let range = match.utf8Range
-        if json {
-            out += "{\"path\":\(quoted(path)),\"line\":\(match.start.line + 1),\"column\":\(match.start.utf8Column + 1),\"rule\":\(quoted(name)),"
-                + "\"text\":\(quoted(match.text)),\"utf8\":[\(range.lowerBound),\(range.upperBound)],"
-                + "\"utf16\":[\(match.start.utf16Offset),\(match.end.utf16Offset)],"
-                + "\"utf32\":[\(match.start.utf32Offset),\(match.end.utf32Offset)]}\n"
-        } else {
-            let text = match.text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-            out += "\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(name): \(text)\n"
-        }
+/// `print`: each file with its highlights, as the editor draws them; returns the exit code.
+func runPrintCommand(paths: [String], explicitConfig: String?, colours: Bool, allowConfigErrors: Bool) -> Int32 {
+    guard let lookup = ConfigurationLookup(explicitPath: explicitConfig, report: reportConfigProblem) else {
+        warn("cannot use --config \(explicitConfig ?? "")")
+        return 2
     }
-    return out
+    var status: Int32 = 0
+    for path in paths {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            warn("cannot read \(path): no such file or directory")
+            status = 2
+            continue
+        }
+        guard !isDirectory.boolValue else {
+            warn("\(path) is a directory; print shows files (list searches directories)")
+            status = 2
+            continue
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            warn("cannot read \(path)")
+            status = max(status, 1)
+            continue
+        }
+        let (index, relativePath) = lookup.configuration(forFile: path, report: reportConfigProblem)
+        let config = lookup.entries[index].configuration
+        // Invalid UTF-8 is replaced (U+FFFD) exactly as an editor would show it.
+        let text = Array(String(decoding: data, as: UTF8.self).utf8)
+        let origin = TextOrigin(relativePath: relativePath, languageID: LanguageSyntax.languageID(forFileName: relativePath))
+        let rendered = text.withUnsafeBufferPointer { buffer in
+            let matches = config.matches(in: buffer, origin: origin)
+            if matches.truncated { warn("\(path): too many matches; only the first \(matches.matches.count) are shown") }
+            return renderANSI(text: buffer, pieces: config.pieces(of: matches.matches, in: buffer), config: config, colours: colours)
+        }
+        writeToStandardOutput(rendered)
+    }
+    if lookup.problemCount > 0, !allowConfigErrors {
+        warn("the configuration has \(plural(lookup.problemCount, "problem")); fix \(lookup.problemCount == 1 ? "it" : "them") "
+            + "or pass --allow-config-errors")
+        status = 2
+    }
+    return status
 }
 
-private func quoted(_ string: String) -> String {
-    var out = "\""
-    for scalar in string.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
-}
-
-/// The text with each match wrapped in the ANSI escape sequences of its style.
-func renderANSI(text: [UInt8], matches: [Match], config: HighlightConfiguration, colours: Bool) -> String {
+/// The text with each piece (a match, a styled group of it, or a colour literal) wrapped in the
+/// ANSI escape sequences of its style.
+func renderANSI(text: UnsafeBufferPointer<UInt8>, pieces: [Match], config: HighlightConfiguration, colours: Bool) -> String {
     guard colours else { return String(decoding: text, as: UTF8.self) }
     var out = ""
     var position = 0
-    for match in matches {
-        let range = match.utf8Range
-        out += String(decoding: text[position..<range.lowerBound], as: UTF8.self)
-        let style = config.styles.indices.contains(match.ruleIndex) ? config.styles[match.ruleIndex] : Style.neutral
-        let start = ansiStart(style)
+    for piece in pieces {
+        let range = piece.utf8Range.clamped(to: position..<text.count)
+        guard !range.isEmpty else { continue }
+        out += String(decoding: UnsafeBufferPointer(rebasing: text[position..<range.lowerBound]), as: UTF8.self)
+        let start = ansiStart(config.pieceKind(piece.ruleIndex)?.style ?? Style.neutral)
         // Styles are reset at line ends so that a match spanning lines does not colour the margin.
-        let matched = String(decoding: text[range], as: UTF8.self)
+        let matched = String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
         out += start + matched.replacingOccurrences(of: "\n", with: "\u{1B}[0m\n" + start) + "\u{1B}[0m"
         position = range.upperBound
     }
-    out += String(decoding: text[position...], as: UTF8.self)
+    out += String(decoding: UnsafeBufferPointer(rebasing: text[position...]), as: UTF8.self)
     return out
 }
 
-private func ansiStart(_ style: Style) -> String {
-    var codes: [String] = []
-    if style.bold { codes.append("1") }
-    if style.italic { codes.append("3") }
-    if style.underline { codes.append("4") }
-    if style.strikethrough { codes.append("9") }
-    if let color = style.color { codes.append("38;2;\(color.red);\(color.green);\(color.blue)") }
-    if let background = style.backgroundColor { codes.append("48;2;\(background.red);\(background.green);\(background.blue)") }
-    if codes.isEmpty { codes.append("7") }
-    return "\u{1B}[" + codes.joined(separator: ";") + "m"
+/// Whether to colour: `always` and `never` say so; `auto` colours a terminal unless NO_COLOR is set.
+func useColours(_ choice: ColorChoice) -> Bool {
+    switch choice {
+    case .always: return true
+    case .never: return false
+    case .auto:
+        if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
+        return isatty(STDOUT_FILENO) == 1
+    }
 }
 
-/// Colours on a terminal unless NO_COLOR is set.
-func useColours() -> Bool {
-    if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
-    return isatty(STDOUT_FILENO) == 1
+/// A configuration problem on stderr, as compilers print theirs: `file:line:column: error: message`.
+func reportConfigProblem(_ diagnostic: ConfigDiagnostic) {
+    var location = diagnostic.source
+    if let line = diagnostic.line {
+        location += ":\(line)"
+        if let column = diagnostic.column { location += ":\(column)" }
+    }
+    let severity = diagnostic.severity == .error ? "error" : "warning"
+    FileHandle.standardError.write(Data("\(location): \(severity): \(diagnostic.message)\n".utf8))
 }
 
 func writeToStandardOutput(_ string: String) {
+    guard !string.isEmpty else { return }
     FileHandle.standardOutput.write(Data(string.utf8))
 }
 
 func warn(_ message: String) {
     FileHandle.standardError.write(Data("highlight-ls: \(message)\n".utf8))
-}
-
-func fail(_ message: String) -> Int32 {
-    warn(message)
-    return 2
 }

@@ -1,46 +1,108 @@
 import Foundation
 import LanguageServer
+import WorkspaceScan
 
-// highlight-ls: serve LSP on stdio (the default), or print / list highlights of files.
+// highlight-ls: serve LSP on stdio (the default), or print / list / check files, or write a
+// starting configuration. Every argument is read against `CommandLineSpec.highlightLS`.
 
-let usage = """
-    highlight-ls \(ServerInfo.version): highlights TODO, FIXME, ticket ids and your own words in any LSP editor.
+let spec = CommandLineSpec.highlightLS
+let version = ServerInfo.version
 
-    Usage:
-      highlight-ls [--stdio] [--clientProcessId PID]   serve the Language Server Protocol on stdin/stdout
-      highlight-ls print [--config FILE] FILE...         show files with their highlights as ANSI colours
-      highlight-ls list [--config FILE] [--json] PATH... print every match as path:line:column: rule: text
-      highlight-ls check [--config FILE] PATH...         print matches of "blocking" rules; exit 1 when there are any
-      highlight-ls --version | --help
-
-    Without --config, the nearest .highlights.json in the current directory or its parents is used,
-    on top of the built-in rules (TODO, FIXME, HACK, NOTE, ...).
-    """
-
-var arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case "--version", "-V":
-    print("highlight-ls \(ServerInfo.version)")
-case "--help", "-h", "help":
-    print(usage)
-case "print", "list", "check":
-    let command = arguments.removeFirst()
-    exit(runFileCommand(command, arguments: arguments))
-default:
-    var clientProcessID: Int32?
-    var index = 0
-    while index < arguments.count {
-        let argument = arguments[index]
-        if argument == "--clientProcessId", index + 1 < arguments.count {
-            clientProcessID = Int32(arguments[index + 1])
-            index += 1
-        } else if argument.hasPrefix("--clientProcessId=") {
-            clientProcessID = Int32(argument.dropFirst("--clientProcessId=".count))
-        } else if argument != "--stdio" {
-            FileHandle.standardError.write(Data("highlight-ls: unknown argument \(argument)\n\n\(usage)\n".utf8))
-            exit(2)
-        }
-        index += 1
-    }
-    exit(StdioRunner.run(clientProcessID: clientProcessID))
+/// Prints a usage error with a pointer to the command's help, and gives exit code 2.
+func usageFailure(_ error: UsageError, command: CommandSpec) -> Int32 {
+    let help = command.name.isEmpty ? "\(spec.program) --help" : "\(spec.program) \(command.name) --help"
+    warn("\(error.message)\nSee '\(help)'.")
+    return 2
 }
+
+/// Runs the command the arguments select; returns the exit code.
+func run(_ arguments: [String]) -> Int32 {
+    switch arguments.first {
+    case "--version", "-V":
+        print("highlight-ls \(version)")
+        return 0
+    case "--help", "-h":
+        writeToStandardOutput(spec.overviewHelp(version: version))
+        return 0
+    case "--generate-man":
+        writeToStandardOutput(spec.manPage())
+        return 0
+    case "--generate-completions":
+        guard arguments.count == 2, let shell = CompletionShell(rawValue: arguments[1]) else {
+            warn("--generate-completions needs one of bash, zsh, fish")
+            return 2
+        }
+        writeToStandardOutput(spec.completions(for: shell))
+        return 0
+    case let word? where spec.command(named: word) != nil:
+        guard let command = spec.command(named: word) else { return 2 }
+        let parsed: ParsedArguments
+        do {
+            parsed = try spec.parse(Array(arguments.dropFirst()), for: command)
+        } catch {
+            return usageFailure(error, command: command)
+        }
+        if parsed.has("--help") {
+            writeToStandardOutput(spec.helpText(for: command, version: version))
+            return 0
+        }
+        return runSubcommand(parsed)
+    default:
+        let command = spec.serve
+        let parsed: ParsedArguments
+        do {
+            parsed = try spec.parse(arguments, for: command)
+        } catch {
+            if let first = arguments.first, !first.hasPrefix("-") {
+                return usageFailure(UsageError(message: "unknown command \(first)"), command: command)
+            }
+            return usageFailure(error, command: command)
+        }
+        if parsed.has("--help") {
+            writeToStandardOutput(spec.overviewHelp(version: version))
+            return 0
+        }
+        return StdioRunner.run(clientProcessID: parsed.values["--clientProcessId"].flatMap { Int32($0) })
+    }
+}
+
+/// `print`, `list`, `check`, `init` and `help`.
+func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
+    let colour = useColours(parsed.values["--color"].flatMap(ColorChoice.init(rawValue:)) ?? .auto)
+    switch parsed.command.name {
+    case "help":
+        guard let name = parsed.operands.first else {
+            writeToStandardOutput(spec.overviewHelp(version: version))
+            return 0
+        }
+        guard let command = spec.command(named: name) else {
+            return usageFailure(UsageError(message: "no command \(name)"), command: parsed.command)
+        }
+        writeToStandardOutput(spec.helpText(for: command, version: version))
+        return 0
+    case "init":
+        guard parsed.operands.count <= 1 else {
+            return usageFailure(UsageError(message: "init takes one directory"), command: parsed.command)
+        }
+        return runInitCommand(directory: parsed.operands.first ?? ".", force: parsed.has("--force"))
+    case "print":
+        return runPrintCommand(
+            paths: parsed.operands, explicitConfig: parsed.values["--config"], colours: colour,
+            allowConfigErrors: parsed.has("--allow-config-errors"))
+    default:
+        var format = parsed.values["--format"].flatMap(OutputFormat.init(rawValue:)) ?? .text
+        if parsed.has("--json") {
+            if parsed.values["--format"] != nil, format != .json {
+                return usageFailure(UsageError(message: "--json and --format \(format.rawValue) disagree"), command: parsed.command)
+            }
+            format = .json
+        }
+        let request = ScanRequest(
+            command: parsed.command.name, paths: parsed.operands.isEmpty ? ["."] : parsed.operands, format: format,
+            colours: colour, maximumFileSize: parsed.values["--max-filesize"].flatMap(parseSize) ?? ScanOptions().maximumFileSize,
+            allowConfigErrors: parsed.has("--allow-config-errors"), explicitConfig: parsed.values["--config"])
+        return runScanCommand(request)
+    }
+}
+
+exit(run(Array(CommandLine.arguments.dropFirst())))

@@ -4,8 +4,9 @@
 ///
 /// For every start offset and every rule it lists candidate ends by naive comparison
 /// (bytes for case-sensitive words, case-fold representatives of scalars otherwise,
-/// `ReferenceRegexMatcher` for regexes), then resolves greedily: at the first start
-/// with any candidate take the longest, the lowest rule on ties, and go on after it.
+/// `ReferenceRegexMatcher` for regexes: each regex's own leftmost-first match), then resolves
+/// greedily: at the first start with any candidate take the longest, the lowest rule on ties,
+/// and go on after it. Whole words: no word character right before or right after a match.
 /// Quadratic and proud of it.
 enum ReferenceRuleMatcher {
     /// The matches of `rules` in `text` starting inside `utf8Range` (the whole text by default).
@@ -16,11 +17,11 @@ enum ReferenceRuleMatcher {
     ) -> [Match] {
         let range = utf8Range ?? 0..<text.count
         let units = decode(text)
-        // Per regex rule, the accepted leftmost-longest matches found by the "discard and retry" rule.
+        // Per regex rule, the accepted leftmost-first matches found by the "discard and retry" rule.
         var regexMatches: [Int: [Int: Int]] = [:]
         for (ruleIndex, rule) in rules.enumerated() {
             if case .regex(let pattern) = rule.pattern,
-               let regex = try? CompiledRegex(pattern, caseInsensitive: !rule.caseSensitive) {
+               let regex = try? CompiledRegex(pattern, caseInsensitive: !rule.caseSensitive, wholeWord: rule.wholeWord) {
                 regexMatches[ruleIndex] = acceptedRegexMatches(
                     regex, wholeWord: rule.wholeWord, text: text, from: range.lowerBound, units: units,
                     accept: { accept?(ruleIndex, $0) ?? true })
@@ -88,8 +89,8 @@ enum ReferenceRuleMatcher {
         units[offset]?.scalar.map(WordBoundary.isWordCharacter) ?? false
     }
 
-    static func wholeWordAccepts(start: Int, end: Int, first: Bool, last: Bool, units: [Int: Unit]) -> Bool {
-        !(first && isWordBefore(start, units: units)) && !(last && isWordAt(end, units: units))
+    static func wholeWordAccepts(start: Int, end: Int, units: [Int: Unit]) -> Bool {
+        !isWordBefore(start, units: units) && !isWordAt(end, units: units)
     }
 
     static func candidateEnds(
@@ -103,10 +104,7 @@ enum ReferenceRuleMatcher {
             for word in words where !word.isEmpty {
                 guard let end = wordEnd(word, caseSensitive: rule.caseSensitive, text: text, start: start, units: units)
                 else { continue }
-                let scalars = Array(word.unicodeScalars)
-                if rule.wholeWord, let first = scalars.first, let last = scalars.last,
-                   !wholeWordAccepts(start: start, end: end, first: WordBoundary.isWordCharacter(first),
-                                     last: WordBoundary.isWordCharacter(last), units: units) {
+                if rule.wholeWord, !wholeWordAccepts(start: start, end: end, units: units) {
                     continue
                 }
                 ends.append(end)
@@ -139,9 +137,8 @@ enum ReferenceRuleMatcher {
         var position = from
         while position < text.count {
             guard let range = ReferenceRegexMatcher.firstMatch(regex, in: text, from: position), !range.isEmpty else { break }
-            if accept(range), !wholeWord || wholeWordAccepts(
-                start: range.lowerBound, end: range.upperBound, first: isWordAt(range.lowerBound, units: units),
-                last: isWordBefore(range.upperBound, units: units), units: units) {
+            // The regex carries the whole-word check itself; checking it again here keeps the engine honest.
+            if accept(range), !wholeWord || wholeWordAccepts(start: range.lowerBound, end: range.upperBound, units: units) {
                 accepted[range.lowerBound] = range.upperBound
             }
             position = range.lowerBound + (units[range.lowerBound]?.length ?? 1)

@@ -8,14 +8,19 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
     /// UTF-8 offset pairs (start, end).
     var matches: [(Int, Int)]
     var caseInsensitive = false
+    var matchKind = RegexMatchKind.leftmostFirst
 
     var testDescription: String { "/\(pattern)/ in \(text.debugDescription)" }
 
-    init(_ pattern: String, _ text: String, _ matches: [(Int, Int)], caseInsensitive: Bool = false) {
+    init(
+        _ pattern: String, _ text: String, _ matches: [(Int, Int)], caseInsensitive: Bool = false,
+        matchKind: RegexMatchKind = .leftmostFirst
+    ) {
         self.pattern = pattern
         self.text = text
         self.matches = matches
         self.caseInsensitive = caseInsensitive
+        self.matchKind = matchKind
     }
 }
 
@@ -53,23 +58,47 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
         .init("a{2,}", "aaaaa", [(0, 5)]),
         .init("a{2,3}", "aaaaa", [(0, 3), (3, 5)]),
         .init(#"\d{2,3}"#, "1234567", [(0, 3), (3, 6)]),
-        .init("(a|aa){2}", "aaaa", [(0, 4)]),
-        .init("a+?", "aaa", [(0, 3)]),
+        .init("(a|aa){2}", "aaaa", [(0, 2), (2, 4)]),
+        // Lazy repetitions stop as early as the rest allows (RE2's leftmost-first).
+        .init("a+?", "aaa", [(0, 1), (1, 2), (2, 3)]),
         .init("a*?b", "aab", [(0, 3)]),
-        .init("<.+?>", "<a><b>", [(0, 6)]),
+        .init("<.+?>", "<a><b>", [(0, 3), (3, 6)]),
         .init("a??b", "ab", [(0, 2)]),
+        .init(#"T\w+?"#, "TODO", [(0, 2)]),
+        .init(#"TODO\((.*?)\)"#, "TODO(a) and TODO(b)", [(0, 7), (12, 19)]),
+        .init("(?U)a+", "aaa", [(0, 1), (1, 2), (2, 3)]),
+        .init("(?U)a+?", "aaa", [(0, 3)]),
+        .init("a{2,3}?", "aaaaa", [(0, 2), (2, 4)]),
+        // RE2 prefers the empty way through these; the first non-empty match is the whole run.
+        .init("(|a)*b?", "aab", [(0, 3)]),
+        .init("(|a)+", "aa", [(0, 2)]),
+        .init("(a|)+", "aa", [(0, 2)]),
     ]
 
-    static let leftmostLongestCases: [RegexMatchCase] = [
-        .init("Sam|Samwise", "Samwise", [(0, 7)]),
+    /// Within one pattern the first alternative (in priority order) wins at the leftmost start, as in RE2.
+    static let leftmostFirstCases: [RegexMatchCase] = [
+        .init("Sam|Samwise", "Samwise", [(0, 3)]),
         .init("Samwise|Sam", "Samwise Sam", [(0, 7), (8, 11)]),
-        .init("a|ab|abc", "abcd", [(0, 3)]),
+        .init("a|ab|abc", "abcd", [(0, 1)]),
         .init("b|abc", "abc", [(0, 3)]),
         .init("abcd|c", "abcd", [(0, 4)]),
         .init("abcd|c", "abce", [(2, 3)]),
         .init("(?:a|ab)(?:c|bcd)", "abcd", [(0, 4)]),
         .init("x+y|x", "xxxz", [(0, 1), (1, 2), (2, 3)]),
         .init("b+|ab+c", "abbbd", [(1, 4)]),
+        .init("a*|b", "b", [(0, 1)]),
+    ]
+
+    /// `RegexMatchKind.leftmostLongest` keeps the longest match at the leftmost start, laziness ignored.
+    static let leftmostLongestCases: [RegexMatchCase] = [
+        .init("Sam|Samwise", "Samwise", [(0, 7)], matchKind: .leftmostLongest),
+        .init("Samwise|Sam", "Samwise Sam", [(0, 7), (8, 11)], matchKind: .leftmostLongest),
+        .init("a|ab|abc", "abcd", [(0, 3)], matchKind: .leftmostLongest),
+        .init("b|abc", "abc", [(0, 3)], matchKind: .leftmostLongest),
+        .init("(?:a|ab)(?:c|bcd)", "abcd", [(0, 4)], matchKind: .leftmostLongest),
+        .init("x+y|x", "xxxz", [(0, 1), (1, 2), (2, 3)], matchKind: .leftmostLongest),
+        .init("a+?", "aaa", [(0, 3)], matchKind: .leftmostLongest),
+        .init("<.+?>", "<a><b>", [(0, 6)], matchKind: .leftmostLongest),
     ]
 
     static let classesCases: [RegexMatchCase] = [
@@ -80,20 +109,40 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
         .init(#"[\d.]+"#, "v1.2x", [(1, 4)]),
         .init("[[:alpha:]]+", "12ab3", [(2, 4)]),
         .init("[[:^digit:]]+", "12ab3", [(2, 4)]),
-        .init("[[a-c][x-z]]+", "abxq", [(0, 3)]),
+        // `[` inside a class is a literal (RE2 has no nested classes): this is `[\[a-c]` then `]+`.
+        .init("[[a-c]]+", "b]]x[", [(0, 3)]),
+        .init("[a[]+", "a[b", [(0, 2)]),
+        .init("[a&&b]+", "x&ab", [(1, 4)]),
+        .init(#"[\d-z]+"#, "a1-zb", [(1, 4)]),
+        .init(#"\Qa.b\E+"#, "a.bbb axb", [(0, 5)]),
+        .init(#"a\Q\E*"#, "aaa", [(0, 3)]),
+        .init(#"\101\0\12"#, "A\u{0}\n", [(0, 3)]),
+        .init("a{,2}", "aa a{,2}", [(3, 8)]),
+        .init("x{a}", "x{a}", [(0, 4)]),
         .init(#"[^\n]+"#, "ab\ncd", [(0, 2), (3, 5)]),
         .init(#"\W+"#, "ab, cd", [(2, 4)]),
     ]
 
     static let unicodeClassesCases: [RegexMatchCase] = [
-        .init(#"\d+"#, "x١٢3y", [(1, 6)]),
-        .init(#"\w+"#, "héllo wörld", [(0, 6), (7, 13)]),
+        // `\d \w \s` are ASCII, as in RE2; `(?u)` makes them Unicode.
+        .init(#"\d+"#, "x١٢3y", [(5, 6)]),
+        .init(#"(?u)\d+"#, "x١٢3y", [(1, 6)]),
+        .init(#"\w+"#, "héllo wörld", [(0, 1), (3, 6), (7, 8), (10, 13)]),
+        .init(#"(?u)\w+"#, "héllo wörld", [(0, 6), (7, 13)]),
+        .init(#"(?u:\w)+\w"#, "éa", [(0, 3)]),
+        .init(#"\s+"#, "a \t\u{0B}\u{0C}b", [(1, 3), (4, 5)]),
+        .init(#"\p{Han}+"#, "漢字かな", [(0, 6)]),
+        .init(#"\p{Greek}+|\p{Cyrillic}+"#, "αβЖж", [(0, 4), (4, 8)]),
+        .init(#"\p{^Greek}+"#, "aαb", [(0, 1), (3, 4)]),
+        .init(#"\P{^Greek}"#, "aα", [(1, 3)]),
+        .init(#"\p{scx=Greek}"#, "\u{342}", [(0, 2)]),
         .init(#"\p{Lu}+"#, "abÇDe", [(2, 5)]),
         .init(#"\pL+"#, "12日本3", [(2, 8)]),
         .init(#"\P{L}+"#, "ab12c", [(2, 4)]),
-        .init(#"\s+"#, "a\u{00A0}\u{2003}b", [(1, 6)]),
+        .init(#"(?u)\s+"#, "a\u{00A0}\u{2003}b", [(1, 6)]),
+        .init(#"\s+"#, "a\u{00A0}\u{2003}b", []),
         .init("[α-ω]+", "xαβγx", [(1, 7)]),
-        .init(#"\w+"#, "e\u{301}x", [(0, 4)]),
+        .init(#"(?u)\w+"#, "e\u{301}x", [(0, 4)]),
         .init("😀+", "😀😀x", [(0, 8)]),
         .init(#"[^a]"#, "a😀", [(1, 5)]),
     ]
@@ -109,15 +158,25 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
         .init(#"ab\z"#, "abab", [(2, 4)]),
         .init("^$x|^.+$", "ab\n\ncd", [(0, 2), (4, 6)]),
         .init(#"^\w+$"#, "one\r\ntwo\rthree", [(0, 3), (5, 8), (9, 14)]),
+        // `(?-m)`: text anchors, as RE2 reads `^` and `$` without `(?m)`.
+        .init("(?-m)^a", "a\na", [(0, 1)]),
+        .init("(?-m)a$", "a\na", [(2, 3)]),
+        // `(?-R)`: lines end at `\n` only, and `.` matches `\r`, as in RE2.
+        .init("(?-R)a$", "a\r\na\n", [(3, 4)]),
+        .init("(?-R)^.+", "a\rb", [(0, 3)]),
     ]
 
     static let wordBoundariesCases: [RegexMatchCase] = [
         .init(#"\bfoo\b"#, "foo foobar barfoo foo", [(0, 3), (18, 21)]),
-        .init(#"\bé"#, "aé é", [(4, 6)]),
-        .init(#"\b\w+\b"#, "日本 語", [(0, 6), (7, 10)]),
+        // `\b` is ASCII, as in RE2: `é` is not a word character for it; `(?u)\b` is Unicode.
+        .init(#"\bé"#, "aé é", [(1, 3)]),
+        .init(#"(?u)\bé"#, "aé é", [(4, 6)]),
+        .init(#"\b\w+\b"#, "日本 語", []),
+        .init(#"(?u)\b\w+\b"#, "日本 語", [(0, 6), (7, 10)]),
         .init(#"\B\w"#, "ab", [(1, 2)]),
-        .init(#"x\b"#, "xé x", [(4, 5)]),
-        .init(#"\b[A-Z]{2,}-\d+\b"#, "see ABC-123, xABC-1 and AB-7é, DE-9", [(4, 11), (32, 36)]),
+        .init(#"x\b"#, "xé x", [(0, 1), (4, 5)]),
+        .init(#"(?u)x\b"#, "xé x", [(4, 5)]),
+        .init(#"\b[A-Z]{2,}-\d+\b"#, "see ABC-123, xABC-1 and AB-7é, DE-9", [(4, 11), (24, 28), (32, 36)]),
         .init(#"#[0-9a-fA-F]{6}\b"#, "#ff00ff #ff00ffa #abcdef", [(0, 7), (17, 24)]),
     ]
 
@@ -155,6 +214,7 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
     @Test(arguments: innerLiteralCases) func innerLiteral(_ c: RegexMatchCase) { check(c) }
     @Test(arguments: emptyMatchesCases) func emptyMatchesAreSkipped(_ c: RegexMatchCase) { check(c) }
     @Test(arguments: repetitionCases) func repetition(_ c: RegexMatchCase) { check(c) }
+    @Test(arguments: leftmostFirstCases) func leftmostFirst(_ c: RegexMatchCase) { check(c) }
     @Test(arguments: leftmostLongestCases) func leftmostLongest(_ c: RegexMatchCase) { check(c) }
     @Test(arguments: classesCases) func classes(_ c: RegexMatchCase) { check(c) }
     @Test(arguments: unicodeClassesCases) func unicodeClasses(_ c: RegexMatchCase) { check(c) }
@@ -163,7 +223,9 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
     @Test(arguments: caseFoldingCases) func caseFolding(_ c: RegexMatchCase) { check(c) }
 
     private func check(_ c: RegexMatchCase, sourceLocation: SourceLocation = #_sourceLocation) {
-        checkMatches(c.pattern, c.text, c.matches, caseInsensitive: c.caseInsensitive, sourceLocation: sourceLocation)
+        checkMatches(
+            c.pattern, c.text, c.matches, caseInsensitive: c.caseInsensitive, matchKind: c.matchKind,
+            sourceLocation: sourceLocation)
     }
 
     @Test func bytesBeforeFromAreContext() throws {
@@ -235,7 +297,9 @@ struct RegexMatchCase: CustomTestStringConvertible, Sendable {
         (#"(\w+)\s(\w+)"#, "hello world", [0..<11, 0..<5, 6..<11]),
         ("(a)+", "aaa", [0..<3, 2..<3]),
         (#"x(\b)"#, "x y", [0..<1, 1..<1]),
-        ("Sam|(Samwise)", "Samwise", [0..<7, 0..<7]),
+        ("Sam|(Samwise)", "Samwise", [0..<3, nil]),
+        ("(Samwise)|Sam", "Samwise", [0..<7, 0..<7]),
+        (#"TODO\((.*?)\)"#, "TODO(a) and TODO(b)", [0..<7, 5..<6]),
     ]
 
     @Test func capturesFollowLeftmostFirstWithinTheMatch() throws {

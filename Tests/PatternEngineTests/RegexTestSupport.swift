@@ -91,10 +91,11 @@ enum RegexTestEngine: String, CaseIterable, CustomStringConvertible {
 
 /// Compiles `pattern`, recording an issue at the caller when it is rejected.
 func compileForTest(
-    _ pattern: String, caseInsensitive: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    _ pattern: String, caseInsensitive: Bool = false, matchKind: RegexMatchKind = .leftmostFirst,
+    sourceLocation: SourceLocation = #_sourceLocation
 ) -> CompiledRegex? {
     do {
-        return try CompiledRegex(pattern, caseInsensitive: caseInsensitive)
+        return try CompiledRegex(pattern, caseInsensitive: caseInsensitive, matchKind: matchKind)
     } catch {
         Issue.record("pattern \(pattern) rejected: \(error)", sourceLocation: sourceLocation)
         return nil
@@ -104,9 +105,10 @@ func compileForTest(
 /// Checks that every engine finds exactly `expected` (UTF-8 offset pairs) when iterating over `text`.
 func checkMatches(
     _ pattern: String, _ text: String, _ expected: [(Int, Int)], caseInsensitive: Bool = false,
-    sourceLocation: SourceLocation = #_sourceLocation
+    matchKind: RegexMatchKind = .leftmostFirst, sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    guard let regex = compileForTest(pattern, caseInsensitive: caseInsensitive, sourceLocation: sourceLocation) else { return }
+    guard let regex = compileForTest(
+        pattern, caseInsensitive: caseInsensitive, matchKind: matchKind, sourceLocation: sourceLocation) else { return }
     let bytes = Array(text.utf8)
     let expectedRanges = expected.map { $0.0..<$0.1 }
     for engine in RegexTestEngine.allCases {

@@ -52,9 +52,10 @@ import Testing
     }
 
     static let sizeLimitCases: [SizeLimitCase] = [
-        SizeLimitCase(pattern: "x\\w{1000}", messageFragment: "too large", patternUTF8Offset: 3),
         // The offset is that of the repetition being expanded when the limit was hit.
-        SizeLimitCase(pattern: "((a{100}){100}){100}", messageFragment: "too large", patternUTF8Offset: 3),
+        SizeLimitCase(pattern: "x(?u)\\w{1000}", messageFragment: "too large", patternUTF8Offset: 7),
+        // As in RE2, nested counts may not multiply past 1000; the offset is the count where they do.
+        SizeLimitCase(pattern: "((a{100}){100}){100}", messageFragment: "more than 1000 times", patternUTF8Offset: 9),
         SizeLimitCase(pattern: "ab{1001}", messageFragment: "repetition count above 1000", patternUTF8Offset: 2),
     ]
 
@@ -98,8 +99,10 @@ import Testing
         ShapeCase(name: "word with a newline", rules: [words("a\nb")], maximumMatchUTF8Length: 3, canMatchLineTerminator: true),
         ShapeCase(name: "regex is unbounded", rules: [words("a"), regex("b+")], maximumMatchUTF8Length: nil,
                   canMatchLineTerminator: false),
-        // U+3000 IDEOGRAPHIC SPACE is the longest \s: three bytes.
-        ShapeCase(name: "regex with \\s", rules: [regex("a\\sb")], maximumMatchUTF8Length: 5, canMatchLineTerminator: true),
+        // `\s` is ASCII (RE2); under (?u), U+3000 IDEOGRAPHIC SPACE is the longest: three bytes.
+        ShapeCase(name: "regex with \\s", rules: [regex("a\\sb")], maximumMatchUTF8Length: 3, canMatchLineTerminator: true),
+        ShapeCase(name: "regex with (?u)\\s", rules: [regex("a(?u)\\sb")], maximumMatchUTF8Length: 5,
+                  canMatchLineTerminator: true),
         ShapeCase(name: "bounded regex", rules: [words("TODO"), regex("#[0-9a-fA-F]{6}\\b")], maximumMatchUTF8Length: 7,
                   canMatchLineTerminator: false),
         ShapeCase(name: "counted repetition", rules: [regex("(a|bcd)?x{2,5}")], maximumMatchUTF8Length: 8,

@@ -72,15 +72,16 @@ import Testing
     @Test func checkExitCodesForBadInput() throws {
         let root = try tree([".highlights.json": config, "a.txt": "x"])
         defer { try? FileManager.default.removeItem(at: root) }
-        #expect(try run(["check"], in: root).status == 2)
+        // Without a path, check searches the current directory.
+        #expect(try run(["check"], in: root).status == 0)
         #expect(try run(["check", "--config"], in: root).status == 2)
         #expect(try run(["check", "missing-file"], in: root).status == 2)
         #expect(try run(["check", "--config", "a.txt", "."], in: root).status == 2)
-        // Without a blocking rule there is nothing to fail on.
+        // Without a blocking rule the check cannot check anything: that is an error, not a pass.
         let builtIns = try tree([".highlights.json": "{}", "a.txt": "TODO"])
         defer { try? FileManager.default.removeItem(at: builtIns) }
         let result = try run(["check", "."], in: builtIns)
-        #expect(result.status == 0)
+        #expect(result.status == 2)
         #expect(result.errors.contains("no rule is marked"))
     }
 }

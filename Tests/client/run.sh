@@ -5,6 +5,7 @@
 # Environment:
 #   HIGHLIGHT_LS               the server binary (default: .build/debug/highlight-ls of this checkout)
 #   HIGHLIGHT_LS_SEED          the seed of the "fresh-seed" random-edit tests (default: a new one)
+#   HIGHLIGHT_SEED             the fresh seed of the differential workspace tests (default: a new one)
 #   HIGHLIGHT_LS_CLIENT_VENV   where the virtual environment lives (default: /tmp/highlight-ls-client-venv)
 #   PYTHON                     the Python (>= 3.10) that creates it (default: python3)
 set -euo pipefail

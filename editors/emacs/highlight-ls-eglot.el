@@ -104,13 +104,29 @@ anything, Eglot answers from `eglot-workspace-configuration'."
   (when-let ((server (highlight-ls-eglot--server)))
     (jsonrpc-async-request server (intern method) params :success-fn callback)))
 
+(defun highlight-ls-eglot--ours-p (contact)
+  "Whether the `eglot-server-programs' CONTACT is that of highlight-ls."
+  (or (eq contact 'highlight-ls-eglot-contact)
+      (and (consp contact) (eq (car contact) 'highlight-ls-eglot-server))))
+
+(defun highlight-ls-eglot--other-server ()
+  "The contact `eglot-server-programs' gives the major mode, if not highlight-ls."
+  (cl-loop for (modes . contact) in eglot-server-programs
+           for mode-list = (if (listp modes) modes (list modes))
+           when (cl-some (lambda (mode)
+                           (eq major-mode (if (consp mode) (car mode) mode)))
+                         mode-list)
+           return (unless (highlight-ls-eglot--ours-p contact) contact)))
+
 (cl-defmethod highlight-ls--client-connect ((_client (eql eglot)))
   "Start highlight-ls for the current buffer's major mode under Eglot.
-Eglot runs one server per buffer: a buffer another server manages is left
-alone."
+Eglot runs one server per buffer: a buffer another server manages, or whose
+mode `eglot-server-programs' gives another server, is left to it."
   (cond
    ((eglot-managed-p)
     (message "highlight-ls: Eglot runs another server in this buffer, and only one per buffer"))
+   ((highlight-ls-eglot--other-server)
+    (message "highlight-ls: %s has another server in `eglot-server-programs'" major-mode))
    (t
     (eglot (list major-mode)
            (or (project-current) (cons 'transient default-directory))

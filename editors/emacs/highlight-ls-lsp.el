@@ -61,10 +61,13 @@ CALLBACK gets the result."
 
 (cl-defmethod highlight-ls--client-connect ((_client (eql lsp-mode)))
   "Start `lsp-mode' in the current buffer; highlight-ls attaches with the rest."
-  (if (bound-and-true-p lsp-mode)
-      (message "highlight-ls: %s"
-               "lsp-mode runs here without highlight-ls; try M-x lsp-workspace-restart")
-    (lsp-deferred)))
+  (cond
+   ((bound-and-true-p lsp-mode)
+    (message "highlight-ls: %s"
+             "lsp-mode runs here without highlight-ls; try M-x lsp-workspace-restart"))
+   ;; The user's own hooks asked for lsp-mode already; highlight-ls comes with it.
+   ((bound-and-true-p lsp--buffer-deferred) nil)
+   (t (lsp-deferred))))
 
 (defun highlight-ls-lsp--settings-update (workspace settings)
   "Return the settings layer to send to WORKSPACE's server for SETTINGS."

@@ -10,8 +10,9 @@ version) and, if given, your own, and prints the entries to append to your langu
     ./add-highlight-ls.py helix/languages.toml rust python markdown   # only these
     ./add-highlight-ls.py --user ~/.config/helix/languages.toml helix/languages.toml
 
-Your own `language-servers` (from --user) win over the built-in ones. Entries that already
-name highlight-ls are left out. Needs Python 3.11+ (tomllib).
+Your own `language-servers` (from --user) win over the built-in ones; an entry of yours
+without `language-servers` (say, only `auto-format = false`) keeps the built-in servers.
+Entries that already name highlight-ls are left out. Needs Python 3.11+ (tomllib).
 """
 
 import argparse
@@ -48,13 +49,19 @@ def server_name(entry):
     return entry.get("name") if isinstance(entry, dict) else entry
 
 
-def servers_by_language(path):
+def servers_by_language(path, only_listed=False):
+    """Each language's `language-servers`, by name.
+
+    A language without the key has no servers of its own: an empty list in Helix's built-in
+    file. In a user's file (`only_listed`) such an entry is left out, since Helix then keeps
+    the built-in list (the user's entry changes other keys only).
+    """
     with open(path, "rb") as file:
         document = tomllib.load(file)
     return {
         language["name"]: language.get("language-servers", [])
         for language in document.get("language", [])
-        if "name" in language
+        if "name" in language and (not only_listed or "language-servers" in language)
     }
 
 
@@ -67,7 +74,10 @@ def main():
 
     servers = servers_by_language(options.builtin)
     if options.user:
-        servers.update(servers_by_language(options.user))
+        servers.update(servers_by_language(options.user, only_listed=True))
+        # A language only the user defines, without servers, has none to keep.
+        for name, listed in servers_by_language(options.user).items():
+            servers.setdefault(name, listed)
     names = options.languages or sorted(servers)
     unknown = [name for name in names if name not in servers]
     if unknown:

@@ -1,5 +1,11 @@
 // The public face of the regex engine.
 //
+// Within one pattern, matching follows RE2's default semantics: the leftmost
+// start wins, and at that start the match a backtracking matcher would find
+// first (alternation branches in written order, greedy repetitions preferring
+// more, lazy ones fewer), never an empty match. `RegexMatchKind.leftmostLongest`
+// keeps the POSIX-style alternative (the longest match at the leftmost start).
+//
 //     pattern --RegexParser--> RegexSyntax --NFACompiler--> NFAs --> engines
 //
 // Three NFAs are compiled: the forward one restricted to non-empty matches
@@ -19,17 +25,35 @@
 
 import Synchronization
 
-/// A compiled pattern with leftmost-longest, non-empty, linear-time matching over UTF-8 bytes.
+/// Which of the matches at the leftmost start a search reports.
+public enum RegexMatchKind: Sendable, Hashable {
+    /// The first in priority order, as RE2, Go, Rust and Perl report it (`a|ab` on `ab` gives `a`; `a+?` gives `a`).
+    case leftmostFirst
+    /// The longest (`a|ab` on `ab` gives `ab`; laziness is ignored), as POSIX specifies.
+    case leftmostLongest
+}
+
+/// A compiled pattern with leftmost-first (or leftmost-longest), non-empty, linear-time matching over UTF-8 bytes.
 public struct CompiledRegex: Sendable {
     let program: RegexProgram
 
-    /// Compiles `pattern` (RE2 / Rust `regex` syntax); `caseInsensitive` is the same as a leading `(?i)`.
+    /// Compiles `pattern` (RE2 syntax); `caseInsensitive` is the same as a leading `(?i)`.
     ///
     /// - Complexity: O(pattern size after expanding repetitions), bounded by the automaton size limit.
-    public init(_ pattern: String, caseInsensitive: Bool = false) throws(RegexError) {
-        let syntax = try RegexParser.parse(pattern, caseInsensitive: caseInsensitive)
-        program = try RegexProgram(pattern: pattern, syntax: syntax)
+    /// With `wholeWord`, a match must have no word character (as `(?u)\w` reads it) right before or right after it;
+    /// the check is part of the pattern, so the preferred match that passes it is found (`a-b|a` on `a-bc` gives `a`).
+    public init(
+        _ pattern: String, caseInsensitive: Bool = false, matchKind: RegexMatchKind = .leftmostFirst, wholeWord: Bool = false
+    ) throws(RegexError) {
+        var syntax = try RegexParser.parse(pattern, caseInsensitive: caseInsensitive)
+        if wholeWord {
+            syntax.root = .concat([.look(.notAfterWordCharacter), syntax.root, .look(.notBeforeWordCharacter)])
+        }
+        program = try RegexProgram(pattern: pattern, syntax: syntax, matchKind: matchKind)
     }
+
+    /// Which match at the leftmost start a search reports.
+    public var matchKind: RegexMatchKind { program.matchKind }
 
     /// The pattern as written.
     public var pattern: String { program.pattern }
@@ -49,17 +73,18 @@ public struct CompiledRegex: Sendable {
     /// The most UTF-8 bytes a match can span, or nil when the pattern is unbounded (`a+`, `\w*`).
     public var maximumMatchUTF8Length: Int? { program.maximumMatchUTF8Length }
 
-    /// Leftmost, then longest, non-empty match with lowerBound >= from; bytes before `from` are context for assertions.
+    /// The leftmost non-empty match with lowerBound >= from, chosen by `matchKind` among those at that start; bytes
+    /// before `from` are context for assertions.
     ///
     /// - Complexity: O(n) for the bytes scanned: the bytes up to the match end plus the look-ahead needed to
-    ///   rule out a longer match (usually a few bytes).
+    ///   rule out a preferred later end (usually a few bytes).
     public func firstMatch(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int) -> Range<Int>? {
         firstMatch(in: text, from: utf8Offset, engine: .automatic)
     }
 
     /// The capture groups of `match` (a range returned by `firstMatch` on the same text): index 0 is the match itself.
     ///
-    /// Sub-matches follow leftmost-first (Perl) priority among the ways to match exactly `match`;
+    /// Sub-matches follow leftmost-first (RE2) priority among the ways to match exactly `match`;
     /// groups that did not participate are nil.
     ///
     /// - Complexity: O(match length x pattern size).
@@ -74,7 +99,8 @@ public struct CompiledRegex: Sendable {
         return program.withScratch { scratch in
             switch engine {
             case .pikeVM:
-                return PikeVM.leftmostLongest(program.searchNFA, in: text, from: from, scratch: &scratch.state.pikeVM)
+                return PikeVM.search(
+                    program.searchNFA, in: text, from: from, kind: program.matchKind, scratch: &scratch.state.pikeVM)
             case .automatic:
                 return program.search(text, from: from, limits: .standard, state: &scratch.state)
             case .lazyDFA(let limits, let usesInnerLiteral):
@@ -148,10 +174,13 @@ struct SearchState {
 
     init(_ program: RegexProgram, limits: DFALimits) {
         self.limits = limits
-        forwardDFA = LazyDFA(nfa: program.searchNFA, reverse: false, limits: limits, flagsStartLikeStates: program.firstBytes != nil)
-        reverseDFA = LazyDFA(nfa: program.reverseNFA, reverse: true, limits: limits, flagsStartLikeStates: false)
+        forwardDFA = LazyDFA(
+            nfa: program.searchNFA, reverse: false, kind: program.matchKind, limits: limits,
+            flagsStartLikeStates: program.firstBytes != nil)
+        // A reverse pass looks for the smallest start of any match ending where it began: every thread counts.
+        reverseDFA = LazyDFA(nfa: program.reverseNFA, reverse: true, kind: .leftmostLongest, limits: limits, flagsStartLikeStates: false)
         reversePrefixDFA = program.innerLiteral.map {
-            LazyDFA(nfa: $0.reversePrefixNFA, reverse: true, limits: limits, flagsStartLikeStates: false)
+            LazyDFA(nfa: $0.reversePrefixNFA, reverse: true, kind: .leftmostLongest, limits: limits, flagsStartLikeStates: false)
         }
     }
 }
@@ -160,6 +189,7 @@ struct SearchState {
 final class RegexProgram: Sendable {
     let pattern: String
     let syntax: RegexSyntax
+    let matchKind: RegexMatchKind
     /// Forward, non-empty matches only, no captures.
     let searchNFA: NFA
     /// The reverse of `searchNFA`'s language, non-empty matches only.
@@ -178,9 +208,10 @@ final class RegexProgram: Sendable {
     /// How many idle scratch values are kept.
     private static let poolLimit = 8
 
-    init(pattern: String, syntax: RegexSyntax) throws(RegexError) {
+    init(pattern: String, syntax: RegexSyntax, matchKind: RegexMatchKind) throws(RegexError) {
         self.pattern = pattern
         self.syntax = syntax
+        self.matchKind = matchKind
         let forward = try NFACompiler.compile(syntax, reverse: false, includeCaptures: false)
         searchNFA = forward.restrictedToNonEmptyMatches()
         reverseNFA = try NFACompiler.compile(syntax, reverse: true, includeCaptures: false).restrictedToNonEmptyMatches()

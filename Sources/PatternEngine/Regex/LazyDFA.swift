@@ -1,4 +1,21 @@
-// A lazily built DFA for leftmost-longest, non-empty search.
+// A lazily built DFA for leftmost-first or leftmost-longest, non-empty search.
+//
+// Leftmost-first (RE2's default, and this DFA's forward mode for it): a state's
+// kernel is one ordered list of NFA states in thread priority order (the order
+// of the Pike VM's threads; a state reached twice keeps its first, higher
+// place). The closure is taken state by state in that order, depth first with
+// union targets in priority order, and stops at the first `match` it reaches:
+// everything after it has a lower priority and is dropped, and no new start is
+// made. The threads before it run on; one of them matching later replaces the
+// match, so the last match end the pass sees is the end of the leftmost-first
+// match (this is how RE2's DFA does it). The start is then found by the reverse
+// pass exactly as below: the smallest s with (s, e*) a match is the leftmost
+// start, because no match starts before it. The look-ahead memo's argument
+// holds unchanged: after the last match end no cut happens, so every state
+// still held afterwards genuinely never reaches a match.
+//
+// What follows describes the leftmost-longest mode (used by the reverse
+// passes, and by patterns compiled with `RegexMatchKind.leftmostLongest`).
 //
 // States are built on demand from sets of NFA states and cached in a
 // transition table (one row per state, one column per byte class: bytes that
@@ -154,6 +171,8 @@ struct LazyDFA: Sendable {
 
     let limits: DFALimits
     private let nfa: NFA
+    /// Leftmost-first (ordered kernels, cut at the first match) or leftmost-longest (groups by start).
+    private let kind: RegexMatchKind
     /// Scanning backwards (over the reverse NFA) rather than forwards.
     private let isReverse: Bool
     /// Columns per row: the byte classes, twice over when non-ASCII bytes come in word and non-word flavours.
@@ -200,16 +219,17 @@ struct LazyDFA: Sendable {
     private var closureStates: [Int32] = []
 
     /// A DFA over `nfa`, scanning backwards when `reverse`.
-    init(nfa: NFA, reverse: Bool, limits: DFALimits, flagsStartLikeStates: Bool) {
+    init(nfa: NFA, reverse: Bool, kind: RegexMatchKind, limits: DFALimits, flagsStartLikeStates: Bool) {
         self.nfa = nfa
+        self.kind = kind
         self.isReverse = reverse
         self.limits = limits
         // Rows are addressed by 24-bit offsets; a huge state limit is capped below.
-        self.usesWordColumns = nfa.hasWordBoundary
+        self.usesWordColumns = nfa.hasUnicodeWordBoundary
         let (byteClasses, classCount) = LazyDFA.byteClasses(for: nfa)
         self.byteClasses = byteClasses
         self.classCount = classCount
-        self.stride = nfa.hasWordBoundary ? 2 * classCount : classCount
+        self.stride = nfa.hasUnicodeWordBoundary ? 2 * classCount : classCount
         self.flagsStartLikeStates = flagsStartLikeStates
         self.stamps = Array(repeating: 0, count: nfa.count)
         self.unknownRow = Array(repeating: EntryFlag.unknown, count: stride)
@@ -589,7 +609,8 @@ struct LazyDFA: Sendable {
         return false
     }
 
-    /// The table column for `byte` at `index`: non-ASCII bytes use the upper half when their scalar is a word scalar.
+    /// The table column for `byte` at `index`: with Unicode `\b`, non-ASCII bytes use the upper half when their scalar
+    /// is a word scalar.
     @inline(__always)
     private func column(byte: UInt8, at index: Int, in text: UnsafeBufferPointer<UInt8>) -> Int {
         let byteClass = Int(byteClasses[Int(byte)])
@@ -643,6 +664,8 @@ struct LazyDFA: Sendable {
             return nfa.hasLineOrTextAnchor ? side : .other
         case .word:
             return nfa.hasWordBoundary ? .word : .other
+        case .unicodeWord:
+            return nfa.hasUnicodeWordBoundary ? .unicodeWord : .other
         case .other:
             return .other
         }
@@ -694,8 +717,10 @@ struct LazyDFA: Sendable {
         newGeneration()
         var kernel: [Int32] = []
         var groupStart = 0
+        let ordered = kind == .leftmostFirst
         for state in closure.states {
             if state < 0 {
+                if ordered { continue }
                 if kernel.count > groupStart {
                     LazyDFA.sortTail(&kernel, from: groupStart)
                     kernel.append(-1)
@@ -716,7 +741,9 @@ struct LazyDFA: Sendable {
                 break
             }
         }
-        if kernel.count > groupStart {
+        if ordered {
+            // Priority order is the identity of a leftmost-first state: no sorting, no groups.
+        } else if kernel.count > groupStart {
             LazyDFA.sortTail(&kernel, from: groupStart)
         } else if kernel.last == -1 {
             kernel.removeLast()
@@ -768,6 +795,18 @@ struct LazyDFA: Sendable {
     {
         newGeneration()
         closureStates.removeAll(keepingCapacity: true)
+        if kind == .leftmostFirst {
+            // One ordered list; the first `match` reached cuts everything after it, new starts included.
+            for state in kernel where state >= 0 {
+                if close(state, left: left, right: right) {
+                    return (closureStates, true)
+                }
+            }
+            if addsStart && close(nfa.start, left: left, right: right) {
+                return (closureStates, true)
+            }
+            return (closureStates, false)
+        }
         var matched = false
         var groupHasMatch = false
         for state in kernel {
@@ -807,6 +846,11 @@ struct LazyDFA: Sendable {
                 stack.append(next)
             case .match:
                 sawMatch = true
+                if kind == .leftmostFirst {
+                    // What is left on the stack has a lower priority than this match.
+                    stack.removeAll(keepingCapacity: true)
+                    return true
+                }
             case .fail:
                 break
             case .bytes, .sparse:
@@ -861,7 +905,7 @@ struct LazyDFA: Sendable {
 }
 
 extension RegexProgram {
-    /// Leftmost-longest search by the lazy DFAs, falling back to the Pike VM when a cache thrashes.
+    /// Leftmost-first (or leftmost-longest) search by the lazy DFAs, falling back to the Pike VM when a cache thrashes.
     ///
     /// With an inner literal (and `usesInnerLiteral`), candidates come from a byte scan for it (see `InnerLiteral`).
     ///
@@ -887,14 +931,14 @@ extension RegexProgram {
         case .found(let found):
             end = found
         case .gaveUp:
-            return PikeVM.leftmostLongest(searchNFA, in: text, from: from, scratch: &state.pikeVM)
+            return PikeVM.search(searchNFA, in: text, from: from, kind: matchKind, scratch: &state.pikeVM)
         }
         switch state.reverseDFA.findStart(in: text, end: end, lowerBound: from) {
         case .found(let start):
             return start..<end
         case .gaveUp, .notFound:
             // Not finding a start would be a bug; the Pike VM answers either way.
-            return PikeVM.leftmostLongest(searchNFA, in: text, from: from, scratch: &state.pikeVM)
+            return PikeVM.search(searchNFA, in: text, from: from, kind: matchKind, scratch: &state.pikeVM)
         }
     }
 

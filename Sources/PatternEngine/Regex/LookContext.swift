@@ -1,8 +1,8 @@
 // Evaluating zero-width assertions.
 //
 // Every assertion depends only on what lies on each side of a position, and
-// only on a coarse class of it: the text edge, `\n`, `\r`, a word scalar or
-// anything else. All engines classify both sides the same way, so they agree
+// only on a coarse class of it: the text edge, `\n`, `\r`, an ASCII word
+// character, a non-ASCII word scalar (for Unicode `\b` only) or anything else. All engines classify both sides the same way, so they agree
 // exactly; the lazy DFA stores the class of the side behind it in its states.
 //
 // A non-ASCII byte is classified by the scalar that contains it. Positions
@@ -18,10 +18,12 @@ enum SideClass: UInt8, Sendable, CaseIterable {
     case lineFeed = 1
     /// `\r`.
     case carriageReturn = 2
-    /// A word scalar (`\w`).
+    /// An ASCII word character, `[0-9A-Za-z_]` (RE2's `\w`).
     case word = 3
+    /// A non-ASCII scalar that Unicode `\w` contains; a word scalar only for `(?u)\b`.
+    case unicodeWord = 4
     /// Anything else.
-    case other = 4
+    case other = 5
 
     /// The class of an ASCII byte.
     @inline(__always)
@@ -38,8 +40,12 @@ enum SideClass: UInt8, Sendable, CaseIterable {
         if byte < 0x80 {
             return ofASCII(byte)
         }
-        return UnicodeClasses.isWordScalar(scalarValue(containing: index, in: text)) ? .word : .other
+        return UnicodeClasses.isWordScalar(scalarValue(containing: index, in: text)) ? .unicodeWord : .other
     }
+
+    /// Whether the side is a word character for Unicode `\b`.
+    @inline(__always)
+    var isUnicodeWord: Bool { self == .word || self == .unicodeWord }
 
     /// The class of the side before `position` (the edge at 0).
     static func before(_ position: Int, in text: UnsafeBufferPointer<UInt8>) -> SideClass {
@@ -68,10 +74,22 @@ extension LookKind {
             return left == .edge || left == .lineFeed || (left == .carriageReturn && right != .lineFeed)
         case .endLine:
             return right == .edge || right == .carriageReturn || (right == .lineFeed && left != .carriageReturn)
+        case .startLineLF:
+            return left == .edge || left == .lineFeed
+        case .endLineLF:
+            return right == .edge || right == .lineFeed
         case .wordBoundary:
-            return (left == .word) != (right == .word)
+            return left.isUnicodeWord != right.isUnicodeWord
         case .notWordBoundary:
+            return left.isUnicodeWord == right.isUnicodeWord
+        case .wordBoundaryASCII:
+            return (left == .word) != (right == .word)
+        case .notWordBoundaryASCII:
             return (left == .word) == (right == .word)
+        case .notAfterWordCharacter:
+            return !left.isUnicodeWord
+        case .notBeforeWordCharacter:
+            return !right.isUnicodeWord
         }
     }
 }

@@ -67,8 +67,10 @@ struct NFA: Sendable {
     var start: Int32
     /// The number of capture slots (two per group, including group 0), or 0 when captures were not compiled.
     var captureSlotCount: Int
-    /// Whether any `\b` or `\B` occurs (Unicode word context is then needed).
+    /// Whether any `\b` or `\B` occurs, ASCII or Unicode.
     var hasWordBoundary: Bool
+    /// Whether any Unicode `\b` or `\B` occurs (`(?u)`): non-ASCII scalars must then be classified.
+    var hasUnicodeWordBoundary: Bool
     /// Whether any `^`, `$`, `\A` or `\z` occurs.
     var hasLineOrTextAnchor: Bool
 
@@ -133,13 +135,15 @@ struct NFACompiler {
         } else {
             start = try compiler.compile(root, next: matchState)
         }
-        let wordKinds: Set<LookKind> = [.wordBoundary, .notWordBoundary]
+        let unicodeWordKinds: Set<LookKind> = [.wordBoundary, .notWordBoundary, .notAfterWordCharacter, .notBeforeWordCharacter]
+        let wordKinds = unicodeWordKinds.union([.wordBoundaryASCII, .notWordBoundaryASCII])
         return NFA(
             states: compiler.states,
             start: start,
             captureSlotCount: includeCaptures ? 2 * (syntax.captureCount + 1) : 0,
             hasWordBoundary: syntax.root.containsLook(wordKinds),
-            hasLineOrTextAnchor: syntax.root.containsLook([.startLine, .endLine, .startText, .endText]))
+            hasUnicodeWordBoundary: syntax.root.containsLook(unicodeWordKinds),
+            hasLineOrTextAnchor: syntax.root.containsLook([.startLine, .endLine, .startLineLF, .endLineLF, .startText, .endText]))
     }
 
     private mutating func add(_ state: NFAState) throws(RegexError) -> Int32 {
@@ -191,7 +195,7 @@ struct NFACompiler {
     private mutating func compileRepetition(
         _ inner: RegexNode, minimum: Int, maximum: Int?, greedy: Bool, next: Int32
     ) throws(RegexError) -> Int32 {
-        // Greedy prefers another round, lazy prefers leaving; only capture priorities see the difference.
+        // Greedy prefers another round, lazy prefers leaving (union targets are in priority order).
         func choice(_ body: Int32, _ exit: Int32) -> NFAState {
             greedy ? .union([body, exit]) : .union([exit, body])
         }
@@ -205,6 +209,13 @@ struct NFACompiler {
                 current = try add(choice(body, next))
             }
         } else {
+            if minimum == 0 && inner.canMatchEmpty {
+                // x* with a body that can match nothing is built as (x+)?: with a single loop state, a round
+                // that matches nothing would reach the loop again inside one closure and be cut, so a
+                // preferred empty way through the body would lose its place to the body's other ways.
+                let plus = try compileRepetition(inner, minimum: 1, maximum: nil, greedy: greedy, next: next)
+                return try add(choice(plus, next))
+            }
             // The loop state is allocated first and filled in once its body exists.
             let loop = try add(.fail)
             let body = try compile(inner, next: loop)

@@ -4,6 +4,16 @@
 // position (the first thread to reach it wins), so a step costs O(states) and
 // a search O(text x states), whatever the pattern.
 //
+// Leftmost-first search (RE2's default). Threads are kept in priority order:
+// the order in which a backtracking matcher would try them (alternation
+// branches as written, greedy repetitions preferring another round, lazy ones
+// preferring to stop), and a thread for a new start is appended after all
+// others, so an earlier start always outranks a later one. When a thread
+// reaches `match`, the match is recorded and every lower-priority thread
+// (those after it) is dropped, as are new starts; the higher-priority threads
+// run on and replace the match if one of them matches later. The last match
+// recorded is the leftmost-first match.
+//
 // Leftmost-longest search. Threads carry the position where they started and
 // the list is kept sorted by start: surviving threads keep their order and a
 // thread for a new start is appended after them. When two threads reach the
@@ -76,6 +86,15 @@ enum PikeVM {
     static func leftmostLongest(
         _ nfa: NFA, in text: UnsafeBufferPointer<UInt8>, from: Int, scratch: inout PikeVMScratch
     ) -> Range<Int>? {
+        search(nfa, in: text, from: from, kind: .leftmostLongest, scratch: &scratch)
+    }
+
+    /// The match of `nfa` starting at or after `from` under `kind`; `nfa` must admit only non-empty matches.
+    ///
+    /// - Complexity: O((n - from) x m) for n text bytes and m NFA states.
+    static func search(
+        _ nfa: NFA, in text: UnsafeBufferPointer<UInt8>, from: Int, kind: RegexMatchKind, scratch: inout PikeVMScratch
+    ) -> Range<Int>? {
         let count = text.count
         guard from >= 0 && from < count else { return nil }
         // The lists move into locals for the run, so the closure scratch can be borrowed alongside them.
@@ -117,6 +136,14 @@ enum PikeVM {
                 index += 1
                 switch nfa.states[Int(state)] {
                 case .match:
+                    if kind == .leftmostFirst {
+                        // Every thread after this one has a lower priority: drop them all.
+                        bestStart = start
+                        bestEnd = position
+                        makesNewStarts = false
+                        index = currentStates.count
+                        break
+                    }
                     if bestStart < 0 || start < bestStart || (start == bestStart && position > bestEnd) {
                         bestStart = start
                         bestEnd = position

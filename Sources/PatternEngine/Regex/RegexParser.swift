@@ -1,13 +1,23 @@
-// A recursive-descent parser for the RE2 / Rust `regex` dialect.
+// A recursive-descent parser for the RE2 dialect.
 //
 //     alternation := concat ('|' concat)*
 //     concat      := (atom quantifier?)*
-//     atom        := literal | '.' | '^' | '$' | escape | class | group
+//     atom        := literal | '.' | '^' | '$' | escape | \Q...\E | class | group
 //     quantifier  := ('*' | '+' | '?' | '{m}' | '{m,}' | '{m,n}') '?'?
 //
-// Flags (`i` case-insensitive, `s` dot matches line terminators, `x` extended)
-// are scoped: `(?i)` lasts to the end of the enclosing group, `(?i:...)` to the
-// end of its own group. Features that cannot run in linear time (look-around,
+// It follows RE2's parser where RE2 is particular: a `{` that does not start
+// a well-formed count is a literal (`a{,2}`, `x{a}`); two repetition operators
+// in a row are an error (`a**`, `a{2}*`); counts are at most 1000, also when
+// nested (`(a{100}){100}` is rejected, as RE2's repetition walker does);
+// `\1`-`\7` followed by an octal digit and `\0` start octal escapes; `[` inside
+// a class is a literal unless it opens `[:name:]`; `\d \w \s \b` are ASCII.
+//
+// Flags are scoped: `(?i)` lasts to the end of the enclosing group, `(?i:...)`
+// to the end of its own group. RE2's flags are `i` (case-insensitive), `m`
+// (multi-line; on by default here, see README), `s` (`.` matches `\n`) and `U`
+// (swap greedy and lazy). Extensions beyond RE2: `x` (extended: whitespace and
+// `#` comments ignored), `u` (Unicode `\d \w \s \b`) and `R` (CRLF-aware `^ $ .`,
+// on by default). Features that cannot run in linear time (look-around,
 // backreferences, possessive and atomic constructs) are rejected with the
 // pattern offset of the construct, as are malformed patterns.
 
@@ -18,10 +28,23 @@ struct RegexParser {
     /// The deepest group nesting accepted (keeps every recursive stage's stack small).
     static let maxNestingDepth = 200
 
+    /// The product of nested counts (`{m,n}`) allowed, as RE2 counts it.
+    static let maxNestedRepetition = 1000
+
     private struct Flags {
         var caseInsensitive: Bool
+        /// `s`: `.` matches line terminators too.
         var dotMatchesLineTerminators = false
+        /// `m`: `^` and `$` match at line boundaries (on by default, as in ripgrep and editors).
+        var multiLine = true
+        /// `U`: repetitions are lazy unless followed by `?`.
+        var swapsGreed = false
+        /// `x` (extension): whitespace and `#` comments in the pattern are ignored.
         var extended = false
+        /// `u` (extension): `\d \w \s \b \B` and POSIX classes are Unicode-aware rather than ASCII.
+        var unicodeClasses = false
+        /// `R` (extension, on by default): `\r\n` is one line terminator for `^ $`, and `.` excludes `\r`.
+        var crlf = true
     }
 
     private let scalars: [Unicode.Scalar]
@@ -57,7 +80,34 @@ struct RegexParser {
             // The only way to stop early at top level is an unmatched ')'.
             throw parser.error("unmatched closing parenthesis", at: parser.position)
         }
+        try checkNestedRepetition(root, budget: maxNestedRepetition)
         return RegexSyntax(root: root, captureCount: parser.captureCount, captureNames: parser.captureNames)
+    }
+
+    /// Rejects counted repetitions nested so deep that their counts multiply past the limit, as RE2 does: each
+    /// `{m,n}` divides the budget by n (by m when unbounded), and a budget that reaches zero is an error.
+    private static func checkNestedRepetition(_ node: RegexNode, budget: Int) throws(RegexError) {
+        switch node {
+        case .empty, .scalars, .look:
+            return
+        case .concat(let parts), .alternation(let parts):
+            for part in parts { try checkNestedRepetition(part, budget: budget) }
+        case .capture(let inner, _):
+            try checkNestedRepetition(inner, budget: budget)
+        case .repetition(let inner, let minimum, let maximum, _, let offset):
+            // `*`, `+` and `?` divide by 0 (skipped) or 1, as their counted spellings would.
+            var inside = budget
+            let divisor = maximum ?? minimum
+            if divisor > 0 {
+                inside = budget / divisor
+                if inside == 0 {
+                    throw RegexError(
+                        message: "nested counted repetitions repeat more than \(maxNestedRepetition) times in all",
+                        patternUTF8Offset: offset)
+                }
+            }
+            try checkNestedRepetition(inner, budget: inside)
+        }
     }
 
     // MARK: Helpers
@@ -108,7 +158,30 @@ struct RegexParser {
             skipExtendedWhitespace(flags)
             guard let scalar = current, scalar != "|", scalar != ")" else { break }
             let atomStart = position
-            guard let atom = try parseAtom(flags: &flags) else { continue }
+            if scalar == "\\" && peek(1) == "Q" {
+                // \Q...\E: literals up to \E or the end; a quantifier after it repeats the last one only.
+                position += 2
+                var literals: [Unicode.Scalar] = []
+                while let inner = current {
+                    if inner == "\\" && peek(1) == "E" {
+                        position += 2
+                        break
+                    }
+                    literals.append(inner)
+                    position += 1
+                }
+                guard let last = literals.popLast() else {
+                    try repeatLastPart(&parts, flags: flags)
+                    continue
+                }
+                parts.append(contentsOf: literals.map { literal($0, flags: flags) })
+                parts.append(try parseQuantifiers(literal(last, flags: flags), atomStart: position - 1, flags: flags))
+                continue
+            }
+            guard let atom = try parseAtom(flags: &flags) else {
+                try repeatLastPart(&parts, flags: flags)
+                continue
+            }
             parts.append(try parseQuantifiers(atom, atomStart: atomStart, flags: flags))
         }
         switch parts.count {
@@ -116,6 +189,15 @@ struct RegexParser {
         case 1: return parts[0]
         default: return .concat(parts)
         }
+    }
+
+    /// After something that produced no node (`(?i)`, an empty `\Q\E`), a quantifier repeats the part before it,
+    /// as in RE2 (`a(?i)*` is `(?:a)*`); with no part before it, it is an error, reported by `parseAtom`.
+    private mutating func repeatLastPart(_ parts: inout [RegexNode], flags: Flags) throws(RegexError) {
+        skipExtendedWhitespace(flags)
+        guard let previous = parts.last, let next = current,
+              next == "*" || next == "+" || next == "?" || (next == "{" && isCountedRepetitionAhead) else { return }
+        parts[parts.count - 1] = try parseQuantifiers(previous, atomStart: position, flags: flags)
     }
 
     private mutating func parseQuantifiers(_ atom: RegexNode, atomStart: Int, flags: Flags) throws(RegexError) -> RegexNode {
@@ -135,44 +217,58 @@ struct RegexParser {
             position += 1
             bounds = (0, 1)
         case "{":
-            bounds = try parseCountedRepetition()
+            // A `{` that does not start a well-formed count is a literal, as in RE2.
+            guard let counted = try parseCountedRepetition() else { return atom }
+            bounds = counted
         default:
             return atom
         }
-        // A lazy marker is accepted: under leftmost-longest it only changes capture priorities.
-        var greedy = true
+        var greedy = !flags.swapsGreed
         if current == "?" {
             position += 1
-            greedy = false
+            greedy.toggle()
         } else if current == "+" {
             throw error("possessive repetition is not supported", at: position)
         }
         let node = RegexNode.repetition(atom, min: bounds.0, max: bounds.1, greedy: greedy, patternUTF8Offset: offset)
         skipExtendedWhitespace(flags)
-        if let next = current, next == "*" || next == "+" || next == "?" || next == "{" {
+        if let next = current, next == "*" || next == "+" || next == "?" || (next == "{" && isCountedRepetitionAhead) {
             throw error("nested repetition operator; wrap the repeated part in a group", at: position)
         }
         return node
     }
 
-    private mutating func parseCountedRepetition() throws(RegexError) -> (Int, Int?) {
+    /// Whether the text at the current position is a well-formed count: `{m}`, `{m,}` or `{m,n}`.
+    private var isCountedRepetitionAhead: Bool {
+        var index = position
+        guard index < scalars.count, scalars[index] == "{" else { return false }
+        index += 1
+        // As RE2: at least one digit, and no leading zero (`{07}` and `{01,2}` are literals).
+        func skipDigits() -> Bool {
+            let first = index
+            while index < scalars.count, scalars[index].value >= 0x30, scalars[index].value <= 0x39 { index += 1 }
+            return index > first && (index - first == 1 || scalars[first] != "0")
+        }
+        guard skipDigits() else { return false }
+        if index < scalars.count, scalars[index] == "," {
+            index += 1
+            if index < scalars.count, scalars[index] != "}", !skipDigits() { return false }
+        }
+        return index < scalars.count && scalars[index] == "}"
+    }
+
+    /// Parses `{m}`, `{m,}` or `{m,n}`; returns nil (consuming nothing) when the text is not of that form.
+    private mutating func parseCountedRepetition() throws(RegexError) -> (Int, Int?)? {
+        guard isCountedRepetitionAhead else { return nil }
         let start = position
         position += 1  // '{'
-        guard let low = parseDecimal() else {
-            throw error("counted repetition needs a number, as in {2} or {2,5}", at: start)
-        }
+        guard let low = parseDecimal() else { return nil }
         var high: Int? = low
         if current == "," {
             position += 1
             high = current == "}" ? nil : parseDecimal()
-            if high == nil && current != "}" {
-                throw error("malformed counted repetition", at: start)
-            }
         }
-        guard current == "}" else {
-            throw error("unclosed counted repetition", at: start)
-        }
-        position += 1
+        position += 1  // '}'
         if low > RegexParser.maxRepetitionCount || (high ?? 0) > RegexParser.maxRepetitionCount {
             throw error("repetition count above \(RegexParser.maxRepetitionCount)", at: start)
         }
@@ -208,15 +304,21 @@ struct RegexParser {
             if flags.dotMatchesLineTerminators {
                 return .scalars(ScalarSet.all)
             }
-            return .scalars(ScalarSet([0x0A...0x0A, 0x0D...0x0D]).inverted())
+            if flags.crlf {
+                return .scalars(ScalarSet([0x0A...0x0A, 0x0D...0x0D]).inverted())
+            }
+            return .scalars(ScalarSet([0x0A...0x0A]).inverted())
         case "^":
             position += 1
-            return .look(.startLine)
+            return .look(flags.multiLine ? (flags.crlf ? .startLine : .startLineLF) : .startText)
         case "$":
             position += 1
-            return .look(.endLine)
+            return .look(flags.multiLine ? (flags.crlf ? .endLine : .endLineLF) : .endText)
         case "\\":
             return try parseEscape(flags: flags)
+        case "{" where !isCountedRepetitionAhead:
+            position += 1
+            return literal(scalar, flags: flags)
         case "*", "+", "?", "{":
             throw error("repetition operator '\(scalar)' has nothing to repeat", at: position)
         default:
@@ -232,6 +334,12 @@ struct RegexParser {
         return .scalars(ScalarSet(scalar: scalar))
     }
 
+    /// A literal code point: a surrogate matches nothing (it cannot occur in UTF-8 text).
+    private func literal(codePoint: UInt32, flags: Flags) -> RegexNode {
+        guard let scalar = Unicode.Scalar(codePoint) else { return .scalars(ScalarSet()) }
+        return literal(scalar, flags: flags)
+    }
+
     // MARK: Groups and flags
 
     private mutating func parseGroup(flags: inout Flags) throws(RegexError) -> RegexNode? {
@@ -245,6 +353,10 @@ struct RegexParser {
                 throw error("unclosed group", at: open)
             }
             switch marker {
+            case ")":
+                // `(?)`: an empty flag group, which RE2 accepts and which changes nothing.
+                position += 1
+                return nil
             case "=", "!":
                 throw error("look-ahead is not supported", at: open)
             case ">":
@@ -298,10 +410,8 @@ struct RegexParser {
         let nameStart = position
         var name = ""
         while let scalar = current, scalar != ">" {
-            let isLetter = (scalar.value >= 0x41 && scalar.value <= 0x5A) || (scalar.value >= 0x61 && scalar.value <= 0x7A)
-            let isDigit = scalar.value >= 0x30 && scalar.value <= 0x39
-            let isAllowed = isLetter || scalar == "_" || (!name.isEmpty && (isDigit || scalar == "." || scalar == "[" || scalar == "]"))
-            guard isAllowed else {
+            // As RE2: word characters only (letters, marks, decimal digits, connector punctuation such as `_`).
+            guard WordBoundary.isWordCharacter(scalar) else {
                 throw error("invalid character in group name", at: position)
             }
             name.unicodeScalars.append(scalar)
@@ -327,9 +437,6 @@ struct RegexParser {
         while let scalar = current {
             switch scalar {
             case ")", ":":
-                if !sawFlag && !negated && scalar == ")" {
-                    throw error("empty flag group", at: groupStart)
-                }
                 if negated && !sawFlag {
                     throw error("'-' must be followed by a flag", at: position)
                 }
@@ -349,17 +456,16 @@ struct RegexParser {
                 flags.extended = !negated
                 sawFlag = true
             case "m":
-                if negated {
-                    throw error("multi-line mode is always on and cannot be disabled; use \\A and \\z for text boundaries", at: position)
-                }
+                flags.multiLine = !negated
                 sawFlag = true
             case "u":
-                if negated {
-                    throw error("Unicode mode cannot be disabled", at: position)
-                }
+                flags.unicodeClasses = !negated
                 sawFlag = true
-            case "U", "R":
-                // Swapping greediness changes nothing under leftmost-longest; CRLF handling is always on.
+            case "U":
+                flags.swapsGreed = !negated
+                sawFlag = true
+            case "R":
+                flags.crlf = !negated
                 sawFlag = true
             default:
                 throw error("unknown flag '\(scalar)'", at: position)
@@ -372,15 +478,16 @@ struct RegexParser {
     // MARK: Escapes
 
     private enum EscapeResult {
-        case scalar(Unicode.Scalar)
+        /// A code point; surrogates (RE2 accepts `\x{D800}`) can be written but match nothing.
+        case scalar(UInt32)
         case set(ScalarSet)
         case look(LookKind)
     }
 
     private mutating func parseEscape(flags: Flags) throws(RegexError) -> RegexNode {
         switch try parseEscapeSequence(flags: flags, inClass: false) {
-        case .scalar(let scalar):
-            return literal(scalar, flags: flags)
+        case .scalar(let codePoint):
+            return literal(codePoint: codePoint, flags: flags)
         case .set(let set):
             return .scalars(set)
         case .look(let kind):
@@ -403,37 +510,63 @@ struct RegexParser {
             switch scalar {
             case "A": return .look(.startText)
             case "z": return .look(.endText)
-            case "b": return .look(.wordBoundary)
-            default: return .look(.notWordBoundary)
+            case "b": return .look(flags.unicodeClasses ? .wordBoundary : .wordBoundaryASCII)
+            default: return .look(flags.unicodeClasses ? .notWordBoundary : .notWordBoundaryASCII)
             }
-        case "d": return .set(folded(UnicodeClasses.digit, flags))
-        case "D": return .set(folded(UnicodeClasses.digit, flags).inverted())
-        case "w": return .set(folded(UnicodeClasses.word, flags))
-        case "W": return .set(folded(UnicodeClasses.word, flags).inverted())
-        case "s": return .set(folded(UnicodeClasses.space, flags))
-        case "S": return .set(folded(UnicodeClasses.space, flags).inverted())
-        case "p", "P":
-            let set = try parseProperty(escapeStart: start)
+        case "d", "D", "w", "W", "s", "S":
+            let set = perlClass(scalar, flags: flags)
             let closed = folded(set, flags)
-            return .set(scalar == "P" ? closed.inverted() : closed)
+            return .set(scalar.properties.isUppercase ? closed.inverted() : closed)
+        case "p", "P":
+            let (set, negated) = try parseProperty(escapeStart: start)
+            let closed = folded(set, flags)
+            return .set((scalar == "P") != negated ? closed.inverted() : closed)
         case "x", "u", "U":
             return .scalar(try parseHexEscape(kind: scalar, escapeStart: start))
-        case "a": return .scalar("\u{07}")
-        case "f": return .scalar("\u{0C}")
-        case "t": return .scalar("\t")
-        case "n": return .scalar("\n")
-        case "r": return .scalar("\r")
-        case "v": return .scalar("\u{0B}")
+        case "a": return .scalar(0x07)
+        case "f": return .scalar(0x0C)
+        case "t": return .scalar(0x09)
+        case "n": return .scalar(0x0A)
+        case "r": return .scalar(0x0D)
+        case "v": return .scalar(0x0B)
         case "k":
             throw error("backreferences are not supported", at: start)
+        case "0"..."7" where scalar == "0" || isOctalDigit(current):
+            // Octal, as RE2 reads it: `\0` and up to two more digits, or `\1`-`\7` followed by at least one.
+            var value = scalar.value - 0x30
+            for _ in 0..<2 {
+                guard let digit = current, isOctalDigit(digit) else { break }
+                value = value * 8 + digit.value - 0x30
+                position += 1
+            }
+            return .scalar(value)
         default:
             if scalar.value >= 0x30 && scalar.value <= 0x39 {
-                throw error("backreferences and octal escapes are not supported", at: start)
+                throw error("backreferences are not supported (octal escapes are \\0 or three digits, as \\012)", at: start)
             }
-            if scalar.value < 0x80 && !scalar.properties.isAlphabetic && scalar.value >= 0x20 && scalar.value != 0x7F {
-                return .scalar(scalar)
+            // Any ASCII character that is not a letter or a digit stands for itself, `_` included (as in RE2).
+            if scalar.value < 0x80 && !scalar.properties.isAlphabetic {
+                return .scalar(scalar.value)
             }
             throw error("unknown escape \\\(scalar)", at: start)
+        }
+    }
+
+    private func isOctalDigit(_ scalar: Unicode.Scalar?) -> Bool {
+        guard let scalar else { return false }
+        return scalar.value >= 0x30 && scalar.value <= 0x37
+    }
+
+    /// `\d \w \s` (lower case; the caller negates upper case): ASCII as in RE2, Unicode under `(?u)`.
+    private func perlClass(_ letter: Unicode.Scalar, flags: Flags) -> ScalarSet {
+        switch letter {
+        case "d", "D":
+            return flags.unicodeClasses ? UnicodeClasses.digit : ScalarSet([0x30...0x39])
+        case "w", "W":
+            return flags.unicodeClasses ? UnicodeClasses.word : ScalarSet([0x30...0x39, 0x41...0x5A, 0x5F...0x5F, 0x61...0x7A])
+        default:
+            // RE2's `\s` is `[\t\n\f\r ]`: no vertical tab.
+            return flags.unicodeClasses ? UnicodeClasses.space : ScalarSet([0x09...0x0A, 0x0C...0x0D, 0x20...0x20])
         }
     }
 
@@ -441,13 +574,19 @@ struct RegexParser {
         flags.caseInsensitive ? UnicodeClasses.caseFolded(set) : set
     }
 
-    private mutating func parseProperty(escapeStart: Int) throws(RegexError) -> ScalarSet {
+    /// Parses the name after `\p` or `\P`; returns its set and whether it was negated with `^` (`\p{^Greek}`).
+    private mutating func parseProperty(escapeStart: Int) throws(RegexError) -> (ScalarSet, Bool) {
         guard let first = current else {
             throw error("\\p needs a property name", at: escapeStart)
         }
         var name = ""
+        var negated = false
         if first == "{" {
             position += 1
+            if current == "^" {
+                negated = true
+                position += 1
+            }
             while let scalar = current, scalar != "}" {
                 name.unicodeScalars.append(scalar)
                 position += 1
@@ -461,18 +600,24 @@ struct RegexParser {
             position += 1
         }
         if let set = UnicodeClasses.property(named: name) {
-            return set
+            return (set, negated)
         }
         throw error(
-            "unknown or unsupported Unicode property '\(name)' (general categories such as L, Lu, Nd and Alphabetic, White_Space, Uppercase, Lowercase are supported; scripts are not)",
+            "unknown Unicode property '\(name)' (general categories such as L, Lu, Nd, scripts such as Greek, Han, Cyrillic, script extensions as scx=Greek, and Any are supported)",
             at: escapeStart)
     }
 
-    private mutating func parseHexEscape(kind: Unicode.Scalar, escapeStart: Int) throws(RegexError) -> Unicode.Scalar {
+    /// Parses the digits of `\x` (`\xHH`, `\x{H...}`), or of the extensions `\u` (`\uHHHH`, `\u{H...}`) and `\U`.
+    private mutating func parseHexEscape(kind: Unicode.Scalar, escapeStart: Int) throws(RegexError) -> UInt32 {
         var digits = ""
         if current == "{" {
             position += 1
+            var value: UInt32 = 0
             while let scalar = current, scalar != "}" {
+                guard scalar.value < 0x80, let digit = UInt32(String(scalar), radix: 16) else {
+                    throw error("invalid hexadecimal digits in escape", at: escapeStart)
+                }
+                value = min(value &* 16 &+ digit, ScalarSet.maxScalar + 1)
                 digits.unicodeScalars.append(scalar)
                 position += 1
             }
@@ -480,9 +625,13 @@ struct RegexParser {
                 throw error("unclosed hexadecimal escape", at: escapeStart)
             }
             position += 1
-            if digits.isEmpty || digits.count > 8 {
+            guard !digits.isEmpty else {
                 throw error("invalid hexadecimal escape", at: escapeStart)
             }
+            guard value <= ScalarSet.maxScalar else {
+                throw error("escape is above U+10FFFF", at: escapeStart)
+            }
+            return value
         } else {
             let width = kind == "x" ? 2 : (kind == "u" ? 4 : 8)
             for _ in 0..<width {
@@ -493,13 +642,13 @@ struct RegexParser {
                 position += 1
             }
         }
-        guard let value = UInt32(digits, radix: 16) else {
+        guard let value = UInt32(digits, radix: 16), !digits.hasPrefix("+"), !digits.hasPrefix("-") else {
             throw error("invalid hexadecimal digits in escape", at: escapeStart)
         }
-        guard let scalar = Unicode.Scalar(value) else {
-            throw error("escape is not a Unicode scalar value (surrogate or above U+10FFFF)", at: escapeStart)
+        guard value <= ScalarSet.maxScalar else {
+            throw error("escape is above U+10FFFF", at: escapeStart)
         }
-        return scalar
+        return value
     }
 
     // MARK: Classes
@@ -529,15 +678,9 @@ struct RegexParser {
                 break
             }
             first = false
-            if (scalar == "&" && peek(1) == "&") || (scalar == "~" && peek(1) == "~") || (scalar == "-" && peek(1) == "-") {
-                throw error("class set operations (&&, --, ~~) are not supported", at: position)
-            }
-            if scalar == "[" {
-                if peek(1) == ":", let posix = try parsePOSIXClass(flags: flags) {
-                    ranges.append(contentsOf: posix.ranges)
-                } else {
-                    ranges.append(contentsOf: try parseClass(flags: flags).ranges)
-                }
+            // `[` is a literal inside a class (RE2 has no nested classes) unless it opens `[:name:]`.
+            if scalar == "[", peek(1) == ":", let posix = try parsePOSIXClass(flags: flags) {
+                ranges.append(contentsOf: posix.ranges)
                 continue
             }
             let itemStart = position
@@ -555,12 +698,12 @@ struct RegexParser {
                     guard case .scalar(let high) = try parseClassItem(flags: flags) else {
                         throw error("a class range must end in a single character", at: highStart)
                     }
-                    guard low.value <= high.value else {
+                    guard low <= high else {
                         throw error("invalid class range: the start exceeds the end", at: itemStart)
                     }
-                    ranges.append(low.value...high.value)
+                    ranges.append(low...high)
                 } else {
-                    ranges.append(low.value...low.value)
+                    ranges.append(low...low)
                 }
             }
         }
@@ -579,7 +722,7 @@ struct RegexParser {
             return try parseEscapeSequence(flags: flags, inClass: true)
         }
         position += 1
-        return .scalar(scalar)
+        return .scalar(scalar.value)
     }
 
     /// Parses `[:name:]` or `[:^name:]`; returns nil (consuming nothing) if the text is not of that form.
@@ -591,11 +734,11 @@ struct RegexParser {
             negated = true
             index += 1
         }
+        // As RE2: the name runs to the next `:]`; without one, the `[` is a literal.
         var name = ""
-        while index < scalars.count, scalars[index] != ":" {
+        while index < scalars.count, !(scalars[index] == ":" && index + 1 < scalars.count && scalars[index + 1] == "]") {
             name.unicodeScalars.append(scalars[index])
             index += 1
-            if name.unicodeScalars.count > 10 { return nil }
         }
         guard index + 1 < scalars.count, scalars[index] == ":", scalars[index + 1] == "]" else {
             return nil

@@ -3,23 +3,36 @@
 // Characters are already resolved to sets of scalars (case folding applied,
 // negation applied), so later stages see only a few shapes: scalar sets,
 // zero-width assertions, concatenation, alternation, counted repetition and
-// capture groups. Greediness is kept only for capture priorities: under
-// leftmost-longest matching it never changes the overall match.
+// capture groups. Greediness sets thread priorities, which decide the match
+// under leftmost-first matching (the default) and only the captures under
+// leftmost-longest.
 
 /// A zero-width assertion, evaluated between the scalar before and the scalar after a position.
 enum LookKind: UInt8, Sendable, CaseIterable {
-    /// `^`: at the start of the text or of a line (after `\n`, after `\r` not followed by `\n`).
+    /// `^` (multi-line, CRLF-aware): at the start of the text or of a line (after `\n`, after `\r` not followed by `\n`).
     case startLine
-    /// `$`: at the end of the text or of a line (before `\r`, before `\n` not preceded by `\r`).
+    /// `$` (multi-line, CRLF-aware): at the end of the text or of a line (before `\r`, before `\n` not preceded by `\r`).
     case endLine
-    /// `\A`: at the start of the text.
+    /// `^` under `(?-R)`: at the start of the text or after `\n`, as RE2's `(?m)^`.
+    case startLineLF
+    /// `$` under `(?-R)`: at the end of the text or before `\n`, as RE2's `(?m)$`.
+    case endLineLF
+    /// `\A`, and `^` under `(?-m)`: at the start of the text.
     case startText
-    /// `\z`: at the end of the text.
+    /// `\z`, and `$` under `(?-m)`: at the end of the text.
     case endText
-    /// `\b`: between a word and a non-word scalar (Unicode `\w`).
+    /// `\b` under `(?u)`: between a Unicode word scalar and anything else.
     case wordBoundary
-    /// `\B`: not at a word boundary.
+    /// `\B` under `(?u)`: not at a Unicode word boundary.
     case notWordBoundary
+    /// `\b` (RE2): between an ASCII word character `[0-9A-Za-z_]` and anything else.
+    case wordBoundaryASCII
+    /// `\B` (RE2): not at an ASCII word boundary.
+    case notWordBoundaryASCII
+    /// The start of a whole-word match: the scalar before is not a word character (as `(?u)\w` reads it).
+    case notAfterWordCharacter
+    /// The end of a whole-word match: the scalar after is not a word character.
+    case notBeforeWordCharacter
 }
 
 /// One node of a parsed pattern.
@@ -34,7 +47,7 @@ indirect enum RegexNode: Sendable {
     case alternation([RegexNode])
     /// Matches the node `min` to `max` times (`max == nil`: unbounded); the offset is where the operator is.
     ///
-    /// `greedy` only orders sub-match priorities for captures; it never changes the overall match.
+    /// `greedy` prefers more rounds, lazy fewer (after `(?U)`, the parser has already swapped them).
     case repetition(RegexNode, min: Int, max: Int?, greedy: Bool, patternUTF8Offset: Int)
     /// A capturing group; `index` counts from 1 in order of opening parentheses.
     case capture(RegexNode, index: Int)
@@ -66,6 +79,24 @@ extension RegexNode {
             return .repetition(node.reversed, min: min, max: max, greedy: greedy, patternUTF8Offset: offset)
         case .capture(let node, let index):
             return .capture(node.reversed, index: index)
+        }
+    }
+
+    /// Whether the node can match without consuming anything (assertions count as able to).
+    var canMatchEmpty: Bool {
+        switch self {
+        case .empty, .look:
+            return true
+        case .scalars:
+            return false
+        case .concat(let parts):
+            return parts.allSatisfy(\.canMatchEmpty)
+        case .alternation(let branches):
+            return branches.contains(where: \.canMatchEmpty)
+        case .repetition(let node, let minimum, _, _, _):
+            return minimum == 0 || node.canMatchEmpty
+        case .capture(let node, _):
+            return node.canMatchEmpty
         }
     }
 

@@ -1,24 +1,26 @@
-// Unicode scalar sets for the regex dialect: Perl classes (\d \w \s), general
-// categories (\p{Lu}), ASCII (POSIX) classes ([[:alpha:]]) and case folding of
-// whole sets.
+// Unicode scalar sets for the regex dialect: Unicode Perl classes ((?u)\d \w \s),
+// general categories (\p{Lu}), scripts (\p{Greek}) and script extensions
+// (\p{scx=Greek}), ASCII (POSIX) classes ([[:alpha:]]) and case folding of whole
+// sets.
 //
 // The standard library answers property questions per scalar, so the sets are
 // built by one pass over every scalar, once per process, into global `let`s
-// (lazily and thread-safely initialised). Scripts (\p{Greek}) are not exposed
-// by the standard library, so they are rejected by the parser.
+// (lazily and thread-safely initialised). Scripts are not exposed by the
+// standard library; their tables are generated from the Unicode Character
+// Database (UnicodeScripts.swift) and parsed on first use.
 
 /// Scalar sets for the character classes of the regex dialect.
 enum UnicodeClasses {
-    /// `\d`: general category Nd.
+    /// `(?u)\d`: general category Nd.
     static var digit: ScalarSet { unicodeTables.decimalNumber }
 
-    /// `\w`: Alphabetic, marks (M), Nd, connector punctuation (Pc) and Join_Control.
+    /// `(?u)\w`: Alphabetic, marks (M), Nd, connector punctuation (Pc) and Join_Control.
     static var word: ScalarSet { unicodeTables.word }
 
-    /// `\s`: the White_Space property.
+    /// `(?u)\s`: the White_Space property.
     static var space: ScalarSet { unicodeTables.whiteSpace }
 
-    /// Whether `scalarValue` is a word character for `\b` (same set as `\w`).
+    /// Whether `scalarValue` is a word character for `(?u)\b` (same set as `(?u)\w`).
     ///
     /// - Complexity: O(1) for ASCII, O(log r) otherwise.
     @inline(__always)
@@ -36,13 +38,29 @@ enum UnicodeClasses {
     }
 
     /// The set named by a `\p{...}` property, with loose name matching (case, spaces, `_` and `-` ignored); nil if unknown.
+    ///
+    /// RE2's names (general categories such as `L` and `Lu`, scripts such as `Greek`, and `Any`) mean what they mean
+    /// in RE2; the loose spellings, long category names, binary properties, `sc=`/`scx=` and four-letter script
+    /// aliases are extensions.
     static func property(named rawName: String) -> ScalarSet? {
+        // RE2's own names, spelled exactly as RE2 wants them.
+        if rawName == "Any" { return ScalarSet.all }
+        if let categories = generalCategoryShortNames[rawName] { return categorySet(categories) }
+        if let script = scriptSetsByName[rawName] { return script }
+        // Extensions, matched loosely; RE2's names in another spelling (`\p{greek}`, `\p{lu}`) stay errors.
         var name = looseName(rawName)
+        for prefix in ["scx=", "scriptextensions="] where name.hasPrefix(prefix) {
+            return scriptExtensionSets[String(name.dropFirst(prefix.count))]
+        }
+        for prefix in ["sc=", "script="] where name.hasPrefix(prefix) {
+            return scriptSets[String(name.dropFirst(prefix.count))]
+        }
+        var hasCategoryPrefix = false
         for prefix in ["gc=", "generalcategory="] where name.hasPrefix(prefix) {
             name = String(name.dropFirst(prefix.count))
+            hasCategoryPrefix = true
         }
         switch name {
-        case "any": return ScalarSet.all
         case "ascii": return ScalarSet([0...0x7F])
         case "alphabetic", "alpha": return unicodeTables.alphabetic
         case "whitespace", "wspace", "space": return unicodeTables.whiteSpace
@@ -52,7 +70,12 @@ enum UnicodeClasses {
         case "word": return unicodeTables.word
         default: break
         }
-        guard let categories = generalCategoryNames[name] else { return nil }
+        // One- and two-letter names are RE2's and were looked up exactly above, unless written `gc=lu`.
+        guard hasCategoryPrefix || name.count > 2, let categories = generalCategoryNames[name] else { return nil }
+        return categorySet(categories)
+    }
+
+    private static func categorySet(_ categories: [Unicode.GeneralCategory]) -> ScalarSet {
         var result = ScalarSet()
         for category in categories {
             if let set = unicodeTables.categories[category] {
@@ -61,6 +84,17 @@ enum UnicodeClasses {
         }
         return result
     }
+
+    /// RE2's general category names (one and two letters, exact case); RE2 has no `Cn` and no `LC`.
+    private static let generalCategoryShortNames: [String: [Unicode.GeneralCategory]] = {
+        let names = ["C", "Cc", "Cf", "Co", "Cs", "L", "Ll", "Lm", "Lo", "Lt", "Lu", "M", "Mc", "Me", "Mn", "N", "Nd", "Nl",
+                     "No", "P", "Pc", "Pd", "Pe", "Pf", "Pi", "Po", "Ps", "S", "Sc", "Sk", "Sm", "So", "Z", "Zl", "Zp", "Zs"]
+        var table: [String: [Unicode.GeneralCategory]] = [:]
+        for name in names {
+            if let categories = generalCategoryNames[name.lowercased()] { table[name] = categories }
+        }
+        return table
+    }()
 
     /// The ASCII class named inside `[[:name:]]`; nil if unknown.
     static func posixClass(named name: String) -> ScalarSet? {
@@ -161,8 +195,10 @@ enum UnicodeClasses {
             ("cf", "format", [.format]),
             ("co", "privateuse", [.privateUse]),
             ("cn", "unassigned", [.unassigned]),
-            ("c", "other", [.control, .format, .privateUse, .unassigned]),
+            // As in RE2, `C` is Cc, Cf, Co and Cs; unassigned code points (Cn) are only in `\p{Cn}`.
+            ("c", "other", [.control, .format, .privateUse, .surrogate]),
         ]
+        // Loose lookup takes only the long names; the short ones are RE2's and must be spelled exactly.
         var names: [String: [Unicode.GeneralCategory]] = [:]
         for entry in table {
             names[entry.short] = entry.categories
@@ -172,6 +208,59 @@ enum UnicodeClasses {
         names["punct"] = names["p"]
         return names
     }()
+}
+
+/// Scripts by their long names, spelled exactly (`Greek`, `Old_Italic`), as RE2 names them.
+private let scriptSetsByName: [String: ScalarSet] = {
+    var sets: [String: ScalarSet] = [:]
+    for script in UnicodeScriptTables.scripts {
+        sets[script.name] = parseScriptRanges(script.ranges)
+    }
+    return sets
+}()
+
+/// Scripts by loose long name and by loose four-letter alias (for `\p{sc=...}`).
+private let scriptSets: [String: ScalarSet] = {
+    var sets: [String: ScalarSet] = [:]
+    for script in UnicodeScriptTables.scripts {
+        let set = parseScriptRanges(script.ranges)
+        sets[looseScriptName(script.name)] = set
+        sets[looseScriptName(script.alias)] = set
+    }
+    return sets
+}()
+
+/// Script extensions by loose long name and by loose four-letter alias.
+private let scriptExtensionSets: [String: ScalarSet] = {
+    var aliases: [String: String] = [:]
+    for script in UnicodeScriptTables.scripts {
+        aliases[script.name] = script.alias
+    }
+    var sets: [String: ScalarSet] = [:]
+    for script in UnicodeScriptTables.scriptExtensions {
+        let set = parseScriptRanges(script.ranges)
+        sets[looseScriptName(script.name)] = set
+        if let alias = aliases[script.name] {
+            sets[looseScriptName(alias)] = set
+        }
+    }
+    return sets
+}()
+
+private func looseScriptName(_ name: String) -> String {
+    String(name.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" })
+}
+
+/// Reads the generated range notation: `LOW-HIGH` or `VALUE` in hexadecimal, separated by spaces.
+private func parseScriptRanges(_ text: String) -> ScalarSet {
+    var ranges: [ClosedRange<UInt32>] = []
+    for item in text.split(separator: " ") {
+        let bounds = item.split(separator: "-")
+        guard let low = bounds.first.flatMap({ UInt32($0, radix: 16) }) else { continue }
+        let high = bounds.count > 1 ? UInt32(bounds[1], radix: 16) ?? low : low
+        if low <= high { ranges.append(low...high) }
+    }
+    return ScalarSet(ranges)
 }
 
 /// Scalar sets computed by one pass over all scalars.

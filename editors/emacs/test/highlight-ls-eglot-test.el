@@ -12,7 +12,8 @@
 ;; the decorations are drawn with their exact styles, and again after an edit; the ticket
 ;; is a Flymake warning; a change of `highlight-ls-settings' reaches the server (a rule
 ;; added, and a rule of the start settings switched off); turning the mode off clears and
-;; on again redraws (the request goes to highlight-ls); `eglot-shutdown' returns without
+;; on again redraws (the request goes to highlight-ls); a mode Eglot gives another server
+;; is left to it; `eglot-shutdown' returns without
 ;; error and the server exits by itself with status 0.
 
 ;;; Code:
@@ -120,6 +121,13 @@ Eglot sends them from an idle timer, and batch Emacs is never idle."
         (highlight-ls-test-check (and (member "todo" eglot-semantic-token-types)
                                       (eq (get 'eglot-semantic-todo 'face-alias) 'highlight-ls-todo-face))
                                  "semantic token type todo has a face: %S" eglot-semantic-token-types))
+
+      ;; A mode to which `eglot-server-programs' gives another server is left to it.
+      (with-current-buffer (find-file-noselect (expand-file-name "other.py" workspace))
+        (python-mode)
+        (highlight-ls-mode 1)
+        (highlight-ls-test-check (and (not (eglot-managed-p)) (null highlight-ls--client))
+                                 "a Python buffer is left to Eglot's Python server"))
 
       ;; Shutdown: no error, and the server exits by itself, with status 0.  jsonrpc deletes
       ;; the process right after sending `exit', so the exit is awaited just before that.

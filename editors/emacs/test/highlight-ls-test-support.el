@@ -57,11 +57,23 @@
     (if (or (null value) (string-empty-p value)) "highlight-ls" value)))
 
 (defun highlight-ls-test-load-package (directory)
-  "Load the package as a package manager does: write its autoloads into DIRECTORY."
+  "Install the package into DIRECTORY as a package manager does, and load it.
+Its files are byte-compiled there and its autoloads written and loaded."
   (let ((package (expand-file-name ".." highlight-ls-test-support--directory))
         (autoloads (expand-file-name "highlight-ls-autoloads.el" directory)))
-    (add-to-list 'load-path package)
-    (make-directory-autoloads package autoloads)
+    (dolist (file (directory-files package t "\\`highlight-ls.*\\.el\\'"))
+      (copy-file file (expand-file-name (file-name-nondirectory file) directory) t))
+    (add-to-list 'load-path directory)
+    ;; The main file first: compiling the others requires it, and what is loaded then
+    ;; stays loaded, so it must be the compiled file.
+    (dolist (file (sort (directory-files directory t "\\`highlight-ls.*\\.el\\'")
+                        (lambda (a _) (string-suffix-p "/highlight-ls.el" a))))
+      (unless (string-suffix-p "-autoloads.el" file)
+        (let ((inhibit-message t))
+          (byte-compile-file file))))
+    (highlight-ls-test-check (byte-code-function-p (symbol-function 'highlight-ls--walk-spans))
+                             "the package runs byte-compiled")
+    (make-directory-autoloads directory autoloads)
     (load autoloads nil t)))
 
 (defun highlight-ls-test-overlays ()

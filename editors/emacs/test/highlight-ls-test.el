@@ -9,7 +9,8 @@
 ;;
 ;; Opens a file in a fresh workspace with a .highlights.json, waits (bounded) for the
 ;; overlays the server's decorations produce, and checks their positions and faces; then
-;; edits the buffer and checks again.  Exits 0 when every check passes, 1 otherwise.
+;; edits the buffer and checks again, and changes `highlight-ls-settings'.  Exits 0 when
+;; every check passes, 1 otherwise.
 
 ;;; Code:
 
@@ -196,7 +197,16 @@
            (highlight-ls-test--payload
             (format "{\"textDocument\":{\"uri\":%S,\"version\":%d},\"positionEncoding\":\"utf-32\",\"styles\":[],\"ranges\":[]}"
                     uri lsp--cur-version)))
-          (highlight-ls-test--check (null (highlight-ls-test--overlays)) "empty ranges clear the decorations")))))
+          (highlight-ls-test--check (null (highlight-ls-test--overlays)) "empty ranges clear the decorations")
+
+          ;; A change of `highlight-ls-settings' reaches the server: a rule added, then gone.
+          (goto-char (point-max))
+          (insert "zebra\n")
+          (setq highlight-ls-settings '(:rules [(:name "zebra" :words ["zebra"] :style (:color "#ff0000"))]))
+          (highlight-ls-test--wait-for (append after-edit '((52 57 (:foreground "#ff0000"))))
+                                       "after a change of highlight-ls-settings")
+          (setq highlight-ls-settings nil)
+          (highlight-ls-test--wait-for after-edit "after highlight-ls-settings is emptied")))))
   (highlight-ls-test--finish))
 
 ;;; highlight-ls-test.el ends here

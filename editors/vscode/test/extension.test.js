@@ -9,7 +9,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const fakes = require('./fakes');
-const { temporaryDirectory, writeScript, realServer, skipWithoutServer } = require('./helpers');
+const { temporaryDirectory, writeScript, realServer, skipWithoutServer, serverSession } = require('./helpers');
 
 fakes.install();
 const extension = require('../extension');
@@ -285,4 +285,44 @@ test('decorations: notifications are drawn, ClosedClosed, with theme variants', 
   });
 
   await deactivate();
+});
+
+test('the real server\'s decorations, drawn by the extension, cover exactly the built-in words', { skip: skipWithoutServer() }, async (t) => {
+  // Non-ASCII before the matches, so UTF-8, UTF-16 and UTF-32 columns all differ.
+  const lines = ['// TODO: café 👍 FIXME', 'plain line', '/* 日本語 HACK */ NOTE x', '👍👍 XXX BUG'];
+  const words = ['TODO', 'FIXME', 'HACK', 'NOTE', 'XXX', 'BUG'];
+  // Where the words are, in UTF-16 code units, found without the server.
+  const expected = [];
+  lines.forEach((line, lineNumber) => {
+    for (const word of words) {
+      for (let at = line.indexOf(word); at >= 0; at = line.indexOf(word, at + 1)) expected.push([lineNumber, at, at + word.length]);
+    }
+  });
+  const sorted = (ranges) => ranges.map((range) => [range.startLine, range.startCharacter, range.endCharacter]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  for (const encoding of ['utf-16', 'utf-8', 'utf-32']) {
+    await t.test(`positions sent as ${encoding}`, async () => {
+      await activate({ settings: { 'highlightLs.path': { globalValue: realServer() } } });
+      const client = clients[0];
+      const options = { ...client.clientOptions.initializationOptions };
+      assert.deepEqual(options, { decorations: { positionEncoding: 'utf-16' } });
+      // The extension asks for UTF-16; the other encodings check the conversion of payloads that use them.
+      options.decorations = { positionEncoding: encoding };
+      const session = serverSession(realServer());
+      await session.request('initialize', { processId: null, rootUri: null, capabilities: {}, initializationOptions: options });
+      session.notify('initialized', {});
+      const uri = 'file:///w/real.txt';
+      session.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'plaintext', version: 1, text: lines.join('\n') } });
+      const payload = await session.next('highlight/publishDecorations');
+      assert.equal(await session.close(), 0);
+      assert.equal(payload.positionEncoding, encoding);
+
+      const shown = editor(uri, 1, lines);
+      vscode.window.visibleTextEditors = [shown];
+      client.handlers.get('highlight/publishDecorations')(payload);
+      const drawn = shown.calls.flatMap((call) => call[1]);
+      assert.deepEqual(sorted(drawn), expected.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+      for (const call of shown.calls) assert.equal(call[0].options.rangeBehavior, 1);
+      await deactivate();
+    });
+  }
 });

@@ -53,3 +53,76 @@ function projectVersion() {
 }
 
 module.exports = { temporaryDirectory, writeScript, realServer, skipWithoutServer, repositoryRoot, projectVersion };
+
+/**
+ * A session with a real server over stdio, framed by hand (the test's own small client):
+ * `request(method, params)` resolves to the result, `notify(method, params)` sends,
+ * `next(method)` resolves to the params of the next notification of that method, and
+ * `close()` shuts the server down and resolves to its exit code.
+ */
+function serverSession(binary) {
+  const { spawn } = require('node:child_process');
+  const server = spawn(binary, [], { stdio: ['pipe', 'pipe', 'ignore'] });
+  let buffer = Buffer.alloc(0);
+  let nextId = 1;
+  const pending = new Map();
+  const waiting = [];
+  const unclaimed = [];
+  const send = (message) => {
+    const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...message }));
+    server.stdin.write(`Content-Length: ${body.length}\r\n\r\n`);
+    server.stdin.write(body);
+  };
+  const deliver = (message) => {
+    if (message.id !== undefined && message.method === undefined) {
+      const resolve = pending.get(message.id);
+      pending.delete(message.id);
+      if (resolve) resolve(message.error ? Promise.reject(new Error(JSON.stringify(message.error))) : message.result);
+      return;
+    }
+    if (message.id !== undefined) {
+      // A request from the server (configuration, registration): answer as a quiet client.
+      send({ id: message.id, result: message.method === 'workspace/configuration' ? message.params.items.map(() => null) : null });
+      return;
+    }
+    const index = waiting.findIndex((entry) => entry.method === message.method);
+    if (index >= 0) waiting.splice(index, 1)[0].resolve(message.params);
+    else unclaimed.push(message);
+  };
+  server.stdout.on('data', (chunk) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const header = /Content-Length: (\d+)/i.exec(buffer.subarray(0, end).toString());
+      if (!header) throw new Error('a message without Content-Length');
+      const length = Number(header[1]);
+      if (buffer.length < end + 4 + length) return;
+      const message = JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString('utf8'));
+      buffer = buffer.subarray(end + 4 + length);
+      deliver(message);
+    }
+  });
+  const exited = new Promise((resolve) => server.on('exit', (code) => resolve(code)));
+  return {
+    request(method, params) {
+      const id = nextId;
+      nextId += 1;
+      send({ id, method, params });
+      return new Promise((resolve) => pending.set(id, resolve));
+    },
+    notify(method, params) { send({ method, params }); },
+    next(method) {
+      const index = unclaimed.findIndex((message) => message.method === method);
+      if (index >= 0) return Promise.resolve(unclaimed.splice(index, 1)[0].params);
+      return new Promise((resolve) => waiting.push({ method, resolve }));
+    },
+    async close() {
+      await this.request('shutdown', null);
+      this.notify('exit', null);
+      return exited;
+    },
+  };
+}
+
+module.exports.serverSession = serverSession;

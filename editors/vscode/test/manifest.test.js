@@ -8,11 +8,10 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const generator = require('../../../scripts/vscode-settings');
 const { serverKeys } = require('../settings');
 const { minimumServerVersion, compareVersions } = require('../serverBinary');
-const { realServer, skipWithoutServer, repositoryRoot, projectVersion } = require('./helpers');
+const { realServer, skipWithoutServer, repositoryRoot, projectVersion, serverSession } = require('./helpers');
 
 const extensionRoot = path.resolve(__dirname, '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(extensionRoot, 'package.json'), 'utf8'));
@@ -122,6 +121,12 @@ test('the manifest is ready for vsce', () => {
   }
 });
 
+test('the README has no relative links, which vsce cannot publish without a repository', () => {
+  const readme = fs.readFileSync(path.join(extensionRoot, 'README.md'), 'utf8');
+  const relative = [...readme.matchAll(/\]\(([^)#]+)\)/g)].map((match) => match[1]).filter((link) => !/^[a-z]+:/.test(link));
+  assert.deepEqual(relative, []);
+});
+
 test('one version: package.json, the server, the changelog and the minimum server version', () => {
   const version = projectVersion();
   assert.equal(manifest.version, version);
@@ -133,39 +138,11 @@ test('one version: package.json, the server, the changelog and the minimum serve
 });
 
 /** Sends `initialize` (with `initializationOptions`) to the real server and returns its result. */
-function initializeResult(binary, initializationOptions) {
-  return new Promise((resolve, reject) => {
-    const server = spawn(binary, [], { stdio: ['pipe', 'pipe', 'ignore'] });
-    let buffer = Buffer.alloc(0);
-    const timer = setTimeout(() => { server.kill(); reject(new Error('no answer to initialize')); }, 20000);
-    const send = (message) => {
-      const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ...message }));
-      server.stdin.write(`Content-Length: ${body.length}\r\n\r\n`);
-      server.stdin.write(body);
-    };
-    server.stdout.on('data', (chunk) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      for (;;) {
-        const end = buffer.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const length = Number(/Content-Length: (\d+)/i.exec(buffer.subarray(0, end).toString())[1]);
-        if (buffer.length < end + 4 + length) return;
-        const message = JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString());
-        buffer = buffer.subarray(end + 4 + length);
-        if (message.id === 1) {
-          send({ id: 2, method: 'shutdown' });
-        } else if (message.id === 2) {
-          send({ method: 'exit' });
-          clearTimeout(timer);
-          resolve(initialize);
-        }
-        if (message.id === 1) initialize = message.result;
-      }
-    });
-    let initialize;
-    server.on('error', reject);
-    send({ id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {}, initializationOptions } });
-  });
+async function initializeResult(binary, initializationOptions) {
+  const session = serverSession(binary);
+  const result = await session.request('initialize', { processId: null, rootUri: null, capabilities: {}, initializationOptions });
+  assert.equal(await session.close(), 0);
+  return result;
 }
 
 test('the semantic token types declared are the real server\'s built-in legend', { skip: skipWithoutServer() }, async () => {

@@ -63,6 +63,9 @@ local defaults = {
 
 M.options = vim.deepcopy(defaults)
 
+--- How each server process ended: { client_id, code, signal }, oldest first.
+M.exits = {}
+
 local function has(feature)
   return vim.fn.has(feature) == 1
 end
@@ -580,20 +583,17 @@ function M.apply_decorations(result)
   api.nvim_buf_clear_namespace(bufnr, M.namespace, 0, -1)
   local line_count = api.nvim_buf_line_count(bufnr)
   local line_cache = {}
-  local priority = M.options.priority
+  -- One options table for every extmark: a large file has tens of thousands of ranges.
+  local mark = { priority = M.options.priority, strict = false }
+  local set_extmark, namespace = api.nvim_buf_set_extmark, M.namespace
   for offset = 1, #ranges - 3, 4 do
     local line, first, last, style_index = ranges[offset], ranges[offset + 1], ranges[offset + 2], ranges[offset + 3]
     if is_index(line) and is_index(first) and is_index(last) and groups[style_index] and line < line_count then
       local start_col = byte_column(bufnr, line, first, encoding, line_cache)
       local end_col = byte_column(bufnr, line, last, encoding, line_cache)
       if end_col > start_col then
-        pcall(api.nvim_buf_set_extmark, bufnr, M.namespace, line, start_col, {
-          end_row = line,
-          end_col = end_col,
-          hl_group = groups[style_index],
-          priority = priority,
-          strict = false,
-        })
+        mark.end_row, mark.end_col, mark.hl_group = line, end_col, groups[style_index]
+        pcall(set_extmark, bufnr, namespace, line, start_col, mark)
       end
     end
   end
@@ -760,7 +760,8 @@ function M.client_config()
         user_on_attach(client, bufnr)
       end
     end,
-    on_exit = function()
+    on_exit = function(code, signal, client_id)
+      M.exits[#M.exits + 1] = { client_id = client_id, code = code, signal = signal }
       vim.schedule(function()
         for _, bufnr in ipairs(loaded_buffers()) do
           M.clear(bufnr)

@@ -1,0 +1,229 @@
+// The one description of the command line. The parser, `--help`, the man page and the shell
+// completions are all made from `CommandLineSpec.highlightLS`, so they cannot drift apart:
+//
+//     CommandLineSpec ──▶ parse(_:)                     what the program accepts
+//                     ├─▶ helpText(for:)                 `highlight-ls list --help`
+//                     ├─▶ manPage()                      docs/highlight-ls.1 (`--generate-man`)
+//                     └─▶ completions(for: .bash/...)    `--generate-completions bash|zsh|fish`
+
+/// What kind of value an option or operand takes; completions offer candidates by kind.
+enum ValueKind: Equatable {
+    /// A file path.
+    case file
+    /// A directory path.
+    case directory
+    /// A file or directory path.
+    case path
+    /// One of a fixed list of words.
+    case choice([String])
+    /// A whole number.
+    case number
+    /// A size in bytes, with an optional K, M or G suffix.
+    case size
+    /// A shell name for completions.
+    case shell
+}
+
+/// An option such as `--config FILE` or `--json`.
+struct OptionSpec {
+    /// The long name, with its dashes: `--config`.
+    var name: String
+    /// The value's placeholder (`FILE`) and kind; nil for a flag.
+    var value: (placeholder: String, kind: ValueKind)?
+    /// One sentence for `--help`, the man page and completions.
+    var summary: String
+    /// Left out of `--help`, the man page's option lists and completions' offers (still accepted).
+    var hidden = false
+
+    /// The words a shell should offer for the value, when it is a choice.
+    var choices: [String] {
+        switch value?.kind {
+        case .choice(let words)?: return words
+        case .shell?: return CompletionShell.allCases.map(\.rawValue)
+        default: return []
+        }
+    }
+}
+
+/// A subcommand such as `list`, or the top level (name "") that serves LSP.
+struct CommandSpec {
+    /// The word that selects the command ("" for the top level).
+    var name: String
+    /// One line for the command list and the man page's NAME-like summary.
+    var summary: String
+    /// The operands' placeholder (`PATH...`), nil when the command takes none.
+    var operands: (placeholder: String, kind: ValueKind, required: Bool)?
+    /// The command's options, in the order `--help` lists them.
+    var options: [OptionSpec]
+    /// Paragraphs for `--help` and the man page, after the usage line.
+    var details: [String]
+
+    /// `highlight-ls list [OPTIONS] [PATH...]`.
+    var usage: String {
+        var words = ["highlight-ls"]
+        if !name.isEmpty { words.append(name) }
+        if options.contains(where: { !$0.hidden }) { words.append("[OPTIONS]") }
+        if let operands { words.append(operands.required ? operands.placeholder : "[\(operands.placeholder)]") }
+        return words.joined(separator: " ")
+    }
+
+    /// The option called `name`, hidden ones included.
+    func option(named name: String) -> OptionSpec? {
+        options.first { $0.name == name }
+    }
+}
+
+/// The whole command line: the commands, and what the man page says around them.
+struct CommandLineSpec {
+    var program: String
+    var summary: String
+    var commands: [CommandSpec]
+    /// Options accepted before any command word (`--version`, `--help`, and hidden generators).
+    var globalOptions: [OptionSpec]
+    var exitStatus: [(code: String, meaning: String)]
+    var environment: [(name: String, meaning: String)]
+    var files: [(name: String, meaning: String)]
+    var examples: [(title: String, command: String)]
+
+    /// The command selected by `word`, if any.
+    func command(named word: String) -> CommandSpec? {
+        commands.first { $0.name == word && !word.isEmpty }
+    }
+
+    /// The top level: serving LSP.
+    var serve: CommandSpec {
+        commands.first { $0.name.isEmpty } ?? CommandSpec(name: "", summary: "", operands: nil, options: [], details: [])
+    }
+}
+
+/// The shells `--generate-completions` writes for.
+enum CompletionShell: String, CaseIterable {
+    case bash, zsh, fish
+}
+
+/// The output formats of `list` and `check`.
+enum OutputFormat: String, CaseIterable {
+    case text, json, sarif, github, junit
+}
+
+/// When to colour output.
+enum ColorChoice: String, CaseIterable {
+    case auto, always, never
+}
+
+extension CommandLineSpec {
+    private static let config = OptionSpec(
+        name: "--config", value: ("FILE", .file),
+        summary: "Use FILE for every file searched, instead of the nearest .highlights.json of each file. Its files globs "
+            + "match paths relative to the current directory.")
+    private static let allowConfigErrors = OptionSpec(
+        name: "--allow-config-errors",
+        summary: "Report configuration problems but do not fail because of them (rules with errors are left out).")
+    private static let color = OptionSpec(
+        name: "--color", value: ("WHEN", .choice(ColorChoice.allCases.map(\.rawValue))),
+        summary: "Colour the output: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    private static let format = OptionSpec(
+        name: "--format", value: ("FORMAT", .choice(OutputFormat.allCases.map(\.rawValue))),
+        summary: "The output format: text (path:line:column: rule: text), json (one object per line), sarif (SARIF 2.1.0), "
+            + "github (workflow commands that annotate the lines) or junit (JUnit XML, one test case per file).")
+    private static let json = OptionSpec(name: "--json", summary: "The same as --format json.")
+    private static let maxFilesize = OptionSpec(
+        name: "--max-filesize", value: ("SIZE", .size),
+        summary: "Skip (and name on stderr) files over SIZE bytes found in directories; K, M and G suffixes count 1024s "
+            + "(default 8M). Files named on the command line are searched whatever their size.")
+    private static let help = OptionSpec(name: "--help", summary: "Show this help and exit.")
+
+    /// The command line of highlight-ls.
+    static let highlightLS = CommandLineSpec(
+        program: "highlight-ls",
+        summary: "highlight TODO, FIXME, ticket ids and your own words in any LSP editor, and check files for them in CI",
+        commands: [
+            CommandSpec(
+                name: "", summary: "Serve the Language Server Protocol on stdin and stdout (the default).",
+                operands: nil,
+                options: [
+                    OptionSpec(name: "--stdio", summary: "Talk LSP over stdin and stdout (the default; accepted for editors that pass it)."),
+                    OptionSpec(
+                        name: "--clientProcessId", value: ("PID", .number),
+                        summary: "Exit within a few seconds of the process PID ending (the editor's processId does the same)."),
+                    help,
+                ],
+                details: [
+                    "Editors start highlight-ls without arguments and talk to it over stdin and stdout. stdout carries "
+                        + "protocol messages only; logs go to stderr.",
+                ]),
+            CommandSpec(
+                name: "print", summary: "Show files with their highlights in ANSI colours, as an editor draws them.",
+                operands: ("FILE...", .file, true),
+                options: [config, allowConfigErrors, color, help],
+                details: [
+                    "Each FILE is shown with its matches drawn in their styles, capture groups in their own styles and "
+                        + "colour literals in their colour, with the configuration that governs the file.",
+                ]),
+            CommandSpec(
+                name: "list", summary: "Print every match as path:line:column: rule: text.",
+                operands: ("PATH...", .path, false),
+                options: [config, format, json, color, maxFilesize, allowConfigErrors, help],
+                details: [
+                    "Directories are walked as the editor's workspace list walks them: hidden entries and .git are skipped, "
+                        + ".gitignore and .ignore files are obeyed, symbolic links are not followed, binary files and files "
+                        + "over the size limit are skipped and named on stderr. PATH defaults to the current directory.",
+                    "Lines and columns are 1-based; the column counts bytes, as grep and rg do (json and sarif also give "
+                        + "UTF-16 positions).",
+                ]),
+            CommandSpec(
+                name: "check", summary: "Print the matches of rules marked \"blocking\"; fail when there are any.",
+                operands: ("PATH...", .path, false),
+                options: [config, format, json, color, maxFilesize, allowConfigErrors, help],
+                details: [
+                    "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path "
+                        + "that cannot be read, or a configuration with no blocking rule exits 2. Files are walked as for "
+                        + "list; PATH defaults to the current directory.",
+                ]),
+            CommandSpec(
+                name: "init", summary: "Write a commented .highlights.json to start from.",
+                operands: ("DIRECTORY", .directory, false),
+                options: [
+                    OptionSpec(name: "--force", summary: "Replace an existing .highlights.json."),
+                    help,
+                ],
+                details: [
+                    "Writes DIRECTORY/.highlights.json (DIRECTORY defaults to the current directory) with a $schema "
+                        + "reference, a blocking rule for DO NOT MERGE, and the built-in rules shown for reference.",
+                ]),
+            CommandSpec(
+                name: "help", summary: "Show the help of a command.",
+                operands: ("COMMAND", .choice(["print", "list", "check", "init"]), false),
+                options: [help],
+                details: []),
+        ],
+        globalOptions: [
+            OptionSpec(name: "--version", summary: "Print the version and exit."),
+            OptionSpec(name: "--help", summary: "Show the help and exit."),
+            OptionSpec(
+                name: "--generate-completions", value: ("SHELL", .shell),
+                summary: "Print the completion script for bash, zsh or fish.", hidden: true),
+            OptionSpec(name: "--generate-man", summary: "Print the man page (roff).", hidden: true),
+        ],
+        exitStatus: [
+            ("0", "Success; for check, no blocking match."),
+            ("1", "check: a blocking rule matched. list and print: a file could not be read. The server: it stopped "
+                + "without shutdown."),
+            ("2", "Bad arguments, a missing path, a configuration with problems (unless --allow-config-errors), "
+                + "check with no blocking rule, or check unable to read a file."),
+        ],
+        environment: [
+            ("NO_COLOR", "When set and not empty, --color auto does not colour."),
+        ],
+        files: [
+            (".highlights.json", "The configuration. For each file, the nearest .highlights.json in its folder or above, "
+                + "up to the repository root (a folder holding .git), is used on top of the built-in rules, and its files "
+                + "globs match paths relative to the folder that holds it, as in the editor."),
+        ],
+        examples: [
+            ("Fail a CI job on DO NOT MERGE, with annotations on the lines:", "highlight-ls check --format github"),
+            ("Write SARIF for code scanning:", "highlight-ls check --format sarif > highlights.sarif"),
+            ("List every TODO and FIXME of a project as JSON lines:", "highlight-ls list --format json src"),
+            ("Show a file with its highlights in a pager:", "highlight-ls print --color always main.swift | less -R"),
+        ])
+}

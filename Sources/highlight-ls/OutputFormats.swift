@@ -1,0 +1,356 @@
+import Foundation
+import HighlightConfig
+import LanguageServer
+import PatternEngine
+import TextIndex
+import WorkspaceScan
+
+// How `list` and `check` write what they found, one writer per `--format`:
+//
+//     text    path:line:column: rule: text            (grep's form; 1-based, byte columns)
+//     json    one object per match and line             (positions in UTF-8, UTF-16 and UTF-32)
+//     sarif   one SARIF 2.1.0 log                       (GitHub code scanning; UTF-16 columns)
+//     github  ::error file=…,line=…::message            (GitHub Actions annotations)
+//     junit   <testsuites> with one <testcase> per file  (most CI systems)
+//
+// Text and JSON are written file by file as results arrive; SARIF and JUnit are one document,
+// written at the end.
+
+/// One file's results, with the configuration that searched it.
+struct FileReport {
+    var scanned: ScannedFile
+    var configuration: HighlightConfiguration
+    /// Why the file was not searched, for people (nil when it was).
+    var skipReason: String?
+    /// Each match's message: the rule's `message` filled in, else `rule: text`.
+    var messages: [String]
+}
+
+/// What a run of `list` or `check` was, for writers that describe the run.
+struct RunSummary {
+    var command: String
+    var matchCount: Int
+    var fileCount: Int
+    var failed: Bool
+}
+
+/// Writes the results of `list` or `check` in one format.
+protocol ReportWriter {
+    /// Called for each file in walk order; returns text to write now.
+    mutating func file(_ report: FileReport) -> String
+    /// Called once at the end; returns text to write last.
+    mutating func finish(_ summary: RunSummary) -> String
+}
+
+/// The rule of a match in its configuration, or nil for an index that names none.
+func ruleName(_ ruleIndex: Int, in configuration: HighlightConfiguration) -> String {
+    configuration.rules.indices.contains(ruleIndex) ? configuration.rules[ruleIndex].name : ""
+}
+
+// MARK: text
+
+struct TextWriter: ReportWriter {
+    var colours: Bool
+
+    mutating func file(_ report: FileReport) -> String {
+        var out = ""
+        let path = report.scanned.file.path
+        for match in report.scanned.matches {
+            let name = ruleName(match.ruleIndex, in: report.configuration)
+            let text = match.text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+            if colours {
+                let style = report.configuration.styles.indices.contains(match.ruleIndex) ? report.configuration.styles[match.ruleIndex] : .neutral
+                out += "\u{1B}[35m\(path)\u{1B}[0m:\u{1B}[32m\(match.start.line + 1)\u{1B}[0m:\(match.start.utf8Column + 1): "
+                    + "\u{1B}[1m\(name)\u{1B}[0m: \(ansiStart(style))\(text)\u{1B}[0m\n"
+            } else {
+                out += "\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(name): \(text)\n"
+            }
+        }
+        return out
+    }
+
+    mutating func finish(_ summary: RunSummary) -> String { "" }
+}
+
+// MARK: json
+
+struct JSONLinesWriter: ReportWriter {
+    mutating func file(_ report: FileReport) -> String {
+        var out = ""
+        for match in report.scanned.matches {
+            let range = match.utf8Range
+            out += "{\"path\":\(jsonString(report.scanned.file.path)),\"line\":\(match.start.line + 1),"
+                + "\"column\":\(match.start.utf8Column + 1),\"rule\":\(jsonString(ruleName(match.ruleIndex, in: report.configuration))),"
+                + "\"text\":\(jsonString(match.text)),\"utf8\":[\(range.lowerBound),\(range.upperBound)],"
+                + "\"utf16\":[\(match.start.utf16Offset),\(match.end.utf16Offset)],"
+                + "\"utf32\":[\(match.start.utf32Offset),\(match.end.utf32Offset)]}\n"
+        }
+        return out
+    }
+
+    mutating func finish(_ summary: RunSummary) -> String { "" }
+}
+
+// MARK: github
+
+/// GitHub Actions workflow commands: each match annotates its line in the pull request.
+struct GitHubWriter: ReportWriter {
+    /// `check` reports errors; `list` reports each rule's severity (a notice when it has none).
+    var blocking: Bool
+
+    mutating func file(_ report: FileReport) -> String {
+        var out = ""
+        let path = report.scanned.file.path.hasPrefix("./") ? String(report.scanned.file.path.dropFirst(2)) : report.scanned.file.path
+        if let reason = report.skipReason {
+            out += "::warning file=\(property(path))::\(data("not searched: \(reason)"))\n"
+        }
+        for (match, message) in zip(report.scanned.matches, report.messages) {
+            let level = blocking ? "error" : githubLevel(severity(of: match.ruleIndex, in: report.configuration))
+            let name = ruleName(match.ruleIndex, in: report.configuration)
+            // GitHub counts columns in UTF-16 code units, 1-based.
+            out += "::\(level) file=\(property(path)),line=\(match.start.line + 1),col=\(match.start.utf16Column + 1),"
+                + "endLine=\(match.end.line + 1),endColumn=\(match.end.utf16Column + 1),title=\(property(name))::\(data(message))\n"
+        }
+        return out
+    }
+
+    mutating func finish(_ summary: RunSummary) -> String { "" }
+
+    private func githubLevel(_ severity: RuleDefinition.Severity?) -> String {
+        switch severity {
+        case .error?: return "error"
+        case .warning?: return "warning"
+        default: return "notice"
+        }
+    }
+
+    /// A workflow command's message: `%`, CR and LF escaped.
+    private func data(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// A workflow command's property value: as `data`, and `:` and `,` too.
+    private func property(_ text: String) -> String {
+        data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}
+
+/// The `severity` a configuration gives a rule, if any.
+func severity(of ruleIndex: Int, in configuration: HighlightConfiguration) -> RuleDefinition.Severity? {
+    configuration.details.indices.contains(ruleIndex) ? configuration.details[ruleIndex].severity : nil
+}
+
+// MARK: sarif
+
+/// One SARIF 2.1.0 log with one run; rules are described once by name across configurations.
+struct SARIFWriter: ReportWriter {
+    var blocking: Bool
+    var currentDirectory: String
+    private var ruleIDs: [String] = []
+    private var ruleEntries: [String] = []
+    private var results: [String] = []
+    private var notifications: [String] = []
+
+    init(blocking: Bool, currentDirectory: String) {
+        self.blocking = blocking
+        self.currentDirectory = currentDirectory
+    }
+
+    mutating func file(_ report: FileReport) -> String {
+        let uri = artifactURI(report.scanned.file.path)
+        if let reason = report.skipReason {
+            notifications.append(
+                "{\"level\":\"warning\",\"message\":{\"text\":\(jsonString("\(report.scanned.file.path) not searched: \(reason)"))},"
+                    + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(uri)}}]}")
+        }
+        for (match, message) in zip(report.scanned.matches, report.messages) {
+            let name = ruleName(match.ruleIndex, in: report.configuration)
+            let index = ruleIndex(name, ruleIndex: match.ruleIndex, configuration: report.configuration)
+            let level = sarifLevel(severity(of: match.ruleIndex, in: report.configuration))
+            // SARIF's default column unit is the UTF-16 code unit; lines and columns are 1-based.
+            let region = "{\"startLine\":\(match.start.line + 1),\"startColumn\":\(match.start.utf16Column + 1),"
+                + "\"endLine\":\(match.end.line + 1),\"endColumn\":\(match.end.utf16Column + 1),"
+                + "\"byteOffset\":\(match.utf8Range.lowerBound),\"byteLength\":\(match.utf8Range.count),"
+                + "\"snippet\":{\"text\":\(jsonString(match.text))}}"
+            results.append(
+                "{\"ruleId\":\(jsonString(name)),\"ruleIndex\":\(index),\"level\":\"\(level)\","
+                    + "\"message\":{\"text\":\(jsonString(message))},"
+                    + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(uri),\"region\":\(region)}}]}")
+        }
+        return ""
+    }
+
+    mutating func finish(_ summary: RunSummary) -> String {
+        let base = currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/"
+        return "{\"$schema\":\"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json\","
+            + "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"highlight-ls\",\"version\":\(jsonString(ServerInfo.version)),"
+            + "\"rules\":[\(ruleEntries.joined(separator: ","))]}},"
+            + "\"invocations\":[{\"executionSuccessful\":\(!summary.failed),"
+            + "\"commandLine\":\(jsonString(CommandLine.arguments.joined(separator: " "))),"
+            + "\"toolExecutionNotifications\":[\(notifications.joined(separator: ","))]}],"
+            + "\"originalUriBaseIds\":{\"SRCROOT\":{\"uri\":\(jsonString(fileURI(base)))}},"
+            + "\"columnKind\":\"utf16CodeUnits\","
+            + "\"results\":[\(results.joined(separator: ","))]}]}\n"
+    }
+
+    /// The index of the rule named `name` in the log's rule list, describing it on first use.
+    private mutating func ruleIndex(_ name: String, ruleIndex: Int, configuration: HighlightConfiguration) -> Int {
+        if let known = ruleIDs.firstIndex(of: name) { return known }
+        var description = "highlight-ls rule \"\(name)\""
+        if configuration.rules.indices.contains(ruleIndex) {
+            switch configuration.rules[ruleIndex].pattern {
+            case .words(let words): description += ": the words " + words.map { "\"\($0)\"" }.joined(separator: ", ")
+            case .regex(let regex): description += ": the regex " + regex
+            }
+        }
+        var entry = "{\"id\":\(jsonString(name)),\"name\":\(jsonString(name)),\"shortDescription\":{\"text\":\(jsonString(description))}"
+        if configuration.details.indices.contains(ruleIndex), let template = configuration.details[ruleIndex].message {
+            entry += ",\"messageStrings\":{\"default\":{\"text\":\(jsonString(sarifMessageString(template)))}}"
+        }
+        entry += ",\"defaultConfiguration\":{\"level\":\"\(sarifLevel(severity(of: ruleIndex, in: configuration)))\"}"
+        let blockingRule = configuration.applicability.indices.contains(ruleIndex) && configuration.applicability[ruleIndex].blocking
+        entry += ",\"properties\":{\"blocking\":\(blockingRule)}}"
+        ruleIDs.append(name)
+        ruleEntries.append(entry)
+        return ruleIDs.count - 1
+    }
+
+    private func sarifLevel(_ severity: RuleDefinition.Severity?) -> String {
+        switch severity {
+        case .error?: return "error"
+        case .warning?: return "warning"
+        case .information?, .hint?: return "note"
+        case nil: return blocking ? "error" : "note"
+        }
+    }
+
+    /// A location relative to SRCROOT (the current directory) when the file is inside it, else an absolute file URI.
+    private func artifactURI(_ path: String) -> String {
+        let absolute = ConfigFile.absolutePath(path, currentDirectory: currentDirectory)
+        if let relative = ConfigFile.relativePath(of: absolute, inFolder: currentDirectory), !relative.isEmpty {
+            return "{\"uri\":\(jsonString(percentEncodedPath(relative))),\"uriBaseId\":\"SRCROOT\"}"
+        }
+        return "{\"uri\":\(jsonString(fileURI(absolute)))}"
+    }
+
+    private func fileURI(_ absolutePath: String) -> String {
+        "file://" + percentEncodedPath(absolutePath)
+    }
+
+    /// A path with every byte but unreserved characters and `/` percent-encoded, as a URI path.
+    private func percentEncodedPath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { MatchTemplate.percentEncoded(String($0)) }
+            .joined(separator: "/")
+    }
+}
+
+/// A message template in SARIF's form: `{0}` is the whole match, `{1}` its first group, and
+/// literal braces doubled (SARIF 2.1.0 §3.11.5).
+func sarifMessageString(_ template: MatchTemplate) -> String {
+    // Private-use characters mark the references while the literal text is escaped.
+    let open = "\u{E000}", close = "\u{E001}"
+    let marked = template.filled { "\(open)\($0)\(close)" }
+    return marked.replacingOccurrences(of: "{", with: "{{").replacingOccurrences(of: "}", with: "}}")
+        .replacingOccurrences(of: open, with: "{").replacingOccurrences(of: close, with: "}")
+}
+
+// MARK: junit
+
+/// JUnit XML: one test case per file searched, failing when it has matches.
+struct JUnitWriter: ReportWriter {
+    var command: String
+    private var cases: [String] = []
+    private var failures = 0
+    private var skipped = 0
+    private var errors = 0
+
+    init(command: String) {
+        self.command = command
+    }
+
+    mutating func file(_ report: FileReport) -> String {
+        let path = report.scanned.file.path
+        var testCase = "    <testcase classname=\"highlight-ls.\(command)\" name=\(xmlAttribute(path)) file=\(xmlAttribute(path))"
+        if report.scanned.skipped == .unreadable {
+            errors += 1
+            testCase += ">\n      <error message=\(xmlAttribute("cannot read \(path)")) type=\"unreadable\"/>\n    </testcase>\n"
+        } else if let reason = report.skipReason {
+            skipped += 1
+            testCase += ">\n      <skipped message=\(xmlAttribute(reason))/>\n    </testcase>\n"
+        } else if report.scanned.matches.isEmpty {
+            testCase += "/>\n"
+        } else {
+            failures += 1
+            let count = plural(report.scanned.matches.count, command == "check" ? "blocking match" : "match", command == "check" ? "blocking matches" : "matches")
+            var body = ""
+            for (match, message) in zip(report.scanned.matches, report.messages) {
+                body += "\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(message)\n"
+            }
+            let types = Set(report.scanned.matches.map { ruleName($0.ruleIndex, in: report.configuration) }).sorted().joined(separator: " ")
+            testCase += ">\n      <failure message=\(xmlAttribute(count)) type=\(xmlAttribute(types))>\(xmlText(body))</failure>\n    </testcase>\n"
+        }
+        cases.append(testCase)
+        return ""
+    }
+
+    mutating func finish(_ summary: RunSummary) -> String {
+        let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\""
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"highlight-ls\" \(counts)>\n"
+            + "  <testsuite name=\"highlight-ls \(command)\" \(counts)>\n" + cases.joined() + "  </testsuite>\n</testsuites>\n"
+    }
+}
+
+/// `"text"` as an XML attribute value, quotes included.
+func xmlAttribute(_ text: String) -> String {
+    "\"" + xmlText(text).replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "\n", with: "&#10;")
+        .replacingOccurrences(of: "\r", with: "&#13;").replacingOccurrences(of: "\t", with: "&#9;") + "\""
+}
+
+/// Text escaped for XML content; characters XML 1.0 cannot hold (most C0 controls) become U+FFFD.
+func xmlText(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+        case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
+}
+
+/// `text` as a JSON string, quotes included.
+func jsonString(_ string: String) -> String {
+    var out = "\""
+    for scalar in string.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20:
+            let hex = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
+
+/// The ANSI escape that starts drawing `style` (reverse video for a style with nothing to show).
+func ansiStart(_ style: Style) -> String {
+    var codes: [String] = []
+    if style.bold { codes.append("1") }
+    if style.italic { codes.append("3") }
+    if style.underline { codes.append("4") }
+    if style.strikethrough { codes.append("9") }
+    if let color = style.color { codes.append("38;2;\(color.red);\(color.green);\(color.blue)") }
+    if let background = style.backgroundColor { codes.append("48;2;\(background.red);\(background.green);\(background.blue)") }
+    if codes.isEmpty { codes.append("7") }
+    return "\u{1B}[" + codes.joined(separator: ";") + "m"
+}

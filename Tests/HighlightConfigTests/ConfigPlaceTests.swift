@@ -1,0 +1,54 @@
+import Testing
+
+@testable import HighlightConfig
+
+/// Which `.highlights.json` governs a file: a table of trees (the paths that exist) and answers.
+@Suite struct ConfigPlaceTests {
+    struct Case {
+        var name: String
+        var existing: Set<String>
+        var file: String
+        var currentDirectory = "/"
+        var boundary: String?
+        var folder: String?
+        var relativePath: String
+    }
+
+    static let cases: [Case] = [
+        Case(name: "own folder", existing: ["/p/.highlights.json"], file: "/p/a.txt", folder: "/p", relativePath: "a.txt"),
+        Case(name: "nearest above", existing: ["/p/.highlights.json", "/.highlights.json"], file: "/p/src/deep/a.txt", folder: "/p", relativePath: "src/deep/a.txt"),
+        Case(name: "nested wins", existing: ["/p/.highlights.json", "/p/sub/.highlights.json"], file: "/p/sub/x/a.txt", folder: "/p/sub", relativePath: "x/a.txt"),
+        Case(name: "stops at the repository root", existing: ["/.highlights.json", "/p/.git"], file: "/p/src/a.txt", folder: nil, relativePath: "src/a.txt"),
+        Case(name: "the repository root's own file", existing: ["/p/.highlights.json", "/p/.git"], file: "/p/src/a.txt", folder: "/p", relativePath: "src/a.txt"),
+        Case(name: "a nested repository stops too", existing: ["/p/.highlights.json", "/p/vendor/lib/.git"], file: "/p/vendor/lib/a.c", folder: nil, relativePath: "a.c"),
+        Case(name: "up to the filesystem root", existing: ["/.highlights.json"], file: "/a/b/c.txt", folder: "/", relativePath: "a/b/c.txt"),
+        Case(name: "none at all", existing: [], file: "/a/b/c.txt", folder: nil, relativePath: "a/b/c.txt"),
+        Case(name: "bounded", existing: ["/w/.highlights.json"], file: "/w/in/a.txt", boundary: "/w/in", folder: nil, relativePath: "a.txt"),
+        Case(name: "relative path", existing: ["/home/u/p/.highlights.json"], file: "p/src/a.txt", currentDirectory: "/home/u", folder: "/home/u/p", relativePath: "src/a.txt"),
+        Case(name: "dots", existing: ["/home/u/p/.highlights.json"], file: "./../u/p/./src//a.txt", currentDirectory: "/home/u", folder: "/home/u/p", relativePath: "src/a.txt"),
+        Case(name: "from a subfolder", existing: ["/p/.highlights.json"], file: "../docs/b.md", currentDirectory: "/p/src", folder: "/p", relativePath: "docs/b.md"),
+    ]
+
+    @Test(arguments: cases) func place(_ example: Case) {
+        let found = ConfigFile.place(
+            ofFile: example.file, boundary: example.boundary, currentDirectory: example.currentDirectory,
+            fileExists: { example.existing.contains($0) })
+        #expect(found.folder == example.folder, "\(example.name)")
+        #expect(found.relativePath == example.relativePath, "\(example.name)")
+    }
+
+    @Test func pathHelpers() {
+        #expect(ConfigFile.absolutePath("a/../../b", currentDirectory: "/x") == "/b")
+        #expect(ConfigFile.absolutePath("/", currentDirectory: "/x") == "/")
+        #expect(ConfigFile.relativePath(of: "/ab/c", inFolder: "/a") == nil)
+        #expect(ConfigFile.relativePath(of: "/a/c", inFolder: "/a") == "c")
+        #expect(ConfigFile.relativePath(of: "/a", inFolder: "/a") == "")
+        #expect(ConfigFile.relativePath(of: "/a/c", inFolder: "/") == "a/c")
+        #expect(ConfigFile.parentFolder(of: "/a") == "/")
+        #expect(ConfigFile.parentFolder(of: "/a/b") == "/a")
+    }
+}
+
+extension ConfigPlaceTests.Case: CustomTestStringConvertible {
+    var testDescription: String { name }
+}

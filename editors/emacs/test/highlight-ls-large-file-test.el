@@ -1,0 +1,222 @@
+;;; highlight-ls-large-file-test.el --- a 40,000-line file under lsp-mode or Eglot  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; HIGHLIGHT_LS=/path/to/highlight-ls HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
+;;   emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
+;; (HIGHLIGHT_LS_EMACS_CLIENT=eglot for Eglot; HIGHLIGHT_LS_LARGE_LINES changes the size.)
+;;
+;; Opens a file of 40,000 lines with a TODO on every line (the file Neovim's draw_bench.lua
+;; uses), waits for the decorations and
+;; checks every overlay drawn (position and face); then inserts a line with a FIXME at the
+;; top and checks every overlay again, and that the redraw made and deleted only the
+;; overlays that changed (one).  It prints how long the drawing took, from the moment the
+;; notification reached the client's handler (parsed) to the overlays drawn, and from the
+;; edit to the overlays redrawn; those figures go to BENCHMARKS.md and are not asserted.
+
+;;; Code:
+
+(defconst highlight-ls-large--client
+  (intern (or (getenv "HIGHLIGHT_LS_EMACS_CLIENT") "lsp-mode")))
+
+(unless (require highlight-ls-large--client nil t)
+  (require 'package)
+  (package-initialize)
+  (require highlight-ls-large--client))
+(load (expand-file-name "highlight-ls-test-support"
+                        (file-name-directory (or load-file-name buffer-file-name)))
+      nil t)
+
+(defvar lsp-session-file)
+(defvar lsp-auto-guess-root)
+(defvar lsp-restart)
+(defvar lsp-keep-workspace-alive)
+(defvar lsp-enable-file-watchers)
+(defvar lsp-headerline-breadcrumb-enable)
+(defvar lsp-modeline-code-actions-enable)
+(defvar lsp-modeline-diagnostics-enable)
+(defvar lsp-lens-enable)
+(defvar lsp-modeline-workspace-status-enable)
+(defvar lsp-enable-snippet)
+(defvar lsp-warn-no-matched-clients)
+(defvar lsp-enabled-clients)
+(defvar lsp-diagnostics-provider)
+(defvar lsp-completion-enable)
+(defvar eglot-sync-connect)
+(defvar eglot-autoshutdown)
+(defvar eglot-send-changes-idle-time)
+
+(defconst highlight-ls-large--lines
+  (string-to-number (or (getenv "HIGHLIGHT_LS_LARGE_LINES") "40000")))
+
+;; The file of editors/neovim/test/draw_bench.lua, so that the figures compare.
+(defconst highlight-ls-large--line-format "%06d some words before the TODO and some after it\n"
+  "Line N of the file, numbered from 1.")
+(defconst highlight-ls-large--todo-column 29
+  "The column of the TODO on each line.")
+(defconst highlight-ls-large--first-line "FIXME a new first line\n"
+  "The line the edit inserts at the top.")
+
+(defvar highlight-ls-large--draws nil
+  "Every call of the decorations handler, latest first: (START END CHURN CPU).
+START and END are wall-clock times, CPU the processor time the call used.")
+
+(defun highlight-ls-large--record (draw params)
+  "Call DRAW with PARAMS and record when it started and ended, and its churn."
+  (let* ((start (float-time))
+         (cpu (float-time (get-internal-run-time)))
+         (buffer (funcall draw params))
+         (churn (and buffer (buffer-local-value 'highlight-ls-large--churn buffer))))
+    (push (list start (float-time) churn (- (float-time (get-internal-run-time)) cpu))
+          highlight-ls-large--draws)
+    buffer))
+
+(defvar-local highlight-ls-large--churn nil)
+
+(defun highlight-ls-large--count-churn (reconcile &rest arguments)
+  "Call RECONCILE with ARGUMENTS and keep the number of overlays it made and deleted."
+  (setq highlight-ls-large--churn (apply reconcile arguments)))
+
+(defun highlight-ls-large--drawn-p (count first-start)
+  "Whether COUNT overlays are drawn, the first at FIRST-START."
+  (let ((overlays highlight-ls--overlays))
+    (and (= (length overlays) count)
+         (> count 0)
+         (overlay-start (aref overlays 0))
+         (= (overlay-start (aref overlays 0)) first-start))))
+
+(defun highlight-ls-large--check-every-line (from-line todo)
+  "Check that each line from FROM-LINE on has exactly one overlay, on its TODO.
+TODO is the face expected.  Reads the overlays with `overlays-in', not the
+package's own list.  Return the number of lines that are wrong."
+  (let ((overlays (highlight-ls-test-overlays))
+        (wrong 0)
+        (first-wrong nil))
+    (save-excursion
+      (goto-char (point-min))
+      (forward-line from-line)
+      (while (and overlays (< (car (car overlays)) (point)))
+        (pop overlays))
+      (let ((line from-line))
+        (while (not (eobp))
+          (let* ((overlay (pop overlays))
+                 (start (+ (point) highlight-ls-large--todo-column)))
+            (unless (and overlay
+                         (= (nth 0 overlay) start)
+                         (= (nth 1 overlay) (+ start 4))
+                         (highlight-ls-test-same-face-p todo (nth 2 overlay)))
+              (cl-incf wrong)
+              (unless first-wrong (setq first-wrong (list line overlay)))))
+          (cl-incf line)
+          (forward-line 1))))
+    (when overlays (cl-incf wrong (length overlays)))
+    (when first-wrong (highlight-ls-test-say "first wrong line: %S" first-wrong))
+    wrong))
+
+(defun highlight-ls-large--connect (workspace)
+  "Connect the current buffer to highlight-ls in WORKSPACE with the client under test."
+  (pcase highlight-ls-large--client
+    ('lsp-mode
+     (setq lsp-session-file (expand-file-name ".lsp-session" workspace)
+           lsp-auto-guess-root nil
+           lsp-restart 'ignore
+           lsp-keep-workspace-alive nil
+           lsp-enable-file-watchers nil
+           lsp-headerline-breadcrumb-enable nil
+           lsp-modeline-code-actions-enable nil
+           lsp-modeline-diagnostics-enable nil
+           lsp-lens-enable nil
+           lsp-modeline-workspace-status-enable nil
+           lsp-enable-snippet nil
+           lsp-completion-enable nil
+           lsp-diagnostics-provider :none
+           lsp-warn-no-matched-clients nil
+           lsp-enabled-clients '(highlight-ls))
+     (lsp-workspace-folders-add workspace)
+     (setq highlight-ls-client 'lsp-mode)
+     (lsp))
+    ('eglot
+     (setq highlight-ls-client 'eglot
+           eglot-sync-connect 30
+           eglot-autoshutdown nil
+           eglot-send-changes-idle-time 0)
+     (highlight-ls-mode 1))))
+
+(defun highlight-ls-large--send-changes ()
+  "Send the buffer's changes now, as the client does after an edit.
+lsp-mode sends them from `after-change-functions'; Eglot from an idle timer,
+and batch Emacs is never idle."
+  (when (eq highlight-ls-large--client 'eglot)
+    (eglot--signal-textDocument/didChange)))
+
+(defun highlight-ls-large--shutdown ()
+  "Stop the server."
+  (pcase highlight-ls-large--client
+    ('lsp-mode
+     (dolist (workspace (lsp--session-workspaces (lsp-session)))
+       (with-lsp-workspace workspace (lsp--shutdown-workspace))))
+    ('eglot
+     (ignore-errors (eglot-shutdown (eglot-current-server))))))
+
+(let* ((binary (highlight-ls-test-binary))
+       (workspace (file-name-as-directory (make-temp-file "highlight-ls-large" t)))
+       (sample (expand-file-name "large.txt" workspace))
+       (lines highlight-ls-large--lines)
+       (todo '(:foreground "#1a1a1a" :background "#f9a825" :weight bold))
+       (fixme '(:foreground "#ffffff" :background "#d32f2f" :weight bold))
+       (name (format "emacs-large-%s" highlight-ls-large--client)))
+  (unless (executable-find binary)
+    (highlight-ls-test-check nil "highlight-ls binary not executable: %s (set HIGHLIGHT_LS)" binary)
+    (highlight-ls-test-exit name))
+  (highlight-ls-test-load-package workspace)
+  (require (if (eq highlight-ls-large--client 'eglot) 'highlight-ls-eglot 'highlight-ls-lsp))
+  (setq highlight-ls-command (list binary))
+  (set-face-background 'default "#000000")
+  (set-frame-parameter nil 'background-mode 'dark)
+  (advice-add 'highlight-ls--on-publish-decorations :around #'highlight-ls-large--record)
+  (advice-add 'highlight-ls--reconcile :around #'highlight-ls-large--count-churn)
+  (with-temp-file sample
+    (dotimes (line lines)
+      (insert (format highlight-ls-large--line-format (1+ line)))))
+  (with-current-buffer (find-file-noselect sample)
+    (text-mode)
+    (let ((opened (float-time)))
+      (highlight-ls-large--connect workspace)
+      (highlight-ls-test-wait (lambda () (highlight-ls-large--drawn-p lines (+ 1 highlight-ls-large--todo-column))))
+      (let ((drawn (float-time))
+            (draw (car highlight-ls-large--draws)))
+        (highlight-ls-test-check (highlight-ls-large--drawn-p lines (+ 1 highlight-ls-large--todo-column))
+                                 "%d overlays drawn after opening: %d" lines (length highlight-ls--overlays))
+        (highlight-ls-test-check (= 0 (highlight-ls-large--check-every-line 0 todo))
+                                 "every line's TODO drawn after opening")
+        (highlight-ls-test-say
+         "%s: %d lines opened: drawn %.3f s (CPU %.3f s) after the notification reached the handler; %.3f s from connecting to drawn"
+         name lines (- (nth 1 draw) (nth 0 draw)) (nth 3 draw) (- drawn opened))))
+
+    ;; An edit at the top: a new first line with a FIXME; every other line moves down.
+    (let ((before (length highlight-ls-large--draws))
+          (edited (float-time)))
+      (goto-char (point-min))
+      (insert highlight-ls-large--first-line)
+      (highlight-ls-large--send-changes)
+      (highlight-ls-test-wait (lambda () (highlight-ls-large--drawn-p (1+ lines) 1)))
+      (let ((drawn (float-time))
+            (draw (car highlight-ls-large--draws)))
+        (highlight-ls-test-check (> (length highlight-ls-large--draws) before) "a notification after the edit")
+        (highlight-ls-test-check (highlight-ls-large--drawn-p (1+ lines) 1)
+                                 "%d overlays drawn after the edit: %d" (1+ lines) (length highlight-ls--overlays))
+        (let ((first (car (highlight-ls-test-overlays))))
+          (highlight-ls-test-check (and first (= (nth 0 first) 1) (= (nth 1 first) 6)
+                                        (highlight-ls-test-same-face-p fixme (nth 2 first)))
+                                   "the new FIXME is drawn: %S" first))
+        (highlight-ls-test-check (= 0 (highlight-ls-large--check-every-line 1 todo))
+                                 "every other line's TODO still drawn after the edit")
+        (highlight-ls-test-check (equal (nth 2 draw) 1)
+                                 "the redraw made or deleted only the new overlay: %S" (nth 2 draw))
+        (highlight-ls-test-say
+         "%s: edit at the top: redrawn %.3f s (CPU %.3f s) after the notification reached the handler; %.3f s from the edit to redrawn; %S overlays made or deleted"
+         name (- (nth 1 draw) (nth 0 draw)) (nth 3 draw) (- drawn edited) (nth 2 draw))))
+    (highlight-ls-large--shutdown))
+  (highlight-ls-test-exit name))
+
+;;; highlight-ls-large-file-test.el ends here

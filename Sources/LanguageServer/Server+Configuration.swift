@@ -150,6 +150,8 @@ extension Server {
 
     /// After any configuration change: new matches everywhere, a new legend if needed, and a refresh.
     func configurationChanged() {
+        // A search under the old configuration would answer with rules that no longer apply.
+        cancelJobs(answering: ResponseError(code: ResponseError.contentModifiedCode, message: "the configuration changed")) { _ in true }
         rebuildConfigurations()
         let names = configuration.allRuleNames
         if names != tokenLegend.ruleNames {

@@ -4,6 +4,10 @@ import JSONValue
 import PatternEngine
 import WorkspaceScan
 import TextIndex
+import LanguageSyntax
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Server {
     func didOpen(_ params: JSON?) throws(ResponseError) {
@@ -12,10 +16,39 @@ extension Server {
         let version = params.value(at: "textDocument.version")?.integerValue ?? 0
         let languageId = params.value(at: "textDocument.languageId")?.stringValue ?? ""
         if documents[uri] != nil { log(.info, "\(uri) opened again; its text is replaced") }
-        documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: Array(text.utf8))
         previousTokens[uri] = nil
-        documentsNeedingDecorations.insert(uri)
+        guard text.utf8.count >= backgroundOpenUTF8Count, jobRunner != nil else {
+            documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: Array(text.utf8))
+            documentsNeedingDecorations.insert(uri)
+            return
+        }
+        // A large document's line index and first scan are built beside the loop; messages about
+        // it wait until it is ready (BackgroundJobs.swift).
+        documents[uri] = nil
+        documentsOpening[uri] = []
+        let config = configuration(forDocumentURI: uri)
+        let filter = ruleFilter(forDocument: uri, languageId: languageId, config: config)
+        let generation = configuration.generation
+        startJob(.openDocument, answering: nil, work: { _ in
+            var document = Document(uri: uri, languageId: languageId, version: version, text: Array(text.utf8))
+            var syntax: SyntaxIndex?
+            let list = document.text.withUnsafeBytes { filter.matches(of: config.ruleSet, in: $0, languageID: languageId, syntax: &syntax) }
+            document.syntax = syntax
+            document.highlights = DocumentHighlights(configurationGeneration: generation, configuration: config, matches: list)
+            return document
+        }) { [weak self] result in
+            guard let self, var document = result as? Document else { return }
+            if generation != self.configuration.generation { document.highlights = nil }
+            if document.highlights?.truncated == true {
+                self.log(.warning, "\(uri): too many matches; only the first \(document.highlights?.matches.count ?? 0) are highlighted")
+            }
+            self.documents[uri] = document
+            self.documentsNeedingDecorations.insert(uri)
+            self.handleMessagesWaiting(forDocument: uri)
+        }
     }
+
+
 
     /// Applies the changes in order, all or nothing: a malformed change leaves the document as it was.
     func didChange(_ params: JSON?) throws(ResponseError) {
@@ -74,9 +107,16 @@ extension Server {
 
     func didClose(_ params: JSON?) throws(ResponseError) {
         let uri = try params.requiredString("textDocument.uri")
-        if documents.removeValue(forKey: uri) == nil { log(.warning, "didClose for \(uri), which is not open, ignored") }
+        guard let closed = documents.removeValue(forKey: uri) else {
+            log(.warning, "didClose for \(uri), which is not open, ignored")
+            return
+        }
         previousTokens[uri] = nil
         documentsNeedingDecorations.remove(uri)
+        if closed.text.utf8Count >= backgroundOpenUTF8Count {
+            // Hands the large document's memory back to the system, not only to the allocator.
+            releaseFreeMemoryToTheSystem(after: consume closed)
+        }
     }
 
     func didSave(_ params: JSON?) throws(ResponseError) {
@@ -135,4 +175,17 @@ extension Server {
         documents[uri] = document
         return (document, config)
     }
+}
+
+/// Gives memory the allocator holds but no longer uses back to the system (glibc's `malloc_trim`,
+/// looked up at run time since Swift's Glibc module does not declare it); nothing elsewhere.
+/// `document` is dropped before the trim.
+func releaseFreeMemoryToTheSystem(after document: consuming Document) {
+    _ = consume document
+    #if canImport(Glibc)
+    typealias Trim = @convention(c) (Int) -> Int32
+    // The symbol is glibc's `int malloc_trim(size_t)`, so the cast matches its C signature.
+    guard let symbol = dlsym(nil, "malloc_trim") else { return }
+    _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    #endif
 }

@@ -39,13 +39,19 @@ extension Server {
     /// relative to it (its full path outside every folder; nil when it is not a file).
     func workspacePlace(ofDocument uri: String) -> (folder: String, relativePath: String?) {
         guard let path = filePath(fromURI: uri) else { return ("", nil) }
-        var best: String?
-        for folder in workspaceFolders {
-            let prefix = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
-            if path.hasPrefix(prefix), best.map({ folder.path.count > $0.count }) ?? true { best = folder.path }
-        }
-        guard let best else { return ("", path) }
-        let prefix = best.hasSuffix("/") ? best : best + "/"
-        return (best, String(path.dropFirst(prefix.count)))
+        return LanguageServer.workspacePlace(ofPath: path, folders: workspaceFolders.map(\.path))
     }
+}
+
+/// The deepest of `folders` containing `path` ("" for none) and the path relative to it (the full
+/// path outside every folder).
+func workspacePlace(ofPath path: String, folders: [String]) -> (folder: String, relativePath: String) {
+    var best: String?
+    for folder in folders {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        if path.hasPrefix(prefix), best.map({ folder.count > $0.count }) ?? true { best = folder }
+    }
+    guard let best else { return ("", path) }
+    let prefix = best.hasSuffix("/") ? best : best + "/"
+    return (best, String(path.dropFirst(prefix.count)))
 }

@@ -2,6 +2,7 @@ import Foundation
 import HighlightConfig
 import JSONRPC
 import JSONValue
+import LanguageSyntax
 import TextIndex
 import WorkspaceScan
 
@@ -10,25 +11,32 @@ import WorkspaceScan
 // open document inside a folder is searched in the editor's text, not the file's:
 // the editor's view wins, and closing the document goes back to the disk.
 //
-// Results stay current without a file watcher: each request walks the folders
+// The search is a background job (BackgroundJobs.swift): the loop takes a
+// `WorkspaceSymbolSearch` snapshot (folders, configurations, the scanned files so
+// far, the open documents' texts) and goes on serving keystrokes. A newer request
+// supersedes a running one, which is answered RequestCancelled; a configuration
+// change cancels it with ContentModified.
+//
+// Results stay current without a file watcher: each search walks the folders
 // again (a `readdir` and `lstat` per entry, no reading) and re-scans only the
 // files whose size or modification time changed, or all of them after a
-// configuration change. Long scans report `$/progress`, with the request's
-// `workDoneToken` when the client sends one, or else with a token the server
-// created ahead of time (`window/workDoneProgress/create`), since a token may
-// be used only after the client has answered its creation.
+// configuration change; the loop keeps what a finished search scanned. Long scans
+// report `$/progress`, with the request's `workDoneToken` when the client sends
+// one, or else with a token the server created ahead of time
+// (`window/workDoneProgress/create`), since a token may be used only after the
+// client has answered its creation.
+
+/// One scanned file, valid while its size and modification time are unchanged.
+struct ScannedFileEntry: Sendable {
+    var size: Int
+    var modificationTime: Int64
+    var matches: [LocatedMatch]
+}
 
 /// The scanned files of the workspace and what is needed to report progress.
 struct WorkspaceListState {
-    /// One scanned file, valid while its size and modification time are unchanged.
-    struct Entry {
-        var size: Int
-        var modificationTime: Int64
-        var matches: [LocatedMatch]
-    }
-
     /// Scanned files by absolute path.
-    var entries: [String: Entry] = [:]
+    var entries: [String: ScannedFileEntry] = [:]
     /// The configuration generation `entries` were scanned under.
     var generation = -1
     /// A progress token the client has created and the server not used yet.
@@ -38,122 +46,192 @@ struct WorkspaceListState {
     var nextProgressToken = 1
 }
 
+/// An open document as a search sees it: an immutable copy of what it needs.
+struct OpenDocumentSnapshot: Sendable {
+    var uri: String
+    var path: String
+    var languageId: String
+    var text: TextBuffer
+    var syntax: SyntaxIndex?
+}
+
+/// Everything a `workspace/symbol` search needs, taken from the server at the request.
+struct WorkspaceSymbolSearch: Sendable {
+    var query: String
+    /// Workspace folder paths.
+    var folders: [String]
+    var configurations: [String: HighlightConfiguration]
+    var fallback: HighlightConfiguration
+    var generation: Int
+    /// What earlier searches scanned, when it was scanned under `generation`.
+    var entries: [String: ScannedFileEntry]
+    var openDocuments: [OpenDocumentSnapshot]
+    var encoding: PositionEncoding
+    /// The request's own progress token.
+    var clientProgressToken: JSON?
+    /// A token the server created, to use when the scan is long.
+    var readyProgressToken: String?
+
+    /// What the search found: the answer, and the scanned files to keep.
+    struct Outcome: Sendable {
+        var symbols: JSON
+        var entries: [String: ScannedFileEntry]
+        var generation: Int
+        var usedReadyToken: Bool
+        var total: Int
+        var returned: Int
+    }
+
+    /// Walks every folder, re-scans the files that changed, and lists the matching symbols.
+    ///
+    /// - Complexity: a walk of the folders plus O(bytes) of the changed files, spread over the cores.
+    func run(_ context: JobContext) -> Outcome {
+        var entries = self.entries
+        var toScan: [(folder: String, file: WalkedFile)] = []
+        var seen: Set<String> = []
+        for folder in folders {
+            guard !context.isCancelled else { break }
+            let nested = folders.filter { $0 != folder && $0.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") }
+            for file in WorkspaceWalker.files(under: folder) {
+                // A file in a nested workspace folder belongs to that folder and its configuration.
+                if nested.contains(where: { file.path.hasPrefix($0 + "/") }) { continue }
+                guard seen.insert(file.path).inserted else { continue }
+                if let entry = entries[file.path], entry.size == file.size, entry.modificationTime == file.modificationTime { continue }
+                toScan.append((folder, file))
+            }
+        }
+        entries = entries.filter { seen.contains($0.key) }
+
+        var token = clientProgressToken
+        if token == nil, toScan.count > Server.progressFileThreshold, let readyProgressToken { token = .string(readyProgressToken) }
+        let progress = { (value: JSON) in
+            if let token { context.send(.notification(method: "$/progress", params: ["token": token, "value": value])) }
+        }
+        if !toScan.isEmpty {
+            progress(["kind": "begin", "title": "highlight-ls: scanning the workspace", "cancellable": false,
+                      "message": .string("0/\(toScan.count) files"), "percentage": 0])
+        }
+        let byFolder = Dictionary(grouping: toScan, by: \.folder)
+        var done = 0
+        for folder in byFolder.keys.sorted() where !context.isCancelled {
+            let files = (byFolder[folder] ?? []).map(\.file)
+            let config = configurations[folder] ?? fallback
+            guard config.applicability.contains(where: \.list) else {
+                for file in files { entries[file.path] = ScannedFileEntry(size: file.size, modificationTime: file.modificationTime, matches: []) }
+                continue
+            }
+            let base = done
+            let options = ScanOptions(maximumExcerptBytes: Server.maximumSymbolNameBytes, selection: .listed)
+            let scanned = WorkspaceScanner.scan(files, configuration: config, options: options, shouldStop: { context.isCancelled }) { finished, _ in
+                let count = base + finished
+                progress(["kind": "report", "message": .string("\(count)/\(toScan.count) files"),
+                          "percentage": .integer(count * 100 / max(toScan.count, 1))])
+            }
+            done += files.count
+            for result in scanned {
+                entries[result.file.path] = ScannedFileEntry(
+                    size: result.file.size, modificationTime: result.file.modificationTime, matches: result.matches)
+            }
+        }
+        if !toScan.isEmpty { progress(["kind": "end", "message": .string("\(toScan.count) files scanned")]) }
+
+        var sources: [String: (uri: String, matches: [LocatedMatch])] = [:]
+        for (path, entry) in entries { sources[path] = (URL(fileURLWithPath: path).absoluteString, entry.matches) }
+        for document in openDocuments { sources[document.path] = (document.uri, listedMatches(of: document)) }
+        let (symbols, total) = self.symbols(of: sources)
+        return Outcome(
+            symbols: .array(symbols), entries: entries, generation: generation,
+            usedReadyToken: token != nil && clientProgressToken == nil, total: total, returned: symbols.count)
+    }
+
+    /// The symbols of every source, sorted by path, that the query selects; and how many there were in all.
+    func symbols(of sources: [String: (uri: String, matches: [LocatedMatch])]) -> ([JSON], Int) {
+        let needle = Array(query.lowercased().unicodeScalars.filter { $0 != " " })
+        var symbols: [JSON] = []
+        var total = 0
+        for path in sources.keys.sorted() {
+            guard let (uri, matches) = sources[path] else { continue }
+            let config = configuration(ofPath: path)
+            for match in matches {
+                let rule = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
+                let name = Server.symbolName(match)
+                guard needle.isEmpty || Server.isSubsequence(needle, of: name) || Server.isSubsequence(needle, of: rule) else { continue }
+                total += 1
+                guard symbols.count < Server.maximumWorkspaceSymbols else { continue }
+                symbols.append([
+                    "name": .string(name),
+                    "kind": 15,  // String: a match is text, not a declaration
+                    "containerName": .string(rule),
+                    "location": ["uri": .string(uri), "range": [
+                        "start": match.start.position(in: encoding).json,
+                        "end": match.end.position(in: encoding).json,
+                    ]],
+                ])
+            }
+        }
+        return (symbols, total)
+    }
+
+    /// The configuration of the deepest folder containing `path`.
+    func configuration(ofPath path: String) -> HighlightConfiguration {
+        let folder = workspacePlace(ofPath: path, folders: folders).folder
+        return folder.isEmpty ? fallback : configurations[folder] ?? fallback
+    }
+
+    /// The matches of the rules marked `list` in an open document's text, located.
+    func listedMatches(of document: OpenDocumentSnapshot) -> [LocatedMatch] {
+        let config = configuration(ofPath: document.path)
+        guard config.applicability.contains(where: \.list) else { return [] }
+        let place = workspacePlace(ofPath: document.path, folders: folders)
+        let filter = config.ruleFilter(for: TextOrigin(relativePath: place.relativePath, languageID: document.languageId), selecting: .listed)
+        var syntax = document.syntax
+        return document.text.withUnsafeBytes { text in
+            let list = filter.matches(of: config.ruleSet, in: text, languageID: document.languageId, syntax: &syntax)
+            return LocatedMatch.locate(list.matches, in: text, maximumExcerptBytes: Server.maximumSymbolNameBytes)
+        }
+    }
+}
+
 extension Server {
     /// The most symbols one answer carries.
     static let maximumWorkspaceSymbols = 10_000
     /// Scans of more files than this report progress with a server-created token.
     static let progressFileThreshold = 500
 
-    /// `workspace/symbol`: listed matches whose text (or rule name) contains the query's characters in order, case-insensitively.
-    func workspaceSymbols(_ params: JSON?) throws(ResponseError) -> JSON {
-        let query = params.value(at: "query")?.stringValue ?? ""
-        let clientToken = params.value(at: "workDoneToken")
-        var progressToken: JSON? = clientToken
-        var symbols: [JSON] = []
-        var total = 0
-        refreshWorkspaceList { filesToScan in
-            if progressToken == nil, filesToScan > Self.progressFileThreshold, let ready = workspaceList.readyProgressToken {
-                progressToken = .string(ready)
-                workspaceList.readyProgressToken = nil
-            }
-            return progressToken
-        }
-        prepareWorkspaceProgressToken()
-
-        let needle = Array(query.lowercased().unicodeScalars.filter { $0 != " " })
-        var sources: [String: (uri: String, matches: [LocatedMatch])] = [:]
-        for (path, entry) in workspaceList.entries { sources[path] = (URL(fileURLWithPath: path).absoluteString, entry.matches) }
-        for (path, document) in openDocumentsInWorkspaceFolders() { sources[path] = (document.uri, listedMatches(of: document)) }
-        for path in sources.keys.sorted() {
-            guard let (uri, matches) = sources[path] else { continue }
-            let config = configuration(forDocumentURI: uri)
-            for match in matches {
-                let rule = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
-                let name = Self.symbolName(match)
-                guard needle.isEmpty || Self.isSubsequence(needle, of: name) || Self.isSubsequence(needle, of: rule) else { continue }
-                total += 1
-                guard symbols.count < Self.maximumWorkspaceSymbols else { continue }
-                symbols.append([
-                    "name": .string(name),
-                    "kind": 15,  // String: a match is text, not a declaration
-                    "containerName": .string(rule),
-                    "location": ["uri": .string(uri), "range": [
-                        "start": match.start.position(in: positionEncoding).json,
-                        "end": match.end.position(in: positionEncoding).json,
-                    ]],
-                ])
-            }
-        }
-        if total > symbols.count {
-            log(.info, "workspace/symbol: \(total) matches; only the first \(symbols.count) are returned")
-        }
-        return .array(symbols)
-    }
-
-    /// Walks every workspace folder and re-scans the files that changed; `progressToken(filesToScan)` says whether and how to report progress.
-    func refreshWorkspaceList(progressToken: (Int) -> JSON?) {
+    /// `workspace/symbol`: listed matches whose text (or rule name) contains the query's characters
+    /// in order, case-insensitively. Answered by a background job; a newer request supersedes it.
+    func workspaceSymbols(id: RequestID, _ params: JSON?) throws(ResponseError) -> Reply {
+        cancelJobs(answering: .requestCancelled) { $0.kind == .workspaceSymbols }
         if workspaceList.generation != configuration.generation {
             workspaceList.entries = [:]
             workspaceList.generation = configuration.generation
         }
-        var seen: Set<String> = []
-        var toScan: [(folder: String, file: WalkedFile)] = []
-        let folderPaths = workspaceFolders.map(\.path)
-        for folder in folderPaths {
-            let nested = folderPaths.filter { $0 != folder && $0.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") }
-            for file in WorkspaceWalker.files(under: folder) {
-                // A file in a nested workspace folder belongs to that folder and its configuration.
-                if nested.contains(where: { file.path.hasPrefix($0 + "/") }) { continue }
-                guard seen.insert(file.path).inserted else { continue }
-                if let entry = workspaceList.entries[file.path], entry.size == file.size,
-                   entry.modificationTime == file.modificationTime {
-                    continue
-                }
-                toScan.append((folder, file))
-            }
+        let folders = workspaceFolders.map(\.path)
+        let openDocuments = documents.values.compactMap { document -> OpenDocumentSnapshot? in
+            guard let path = filePath(fromURI: document.uri), !LanguageServer.workspacePlace(ofPath: path, folders: folders).folder.isEmpty else { return nil }
+            return OpenDocumentSnapshot(uri: document.uri, path: path, languageId: document.languageId, text: document.text, syntax: document.syntax)
         }
-        workspaceList.entries = workspaceList.entries.filter { seen.contains($0.key) }
-        guard !toScan.isEmpty else { return }
-
-        let token = progressToken(toScan.count)
-        if let token {
-            sendNotification("$/progress", params: ["token": token, "value": [
-                "kind": "begin", "title": "highlight-ls: scanning the workspace", "cancellable": false,
-                "message": .string("0/\(toScan.count) files"), "percentage": 0,
-            ]])
-        }
-        let byFolder = Dictionary(grouping: toScan, by: \.folder)
-        var done = 0
-        for folder in byFolder.keys.sorted() {
-            let files = (byFolder[folder] ?? []).map(\.file)
-            let config = configuration.byFolder[folder] ?? configuration.fallback
-            let options = ScanOptions(maximumExcerptBytes: Self.maximumSymbolNameBytes, selection: .listed)
-            guard config.applicability.contains(where: \.list) else {
-                for file in files {
-                    workspaceList.entries[file.path] = .init(size: file.size, modificationTime: file.modificationTime, matches: [])
-                }
-                continue
+        let readyToken = workspaceList.readyProgressToken
+        workspaceList.readyProgressToken = nil
+        let search = WorkspaceSymbolSearch(
+            query: params.value(at: "query")?.stringValue ?? "", folders: folders, configurations: configuration.byFolder,
+            fallback: configuration.fallback, generation: configuration.generation, entries: workspaceList.entries,
+            openDocuments: openDocuments, encoding: positionEncoding, clientProgressToken: params.value(at: "workDoneToken"),
+            readyProgressToken: readyToken)
+        startJob(.workspaceSymbols, answering: id, work: { search.run($0) }) { [weak self] result in
+            guard let self, let outcome = result as? WorkspaceSymbolSearch.Outcome else { return }
+            if outcome.generation == self.configuration.generation {
+                self.workspaceList.entries = outcome.entries
+                self.workspaceList.generation = outcome.generation
             }
-            let base = done
-            let scanned = WorkspaceScanner.scan(files, configuration: config, options: options) { finished, _ in
-                guard let token else { return }
-                let count = base + finished
-                self.sendNotification("$/progress", params: ["token": token, "value": [
-                    "kind": "report", "message": .string("\(count)/\(toScan.count) files"),
-                    "percentage": .integer(count * 100 / max(toScan.count, 1)),
-                ]])
+            if !outcome.usedReadyToken, self.workspaceList.readyProgressToken == nil { self.workspaceList.readyProgressToken = readyToken }
+            if outcome.total > outcome.returned {
+                self.log(.info, "workspace/symbol: \(outcome.total) matches; only the first \(outcome.returned) are returned")
             }
-            done += files.count
-            for result in scanned {
-                workspaceList.entries[result.file.path] = .init(
-                    size: result.file.size, modificationTime: result.file.modificationTime, matches: result.matches)
-            }
+            self.prepareWorkspaceProgressToken()
+            self.send(.response(id: id, result: .success(outcome.symbols)))
         }
-        if let token {
-            sendNotification("$/progress", params: ["token": token, "value": [
-                "kind": "end", "message": .string("\(toScan.count) files scanned"),
-            ]])
-        }
+        return .later
     }
 
     /// Asks the client for a progress token for the next long scan, when it supports server-created progress.
@@ -166,28 +244,6 @@ extension Server {
             guard let self else { return }
             self.workspaceList.creatingProgressToken = false
             if case .success = result { self.workspaceList.readyProgressToken = token }
-        }
-    }
-
-    /// The open documents whose files lie in a workspace folder, by path.
-    func openDocumentsInWorkspaceFolders() -> [String: Document] {
-        var found: [String: Document] = [:]
-        for document in documents.values {
-            guard let path = filePath(fromURI: document.uri), !workspacePlace(ofDocument: document.uri).folder.isEmpty else { continue }
-            found[path] = document
-        }
-        return found
-    }
-
-    /// The matches of the rules marked `list` in an open document's current text, located.
-    func listedMatches(of document: Document) -> [LocatedMatch] {
-        let config = configuration(forDocumentURI: document.uri)
-        guard config.applicability.contains(where: \.list) else { return [] }
-        let filter = ruleFilter(forDocument: document.uri, languageId: document.languageId, config: config, selecting: .listed)
-        var syntax = document.syntax
-        return document.text.withUnsafeBytes { text in
-            let list = filter.matches(of: config.ruleSet, in: text, languageID: document.languageId, syntax: &syntax)
-            return LocatedMatch.locate(list.matches, in: text, maximumExcerptBytes: Self.maximumSymbolNameBytes)
         }
     }
 

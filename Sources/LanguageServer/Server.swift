@@ -38,10 +38,30 @@ public final class Server {
     var documentsWithPublishedDiagnostics: Set<String> = []
     var nextOutgoingRequestID = 1
     var pendingOutgoingRequests: [RequestID: (Result<JSON, ResponseError>) -> Void] = [:]
+    /// Runs long work beside the loop; nil runs it at once, in order (BackgroundJobs.swift).
+    let jobRunner: JobRunner?
+    /// Where jobs send progress from their own threads.
+    let jobSend: @Sendable (Message) -> Void
+    var jobs: [Int: BackgroundJob] = [:]
+    var nextJobID = 1
+    /// Documents a job is opening, with the messages about them that wait until they are ready.
+    var documentsOpening: [String: [Message]] = [:]
+    /// Documents at least this large are opened by a background job (1 MiB; smaller in tests).
+    var backgroundOpenUTF8Count = 1 << 20
+    /// `shutdown` and `exit`, held while any document is opening.
+    var messagesWaitingForEveryDocument: [Message] = []
 
-    public init(send: @escaping (Message) -> Void, log: @escaping (String) -> Void) {
+    /// A server that sends through `send` and logs through `log`. With a `jobRunner`, long work
+    /// runs beside the loop and sends its progress through `jobSend`, which must be safe to call
+    /// from any thread; without one, it runs at once on the calling thread.
+    public init(
+        send: @escaping (Message) -> Void, log: @escaping (String) -> Void, jobRunner: JobRunner? = nil,
+        jobSend: @escaping @Sendable (Message) -> Void = { _ in }
+    ) {
         self.send = send
         self.logSink = log
+        self.jobRunner = jobRunner
+        self.jobSend = jobSend
     }
 
     /// Decodes a message body; a body that is not a valid message yields the error response to send instead.
@@ -54,9 +74,10 @@ public final class Server {
 
     /// Handles one message. Every request gets exactly one response.
     public func handle(_ message: Message) {
+        if holdIfDocumentIsOpening(message) { return }
         switch message {
         case .request(let id, let method, let params):
-            answer(id, method: method) { () throws -> JSON in try respond(to: method, params: params) }
+            answer(id, method: method) { () throws -> Reply in try respond(to: method, id: id, params: params) }
         case .notification(let method, let params):
             do {
                 try receive(method, params: params)
@@ -72,13 +93,23 @@ public final class Server {
         }
     }
 
+    /// A handler's answer: now, or later, by a job that sends it when it ends.
+    enum Reply {
+        case now(JSON)
+        case later
+    }
+
     /// Sends exactly one response to a request: the result of `body`, the `ResponseError` it
     /// throws, or, for any other error (an I/O failure, a broken invariant a handler detected),
     /// InternalError (-32603) naming the method; the error is logged and the server goes on.
-    func answer(_ id: RequestID, method: String, _ body: () throws -> JSON) {
+    /// A reply that comes later is sent by the job that makes it.
+    func answer(_ id: RequestID, method: String, _ body: () throws -> Reply) {
         let result: Result<JSON, ResponseError>
         do {
-            result = .success(try body())
+            switch try body() {
+            case .now(let json): result = .success(json)
+            case .later: return
+            }
         } catch let error as ResponseError {
             result = .failure(error)
         } catch {
@@ -90,7 +121,7 @@ public final class Server {
 
     /// The one dispatch site for requests. Handlers throw `ResponseError` for what the client
     /// got wrong; any other error they throw is answered as InternalError by `answer`.
-    private func respond(to method: String, params: JSON?) throws -> JSON {
+    private func respond(to method: String, id: RequestID, params: JSON?) throws -> Reply {
         switch lifecycle {
         case .uninitialized where method != "initialize":
             throw ResponseError(code: ResponseError.serverNotInitializedCode, message: "the server is not initialized")
@@ -99,24 +130,24 @@ public final class Server {
         default: break
         }
         switch method {
-        case "initialize": return try initialize(params)
-        case "shutdown": return shutdown()
-        case "textDocument/semanticTokens/full": return try semanticTokensFull(params)
-        case "textDocument/semanticTokens/full/delta": return try semanticTokensDelta(params)
-        case "textDocument/semanticTokens/range": return try semanticTokensRange(params)
-        case "highlight/decorations": return try decorationsRequest(params)
-        case "highlight/matches": return try matchesRequest(params)
-        case "workspace/symbol": return try workspaceSymbols(params)
-        case "textDocument/diagnostic": return try documentDiagnosticRequest(params)
-        case "textDocument/documentLink": return try documentLinkRequest(params)
-        case "textDocument/hover": return try hoverRequest(params)
-        case "textDocument/documentColor": return try documentColorRequest(params)
-        case "textDocument/colorPresentation": return try colorPresentationRequest(params)
+        case "initialize": return .now(try initialize(params))
+        case "shutdown": return .now(shutdown())
+        case "textDocument/semanticTokens/full": return .now(try semanticTokensFull(params))
+        case "textDocument/semanticTokens/full/delta": return .now(try semanticTokensDelta(params))
+        case "textDocument/semanticTokens/range": return .now(try semanticTokensRange(params))
+        case "highlight/decorations": return .now(try decorationsRequest(params))
+        case "highlight/matches": return .now(try matchesRequest(params))
+        case "workspace/symbol": return try workspaceSymbols(id: id, params)
+        case "textDocument/diagnostic": return .now(try documentDiagnosticRequest(params))
+        case "textDocument/documentLink": return .now(try documentLinkRequest(params))
+        case "textDocument/hover": return .now(try hoverRequest(params))
+        case "textDocument/documentColor": return .now(try documentColorRequest(params))
+        case "textDocument/colorPresentation": return .now(try colorPresentationRequest(params))
         default: throw ResponseError.methodNotFound(method)
         }
     }
 
-    /// The one dispatch site for notifications. Unknown ones (and `$/` ones) are ignored.
+    /// The one dispatch site for notifications. Unknown ones (and other `$/` ones) are ignored.
     private func receive(_ method: String, params: JSON?) throws(ResponseError) {
         if method == "exit" {
             exitCode = lifecycle == .shutDown ? 0 : 1
@@ -135,6 +166,7 @@ public final class Server {
         case "workspace/didChangeConfiguration": didChangeConfiguration(params)
         case "workspace/didChangeWatchedFiles": try didChangeWatchedFiles(params)
         case "workspace/didChangeWorkspaceFolders": didChangeWorkspaceFolders(params)
+        case "$/cancelRequest": cancelRequest(params)
         default: break
         }
     }

@@ -7,8 +7,8 @@ import JSONValue
 // stdout, and stdout carries protocol messages only.
 //
 //   stdin ──reader thread──▶ inbox ──server loop──▶ Server ──▶ OutputQueue ──writer thread──▶ stdout
-//              │ $/cancelRequest                     ▲ flush() when the inbox is empty
-//              └────────────▶ cancelled ids ─────────┘
+//              │ $/cancelRequest   ▲                 ▲ flush() when the inbox is empty
+//              └──▶ cancelled ids  └── job results ◀── job pool (BackgroundJobs.swift)
 //
 // Reading never waits for highlighting, and highlighting never waits for a slow reader: a
 // burst of changes is handled before the decorations of the burst are published once, and
@@ -49,7 +49,12 @@ public enum StdioRunner {
 
         if let clientProcessID { watchParent(clientProcessID, log: log) }
 
-        let server = Server(send: { output.enqueue($0.framedBytes, coalescingKey: coalescingKey(of: $0)) }, log: log)
+        // Long work runs on the pool; its result comes back through the inbox to the loop.
+        let jobs = DispatchQueue(label: "highlight-ls.jobs", qos: .utility, attributes: .concurrent)
+        let server = Server(
+            send: { output.enqueue($0.framedBytes, coalescingKey: coalescingKey(of: $0)) }, log: log,
+            jobRunner: { id, work in jobs.async { inbox.push(.jobFinished(id, work())) } },
+            jobSend: { output.enqueue($0.framedBytes) })
         while true {
             guard let item = inbox.pop(onIdle: { server.flush() }) else { continue }
             switch item {
@@ -62,6 +67,9 @@ public enum StdioRunner {
             case .outputClosed:
                 log("[error] stdout was closed by the client; exiting")
                 return 1
+            case .jobFinished(let id, let result):
+                server.finishJob(id, result: result)
+                if let code = server.exitCode { return finish(output, code: code) }
             case .message(let message):
                 if case .request(let id, _, _) = message, inbox.takeCancellation(id) {
                     output.enqueue(Message.response(id: id, result: .failure(.requestCancelled)).framedBytes)
@@ -130,7 +138,13 @@ private final class Inbox: Sendable {
         case message(Message)
         case end(InputEnd)
         case outputClosed
+        case jobFinished(Int, any Sendable)
     }
+
+    /// The most messages from the client that wait at once. At the bound the reader thread stops
+    /// reading stdin until the loop has taken one (backpressure on the client's pipe), so a
+    /// client that sends without reading cannot make memory grow without limit.
+    static let capacity = 4_096
 
     private struct State {
         var items: [Item] = []
@@ -144,8 +158,11 @@ private final class Inbox: Sendable {
 
     func push(_ item: Item) {
         condition.lock()
+        if case .message = item {
+            while state.items.count - state.head >= Self.capacity { condition.wait() }
+        }
         state.items.append(item)
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -173,6 +190,8 @@ private final class Inbox: Sendable {
         }
         let item = state.items[state.head]
         state.head += 1
+        // A reader waiting at the bound may go on.
+        condition.broadcast()
         if state.head == state.items.count {
             state.items.removeAll(keepingCapacity: true)
             state.head = 0

@@ -71,17 +71,18 @@ public enum WorkspaceScanner {
     /// The bytes examined for a NUL to call a file binary.
     public static let binaryCheckBytes = 8 << 10
 
-    /// Scans `files` on all cores; `progress(done, total)` is called on the calling thread between batches.
+    /// Scans `files` on all cores; `progress(done, total)` is called on the calling thread between
+    /// batches, and the scan ends early, with the files scanned so far, once `shouldStop` says so.
     ///
     /// - Complexity: O(total bytes) spread over the cores.
     public static func scan(
         _ files: [WalkedFile], configuration: HighlightConfiguration, options: ScanOptions = ScanOptions(),
-        progress: (Int, Int) -> Void = { _, _ in }
+        shouldStop: () -> Bool = { false }, progress: (Int, Int) -> Void = { _, _ in }
     ) -> [ScannedFile] {
         let results = Mutex<[ScannedFile?]>([ScannedFile?](repeating: nil, count: files.count))
         let batchSize = 256
         var start = 0
-        while start < files.count {
+        while start < files.count, !shouldStop() {
             let end = min(files.count, start + batchSize)
             let next = Atomic<Int>(start)
             let workers = min(end - start, max(1, ProcessInfo.processInfo.activeProcessorCount))

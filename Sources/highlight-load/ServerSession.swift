@@ -11,6 +11,8 @@ final class ServerSession {
     private var framer = MessageFramer()
     private var pending: [[UInt8]] = []
     private var nextID = 1
+    /// Ids of responses that arrived while another response was awaited (requests sent with `start`).
+    private(set) var answeredIDs: Set<JSON> = []
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -38,11 +40,22 @@ final class ServerSession {
         send(.request(id: id, method: method, params: params))
         while true {
             let body = try nextBody()
-            // Cheap check before parsing: only our response matters.
-            guard let message = try? JSONParser.parse(body), message["id"] == id.json, message["method"] == nil else { continue }
+            guard let message = try? JSONParser.parse(body), message["method"] == nil, let answered = message["id"] else { continue }
+            guard answered == id.json else {
+                answeredIDs.insert(answered)
+                continue
+            }
             if let error = message["error"] { throw Failure(description: "\(method): \(error.jsonText)") }
             return discardResult ? .null : (message["result"] ?? .null)
         }
+    }
+
+    /// Sends a request without waiting for its response; `answeredIDs` tells when it came.
+    func start(_ method: String, _ params: JSON?) -> JSON {
+        let id = RequestID(nextID)
+        nextID += 1
+        send(.request(id: id, method: method, params: params))
+        return id.json
     }
 
     private func send(_ message: Message) {

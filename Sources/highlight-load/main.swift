@@ -9,9 +9,13 @@ import Seeded
 // request on the large document next to the engine's own scan of it, and the server's memory.
 //
 //   swift build -c release && .build/release/highlight-load [--server PATH] [--edits N] [--lines N]
-//   (`--soak` runs the reliability soak instead; see Soak.swift.)
+//   (`--soak` runs the reliability soak instead; see Soak.swift. `--during` measures keystrokes
+//   during long work; see During.swift.)
 
 if CommandLine.arguments.dropFirst().first == "--soak" { exit(runSoak(Array(CommandLine.arguments.dropFirst(2)))) }
+if CommandLine.arguments.dropFirst().first == "--during" {
+    exit(runDuring(Array(CommandLine.arguments.dropFirst(2)), serverPath: ".build/release/highlight-ls"))
+}
 
 var serverPath = ".build/release/highlight-ls"
 var editCount = 300

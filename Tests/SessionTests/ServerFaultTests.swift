@@ -26,7 +26,7 @@ import Testing
     @Test func aFailingHandlerAnswersInternalError() {
         let (server, outbox) = makeServer()
         server.handle(.request(id: RequestID(1), method: "initialize", params: ["capabilities": [:]]))
-        server.answer(RequestID(.string("x")), method: "workspace/symbol") { () throws -> JSON in throw UnexpectedFailure() }
+        server.answer(RequestID(.string("x")), method: "workspace/symbol") { () throws -> Server.Reply in throw UnexpectedFailure() }
         let responses = outbox.messages.compactMap { message -> Result<JSON, ResponseError>? in
             guard case .response(RequestID(.string("x")), let result) = message else { return nil }
             return result

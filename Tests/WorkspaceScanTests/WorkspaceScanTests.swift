@@ -48,7 +48,7 @@ import Testing
         let files = WorkspaceWalker.files(under: root)
         var reported: [(Int, Int)] = []
         let scanned = WorkspaceScanner.scan(
-            files, configuration: configuration, options: ScanOptions(maximumFileSize: 50, maximumExcerptBytes: 6)) { reported.append(($0, $1)) }
+            files, configuration: configuration, options: ScanOptions(maximumFileSize: 50, maximumExcerptBytes: 6), progress: { reported.append(($0, $1)) })
         #expect(reported.last.map { $0 == (4, 4) } == true)
         let byName = Dictionary(uniqueKeysWithValues: scanned.map { ($0.file.relativePath, $0) })
         #expect(byName["binary.dat"]?.skipped == .binary)

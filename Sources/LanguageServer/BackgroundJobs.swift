@@ -1,0 +1,143 @@
+import JSONRPC
+import JSONValue
+import Synchronization
+
+// What runs where. The server loop answers keystrokes; it never does work that grows with the
+// workspace. Such work runs as a *job*: the loop takes an immutable snapshot of what the job
+// needs, hands the job to the runner's pool, and goes on serving. When the job ends, its result
+// comes back through the inbox, and the loop applies it (sends the answer, keeps caches).
+//
+//     request ──loop: snapshot──▶ job on the pool ──result──▶ inbox ──loop: finish──▶ answer
+//                                   ▲ cancelled by $/cancelRequest, a newer request of the
+//                                   │ same kind, or a configuration change
+//
+//   | work                                            | where |
+//   |-------------------------------------------------|-------|
+//   | notifications, edits, requests about a document | loop  |
+//   | `workspace/symbol` (walk, read, search)          | job   |
+//   | opening a document of 1 MiB or more (its line    | job   |
+//   | index and first full scan)                       |       |
+//
+// While a document is being opened by a job, the messages about it wait (in order) and are
+// handled when it is ready; messages about other documents go on.
+//
+// A job sees only its snapshot, so its answer never mixes two configurations; a configuration
+// change cancels the jobs that used the old one (ContentModified), and a result that arrives
+// for a cancelled job is dropped. Without a runner (tests, fuzzing) a job runs at once, in
+// order, on the calling thread, so transcripts stay deterministic.
+
+/// What a running job can see of the world: whether it was cancelled, and a way to send progress.
+public final class JobContext: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+    /// Sends a message to the client from the job's thread (progress notifications only).
+    let send: @Sendable (Message) -> Void
+
+    init(send: @escaping @Sendable (Message) -> Void) {
+        self.send = send
+    }
+
+    /// Whether the job should stop: its answer is no longer wanted.
+    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+}
+
+/// Runs a job's work off the server loop, then hands the result back to the loop, which calls
+/// `Server.finishJob(_:result:)` with it.
+public typealias JobRunner = @Sendable (_ jobID: Int, _ work: @escaping @Sendable () -> any Sendable) -> Void
+
+/// A job the loop started and has not finished.
+struct BackgroundJob {
+    enum Kind { case workspaceSymbols, openDocument }
+
+    let kind: Kind
+    /// The request the job answers; nil for a job that answers none (opening a document), which
+    /// is never cancelled.
+    let requestID: RequestID?
+    let context: JobContext
+    /// Applies the result on the loop.
+    let finish: (any Sendable) -> Void
+}
+
+extension Server {
+    /// Starts `work` as a job answering `requestID`; `finish` runs on the loop with its result,
+    /// unless the job was cancelled first.
+    func startJob(
+        _ kind: BackgroundJob.Kind, answering requestID: RequestID?,
+        work: @escaping @Sendable (JobContext) -> any Sendable, finish: @escaping (any Sendable) -> Void
+    ) {
+        let id = nextJobID
+        nextJobID += 1
+        guard let jobRunner else {
+            // Inline: progress is sent after the work, in the order it was made.
+            let progress = Mutex<[Message]>([])
+            let context = JobContext { message in progress.withLock { $0.append(message) } }
+            let result = work(context)
+            progress.withLock { $0 }.forEach(send)
+            finish(result)
+            return
+        }
+        let context = JobContext(send: jobSend)
+        jobs[id] = BackgroundJob(kind: kind, requestID: requestID, context: context, finish: finish)
+        jobRunner(id) { work(context) }
+    }
+
+    /// Applies the result of a job the runner finished; a cancelled job's result is dropped.
+    public func finishJob(_ id: Int, result: any Sendable) {
+        guard let job = jobs.removeValue(forKey: id) else { return }
+        job.finish(result)
+    }
+
+    /// Cancels the jobs that `matching` selects, answering each one's request with `error`.
+    func cancelJobs(answering error: ResponseError, where matching: (BackgroundJob) -> Bool) {
+        for (id, job) in jobs {
+            guard let requestID = job.requestID, matching(job) else { continue }
+            jobs[id] = nil
+            job.context.cancel()
+            send(.response(id: requestID, result: .failure(error)))
+        }
+    }
+
+    /// `$/cancelRequest`: a job answering that request stops, or a request waiting for its
+    /// document to open is taken back; either way it is answered RequestCancelled.
+    func cancelRequest(_ params: JSON?) {
+        guard let id = params?["id"] else { return }
+        let requestID = RequestID(id)
+        cancelJobs(answering: .requestCancelled) { $0.requestID == requestID }
+        for uri in Array(documentsOpening.keys) {
+            guard let waiting = documentsOpening[uri],
+                  let index = waiting.firstIndex(where: { if case .request(requestID, _, _) = $0 { true } else { false } })
+            else { continue }
+            documentsOpening[uri]?.remove(at: index)
+            send(.response(id: requestID, result: .failure(.requestCancelled)))
+        }
+    }
+
+    /// Handles the messages that waited for `uri` to open, and, once no document is opening, those that waited for all.
+    func handleMessagesWaiting(forDocument uri: String) {
+        for message in documentsOpening.removeValue(forKey: uri) ?? [] { handle(message) }
+        guard documentsOpening.isEmpty else { return }
+        let waiting = messagesWaitingForEveryDocument
+        messagesWaitingForEveryDocument = []
+        for message in waiting { handle(message) }
+    }
+
+    /// Holds `message` when it is about a document a job is opening (or is `shutdown` or `exit`
+    /// while any is); true when it was held.
+    func holdIfDocumentIsOpening(_ message: Message) -> Bool {
+        guard !documentsOpening.isEmpty else { return false }
+        let params: JSON?
+        switch message {
+        case .request(_, "shutdown", _), .notification("exit", _):
+            // Requests that came before must be answered before the server shuts down.
+            messagesWaitingForEveryDocument.append(message)
+            return true
+        case .request(_, _, let requestParams): params = requestParams
+        case .notification(_, let notificationParams): params = notificationParams
+        case .response: return false
+        }
+        guard let uri = params.value(at: "textDocument.uri")?.stringValue, documentsOpening[uri] != nil else { return false }
+        documentsOpening[uri]?.append(message)
+        return true
+    }
+}

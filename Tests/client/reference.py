@@ -118,17 +118,13 @@ class Document:
 _LETTER_MARK_DIGIT = ("Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd")
 
 
-def is_whole_word_char(scalar: str) -> bool:
-    """A word character for ``wholeWord``: a letter, a mark, a decimal digit or ``_``.
-
-    As docs/CONFIGURATION.md says, marks count too, so that ``cafe`` does not match
-    inside ``cafe`` + U+0301, and ``_`` stands for connector punctuation.
-    """
-    return unicodedata.category(scalar) in _LETTER_MARK_DIGIT or unicodedata.category(scalar) == "Pc"
+def is_ascii_word_char(scalar: str) -> bool:
+    """A word character for the regex ``\\b`` without ``(?u)``: ``[0-9A-Za-z_]``, as in RE2."""
+    return scalar == "_" or ("0" <= scalar <= "9") or ("A" <= scalar <= "Z") or ("a" <= scalar <= "z")
 
 
 def is_regex_word_char(scalar: str) -> bool:
-    """A word character for the regex ``\\b``: Unicode ``\\w`` as in UTS #18 annex C.
+    """A word character for ``wholeWord`` (and ``(?u)\\b``): Unicode ``\\w`` as in UTS #18 annex C.
 
     That is Alphabetic, marks, decimal digits, connector punctuation and
     Join_Control (U+200C, U+200D). Python has no Alphabetic property; for the
@@ -206,23 +202,24 @@ class TicketRule:
         followed by a capital, not ``-``, and a shorter run of digits by a digit,
         which fails ``\\b``.
         """
-        if cp > 0 and is_regex_word_char(text[cp - 1]):
+        if cp > 0 and is_ascii_word_char(text[cp - 1]):
             return None
         found = self._core.match(text, cp)
         if found is None:
             return None
         end = found.end()
-        if end < len(text) and is_regex_word_char(text[end]):
+        if end < len(text) and is_ascii_word_char(text[end]):
             return None
         return end
 
 
 def _whole_word_accepts(text: str, start: int, end: int) -> bool:
+    # A whole word touches no word character on either side, whatever its own edges are.
     if start == end:
         return False
-    if is_whole_word_char(text[start]) and start > 0 and is_whole_word_char(text[start - 1]):
+    if start > 0 and is_regex_word_char(text[start - 1]):
         return False
-    if is_whole_word_char(text[end - 1]) and end < len(text) and is_whole_word_char(text[end]):
+    if end < len(text) and is_regex_word_char(text[end]):
         return False
     return True
 

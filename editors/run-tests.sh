@@ -7,7 +7,8 @@
 #   Vim     Vim + ALE (Debian: vim, vim-ale) in Ex mode: ALE lists highlight-ls's diagnostics
 #   Helix   editors/helix/add-highlight-ls.py on sample languages.toml files (python3 unittest)
 #   Emacs   batch end-to-end tests with lsp-mode and with Eglot, the same on a 40,000-line file
-#           under each, and byte-compile/checkdoc/package-lint (editors/emacs/test/)
+#           under each, finding matches (next/previous, occur, list, next-error, imenu) under
+#           each, and byte-compile/checkdoc/package-lint (editors/emacs/test/)
 #   VS Code node's test runner: the extension against recording stand-ins of vscode and its client
 #           library, and its manifest against the schema and the server (editors/vscode/test/)
 #
@@ -123,6 +124,8 @@ else
     run "emacs" emacs --batch -l editors/emacs/test/highlight-ls-test.el
     run "emacs-large-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
       emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
+    run "emacs-find-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
+      emacs --batch -l editors/emacs/test/highlight-ls-find-test.el
   fi
   if ! emacs_has eglot; then
     skip "Eglot (elpa-eglot) not installed"
@@ -130,6 +133,8 @@ else
     run "emacs-eglot" emacs --batch -l editors/emacs/test/highlight-ls-eglot-test.el
     run "emacs-large-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
       emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
+    run "emacs-find-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
+      emacs --batch -l editors/emacs/test/highlight-ls-find-test.el
   fi
   if ! emacs_has package-lint || ! emacs_has lsp-mode || ! emacs_has eglot; then
     skip "package-lint, lsp-mode or Eglot (elpa-package-lint, elpa-lsp-mode, elpa-eglot) not installed"

@@ -46,11 +46,21 @@ public struct RuleSet: Sendable {
         /// Whether the literal words may use a prefilter (default true); benchmarks turn it off to time the bare automaton.
         public var usesLiteralPrefilter: Bool
 
+        /// What compiling one regex rule may spend (states, bytes, time); a rule over it is an error, the others work.
+        public var ruleCompileBudget: CompileBudget
+        /// What compiling all regex rules together may spend; once it is spent, the remaining regex rules are errors.
+        public var ruleSetCompileBudget: CompileBudget
+
         /// Creates limits.
-        public init(maximumMatchCount: Int? = nil, denseAutomatonByteBudget: Int = 16 << 20, usesLiteralPrefilter: Bool = true) {
+        public init(
+            maximumMatchCount: Int? = nil, denseAutomatonByteBudget: Int = 16 << 20, usesLiteralPrefilter: Bool = true,
+            ruleCompileBudget: CompileBudget = .rule, ruleSetCompileBudget: CompileBudget = .ruleSet
+        ) {
             self.maximumMatchCount = maximumMatchCount
             self.denseAutomatonByteBudget = denseAutomatonByteBudget
             self.usesLiteralPrefilter = usesLiteralPrefilter
+            self.ruleCompileBudget = ruleCompileBudget
+            self.ruleSetCompileBudget = ruleSetCompileBudget
         }
 
         /// No match limit and a 16 MiB automaton budget.
@@ -71,6 +81,8 @@ public struct RuleSet: Sendable {
     public let maximumMatchUTF8Length: Int?
     /// Whether some rule can match `\n` or `\r`.
     public let canMatchLineTerminator: Bool
+    /// The NFA states built while compiling the regex rules (rejected ones included), within `Limits.ruleSetCompileBudget`.
+    public let compiledStateCount: Int
     let limits: Limits
     let literalAutomaton: LiteralAutomaton?
     let regexStreams: [RegexStream]
@@ -95,6 +107,11 @@ public struct RuleSet: Sendable {
         var regexIsUnbounded = false
         var regexMaximumLength = 0
         var lineTerminator = false
+        // The rule set's budget, spent rule by rule: each regex compiles within the smaller of its own budget and what is left.
+        var tracker = RegexCompileTracker(ruleBudget: limits.ruleCompileBudget, setBudget: limits.ruleSetCompileBudget)
+        func compileRegex(_ pattern: String, caseInsensitive: Bool, wholeWord: Bool) throws(RegexError) -> CompiledRegex {
+            try tracker.compile(pattern, caseInsensitive: caseInsensitive, wholeWord: wholeWord)
+        }
 
         for (ruleIndex, rule) in rules.enumerated() {
             switch rule.pattern {
@@ -112,7 +129,7 @@ public struct RuleSet: Sendable {
                 }
             case .regex(let pattern):
                 do {
-                    let regex = try CompiledRegex(pattern, caseInsensitive: !rule.caseSensitive, wholeWord: rule.wholeWord)
+                    let regex = try compileRegex(pattern, caseInsensitive: !rule.caseSensitive, wholeWord: rule.wholeWord)
                     streams.append(RegexStream(ruleIndex: ruleIndex, regex: regex))
                     if let length = regex.maximumMatchUTF8Length {
                         regexMaximumLength = max(regexMaximumLength, length)
@@ -132,7 +149,7 @@ public struct RuleSet: Sendable {
         var maximumLength = patternSet.maximumVariantUTF8Length
         for word in patternSet.overflowWords {
             do {
-                let regex = try CompiledRegex(RegexEscaping.escaped(word.word), caseInsensitive: true, wholeWord: word.wholeWord)
+                let regex = try compileRegex(RegexEscaping.escaped(word.word), caseInsensitive: true, wholeWord: word.wholeWord)
                 streams.append(RegexStream(ruleIndex: word.ruleIndex, regex: regex))
                 maximumLength = max(maximumLength, RegexEscaping.maximumCaseInsensitiveUTF8Length(of: word.word))
             } catch {
@@ -151,6 +168,7 @@ public struct RuleSet: Sendable {
             ? nil : LiteralAutomaton(patternSet: patternSet, configuration: automatonConfiguration)
         self.maximumMatchUTF8Length = regexIsUnbounded ? nil : max(maximumLength, regexMaximumLength)
         self.canMatchLineTerminator = lineTerminator
+        self.compiledStateCount = tracker.statesUsed
     }
 
     /// All matches in `text`: sorted, non-overlapping, resolved leftmost, then longest, then first rule.

@@ -32,7 +32,7 @@ public struct HighlightConfiguration: Sendable {
     public let applicability: [RuleApplicability]
     /// The rules' `languages` and `files`, compiled to decide per text which rules apply.
     let filters: RuleFilterSet
-    /// The styled capture groups of every rule, in rule order; piece index `rules.count + i` is `groupPieceKinds[i]`.
+    /// The styled capture groups of every rule, in rule order; `Piece.group(i)` is `groupPieceKinds[i]`.
     public let groupPieceKinds: [PieceKind]
     /// The index of the built-in `color` rule, when `"colors": true` put it in.
     public let colorRuleIndex: Int?

@@ -75,7 +75,7 @@ extension Server {
             data.append(deltaLine)
             data.append(deltaLine == 0 ? segment.startCharacter - previousStart : segment.startCharacter)
             data.append(segment.endCharacter - segment.startCharacter)
-            data.append(types[segment.ruleIndex])
+            data.append(types[segment.piece])
             data.append(0)
             previousLine = segment.line
             previousStart = segment.startCharacter

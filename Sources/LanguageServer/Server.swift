@@ -143,6 +143,8 @@ public final class Server {
         case "textDocument/hover": return .now(try hoverRequest(params))
         case "textDocument/documentColor": return .now(try documentColorRequest(params))
         case "textDocument/colorPresentation": return .now(try colorPresentationRequest(params))
+        case "textDocument/codeAction": return .now(try codeActionRequest(params))
+        case "workspace/executeCommand": return .now(try executeCommandRequest(params))
         default: throw ResponseError.methodNotFound(method)
         }
     }

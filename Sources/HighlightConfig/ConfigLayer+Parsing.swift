@@ -147,6 +147,13 @@ struct LayerReader {
                 report(.error, "\"colors\" must be true or false, not \(a(value.typeName))", at: origin(ofValueAt: [.key("colors")]))
             }
         }
+        if let value = members["outline"] {
+            if let outline = value.boolValue {
+                layer.outline = outline
+            } else {
+                report(.error, "\"outline\" must be true or false, not \(a(value.typeName))", at: origin(ofValueAt: [.key("outline")]))
+            }
+        }
         if let value = members["styles"] {
             if case .object(let styles) = value {
                 for name in orderedKeys(of: styles, at: [.key("styles")]) {

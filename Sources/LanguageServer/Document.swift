@@ -26,13 +26,15 @@ struct Document {
 
     /// Replaces a UTF-8 range of the text and brings the syntax index and the highlights up to date.
     ///
-    /// When no rule can match a line terminator, every match lies within one line, so only the
-    /// lines the edit touched are scanned again — and the lines whose comment or string scope
-    /// the edit changed (opening `/*` changes every line after it, up to where the scopes agree
-    /// again); the matches and line segments after them are shifted, not recomputed. Otherwise
-    /// the highlights are dropped and recomputed in full when next needed.
-    /// - Complexity: O(e + m) for an edit touching e bytes of lines, with m matches in the
-    ///   document (shifting the later ones), plus moving the bytes after the edit.
+    /// Only the lines the edit touched are scanned again — widened by as many lines as one match
+    /// can span (none when no rule can match a line terminator; one for `TODO.*\n//.*`), and by
+    /// the lines whose comment or string scope the edit changed (opening `/*` changes every line
+    /// after it, up to where the scopes agree again); the matches and line segments after them
+    /// are shifted, not recomputed. When a rule's matches can span any number of lines, the
+    /// highlights are dropped and recomputed in full when next needed.
+    /// - Complexity: O(e + m) for an edit touching e bytes of lines (and the lines a match can
+    ///   reach around them), with m matches in the document (shifting the later ones), plus
+    ///   moving the bytes after the edit.
     mutating func replace(utf8Range: Range<Int>, with newText: some Collection<UInt8>, ruleSet: RuleSet, filter: RuleFilter) {
         let oldLineCount = text.lineIndex.lineCount
         let oldCount = text.utf8Count
@@ -48,7 +50,11 @@ struct Document {
         // Without a syntax index, the matches are right only while none of them is a scoped rule's
         // (see `RuleFilter.matches`); otherwise an edit could change their scopes unseen.
         let scopesUnknown = syntax == nil && filter.needsSyntax && highlights?.matches.contains { filter.isScoped($0.ruleIndex) } == true
-        guard var current = highlights, !ruleSet.canMatchLineTerminator, !scopesUnknown else {
+        // A match spans at most `lineReach` line breaks; a rule that can span any number of them
+        // (`(?s)BEGIN.*END`) leaves only a full recomputation.
+        let lineBreaks = ruleSet.maximumMatchLineBreaks
+        let lineReach = !ruleSet.canMatchLineTerminator ? 0 : text.loneCarriageReturnCount == 0 ? lineBreaks.lineFeeds : lineBreaks.any
+        guard var current = highlights, let lineReach, !scopesUnknown else {
             highlights = nil
             return
         }
@@ -57,23 +63,52 @@ struct Document {
         let byteDelta = text.utf8Count - oldCount
         let lineDelta = index.lineCount - oldLineCount
         // The lines the new text spans. A line terminator belongs to the line it ends, so an edit
-        // that joins, splits or re-terminates lines (a `\r` meeting a `\n`) lands in them too, and
-        // the lines around are unchanged: their matches cannot see across a terminator.
+        // that joins, splits or re-terminates lines (a `\r` meeting a `\n`) lands in them too.
         var firstLine = index.line(containingUTF8Offset: utf8Range.lowerBound)
         var lastLine = index.line(containingUTF8Offset: utf8Range.lowerBound + insertedCount)
         if let rescoped {
             firstLine = min(firstLine, index.line(containingUTF8Offset: rescoped.lowerBound))
             lastLine = max(lastLine, index.line(containingUTF8Offset: max(rescoped.lowerBound, rescoped.upperBound - 1)))
         }
-        let regionStart = index.utf8Offset(ofLineStart: firstLine)
-        let regionEnd = lastLine + 1 < index.lineCount ? index.utf8Offset(ofLineStart: lastLine + 1) : text.utf8Count
+        // A match that starts more than `lineReach` lines away cannot reach the edited lines, nor
+        // see them. The region then grows until no match, old or new, crosses its ends, so that
+        // the matches outside it were resolved exactly as they would be now. Old matches before
+        // the edit keep their offsets; those after it are shifted by `byteDelta`.
+        firstLine = max(0, firstLine - lineReach)
+        lastLine = min(index.lineCount - 1, lastLine + lineReach)
+        var regionStart = index.utf8Offset(ofLineStart: firstLine)
+        while case let before = current.matches.partitionPoint({ $0.utf8Range.lowerBound >= regionStart }), before > 0,
+              case let crossing = current.matches[before - 1], crossing.utf8Range.upperBound > regionStart {
+            firstLine = index.line(containingUTF8Offset: crossing.utf8Range.lowerBound)
+            regionStart = index.utf8Offset(ofLineStart: firstLine)
+        }
         // Taken out of the document while the region is searched, which may build it.
         var regionSyntax = syntax
         syntax = nil
-        let fresh = text.withUnsafeBytes {
-            filter.matches(of: ruleSet, in: $0, startingIn: regionStart..<regionEnd, languageID: languageId, syntax: &regionSyntax)
+        var fresh = MatchList(matches: [], truncated: false)
+        while true {
+            let regionEnd = lastLine + 1 < index.lineCount ? index.utf8Offset(ofLineStart: lastLine + 1) : text.utf8Count
+            let oldRegionEnd = regionEnd - byteDelta
+            // Matches are sorted and do not overlap, so their ends are sorted too.
+            let after = current.matches.partitionPoint { $0.utf8Range.upperBound > oldRegionEnd }
+            let oldCrossing = after < current.matches.count && current.matches[after].utf8Range.lowerBound < oldRegionEnd
+                ? current.matches[after] : nil
+            if let oldCrossing, lastLine + 1 < index.lineCount {
+                lastLine = max(lastLine, index.line(containingUTF8Offset: max(regionEnd, oldCrossing.utf8Range.upperBound + byteDelta - 1)))
+                continue
+            }
+            let start = regionStart
+            fresh = text.withUnsafeBytes {
+                filter.matches(of: ruleSet, in: $0, startingIn: start..<regionEnd, languageID: languageId, syntax: &regionSyntax)
+            }
+            if let last = fresh.matches.last, last.utf8Range.upperBound > regionEnd, lastLine + 1 < index.lineCount {
+                lastLine = index.line(containingUTF8Offset: last.utf8Range.upperBound - 1)
+                continue
+            }
+            break
         }
         syntax = regionSyntax
+        let regionEnd = lastLine + 1 < index.lineCount ? index.utf8Offset(ofLineStart: lastLine + 1) : text.utf8Count
         current.replaceMatches(
             oldUTF8Range: regionStart..<max(regionStart, regionEnd - byteDelta), with: fresh.matches, byteDelta: byteDelta,
             oldLines: firstLine...max(firstLine, lastLine - lineDelta), lineDelta: lineDelta, text: text)

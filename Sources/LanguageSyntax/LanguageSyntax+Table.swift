@@ -41,6 +41,25 @@ extension LanguageSyntax {
 
     private static let cStrings: [Opener] = [quoted("\""), characterLiteral]
     private static let htmlComment = Opener("<!--", .blockComment(close: "-->", nests: false))
+
+    /// Docstrings: a string that stands alone on its line (after a prefix such as `r` or `u`) is a
+    /// statement of its own, as module, class, function and attribute docstrings are. The test is
+    /// the line, not the statement, so a multi-line string that starts a continuation line inside
+    /// brackets counts too; docs/CONFIGURATION.md says so.
+    private static func docStrings(quotes: [String], prefixLetters: String = "") -> [Opener] {
+        let standalone = Condition.standaloneString(prefixLetters: Array(prefixLetters.utf8))
+        return quotes.map { quote in
+            Opener(quote, .string(close: quote, escape: backslash, multiline: quote.count == 3), standalone, documentation: true)
+        }
+    }
+    private static let pythonDocStrings = docStrings(quotes: ["\"\"\"", "'''", "\"", "'"], prefixLetters: "rRuUbBfF")
+
+    /// Elixir's documentation attributes: `@moduledoc`, `@doc` and `@typedoc` with a string or heredoc.
+    private static let elixirDocAttributes: [Opener] = ["moduledoc", "doc", "typedoc"].flatMap { attribute in
+        [("\"\"\"", "\"\"\""), ("~S\"\"\"", "\"\"\""), ("~s\"\"\"", "\"\"\""), ("\"", "\"")].map { open, close in
+            Opener("@\(attribute) \(open)", .string(close: close, escape: backslash, multiline: true), documentation: true)
+        }
+    }
     private static let hashComment = Opener("#", .lineComment)
 
     // MARK: The table
@@ -102,7 +121,9 @@ extension LanguageSyntax {
             openers: slashComments + [hashComment, quoted("'", multiline: true), quoted("\"", multiline: true)]),
         LanguageSyntax(
             languageIDs: ["python"],
-            openers: [hashComment, quoted("'''", multiline: true), quoted("\"\"\"", multiline: true), quoted("'"), quoted("\"")]),
+            openers: [hashComment] + pythonDocStrings + [
+                quoted("'''", multiline: true), quoted("\"\"\"", multiline: true), quoted("'"), quoted("\""),
+            ]),
         LanguageSyntax(
             languageIDs: ["ruby"],
             openers: [
@@ -141,8 +162,10 @@ extension LanguageSyntax {
                 quoted("'", escape: nil, multiline: true),
             ]),
         LanguageSyntax(
-            languageIDs: ["html", "xml", "xsl", "svg", "markdown", "vue", "svelte", "astro", "razor", "django-html"],
+            languageIDs: ["html", "xml", "xsl", "svg", "vue", "svelte", "astro", "razor", "django-html"],
             openers: [htmlComment]),
+        // Markdown is prose: all of its text is documentation, in comment scope like its `<!-- -->`.
+        LanguageSyntax(languageIDs: ["markdown"], openers: [htmlComment], textScope: .comment),
         LanguageSyntax(languageIDs: ["css"], openers: [Opener("/*", .blockComment(close: "*/", nests: false)), quoted("\""), quoted("'")]),
         LanguageSyntax(languageIDs: ["scss", "less", "sass"], openers: slashComments + [quoted("\""), quoted("'")]),
         LanguageSyntax(
@@ -165,7 +188,7 @@ extension LanguageSyntax {
             ]),
         LanguageSyntax(
             languageIDs: ["elixir"],
-            openers: [
+            openers: elixirDocAttributes + [
                 hashComment, quoted("\"\"\"", multiline: true), quoted("'''", multiline: true),
                 quoted("\"", multiline: true), quoted("'", multiline: true),
             ]),
@@ -178,6 +201,7 @@ extension LanguageSyntax {
             languageIDs: ["julia"],
             openers: [
                 Opener("#=", .blockComment(close: "=#", nests: true)), hashComment,
+            ] + docStrings(quotes: ["\"\"\"", "\""]) + [
                 quoted("\"\"\"", multiline: true), quoted("\"", multiline: true), characterLiteral,
             ]),
         LanguageSyntax(
@@ -204,7 +228,8 @@ extension LanguageSyntax {
         LanguageSyntax(languageIDs: ["latex", "tex", "bibtex", "context"], openers: [Opener("%", .lineComment)], codeEscape: backslash),
         LanguageSyntax(
             languageIDs: ["graphql"],
-            openers: [hashComment, quoted("\"\"\"", multiline: true), quoted("\"")]),
+            // Descriptions are strings that stand alone before what they describe.
+            openers: [hashComment] + docStrings(quotes: ["\"\"\"", "\""]) + [quoted("\"\"\"", multiline: true), quoted("\"")]),
         LanguageSyntax(
             languageIDs: ["coffeescript"],
             openers: [

@@ -13,6 +13,10 @@
 // Conditions keep common false openers out: `#` only after a space in shell
 // (`$#`), `'` only when it closes within a few bytes (Rust lifetimes, OCaml
 // type variables), `r"` only at a word start.
+//
+// Documentation counts as comment: a string opener can say that what it opens
+// is documentation (a Python docstring: a string that starts its line), and a
+// language of prose (Markdown) says that its text outside every opener is.
 
 /// The kind of text a byte is in: code, a comment or a string.
 public enum Scope: UInt8, Sendable, Hashable, CaseIterable {
@@ -47,6 +51,10 @@ public struct LanguageSyntax: Sendable, Hashable {
         case afterSpace
         /// Only spaces or tabs before it on the line (`=begin` in Ruby, `#` in INI).
         case lineStart
+        /// A string that stands alone on its line, as a docstring does: only spaces or tabs before it
+        /// (then at most two of `prefixLetters`, as in `r"""`), and, when it closes on the same line,
+        /// nothing after it but spaces, tabs and a line comment.
+        case standaloneString(prefixLetters: [UInt8])
     }
 
     /// What an opener opens.
@@ -79,17 +87,25 @@ public struct LanguageSyntax: Sendable, Hashable {
         public var text: [UInt8]
         public var kind: Kind
         public var condition: Condition
+        /// The scope of what it opens: `.comment` for comments and for documentation written as a
+        /// string (a docstring), `.string` for other strings.
+        public var scope: Scope
         /// The closing bytes of a block comment or string (empty for other kinds), computed once.
         let closing: [UInt8]
 
-        /// Creates an opener.
-        public init(_ text: String, _ kind: Kind, _ condition: Condition = .anywhere) {
+        /// Creates an opener; `documentation` makes a string opener open documentation, which is in comment scope.
+        public init(_ text: String, _ kind: Kind, _ condition: Condition = .anywhere, documentation: Bool = false) {
             self.text = Array(text.utf8)
             self.kind = kind
             self.condition = condition
             switch kind {
             case .blockComment(let close, _), .string(let close, _, _): closing = Array(close.utf8)
             default: closing = []
+            }
+            switch kind {
+            case .lineComment, .blockComment: scope = .comment
+            case .longBracket(let bracketScope): scope = documentation ? .comment : bracketScope
+            default: scope = documentation ? .comment : .string
             }
         }
     }
@@ -100,14 +116,18 @@ public struct LanguageSyntax: Sendable, Hashable {
     public var openers: [Opener]
     /// A byte that, in code, makes the next byte ordinary (`\` in shell and LaTeX), or nil.
     public var codeEscape: UInt8?
+    /// The scope of text outside every comment and string: `.code` in a programming language,
+    /// `.comment` in a language of prose (Markdown), where all text is documentation.
+    public var textScope: Scope
     /// Whether each byte can start an opener (a quick test before trying them).
     let firstBytes: [Bool]
 
     /// Creates a syntax from its openers.
-    public init(languageIDs: [String], openers: [Opener], codeEscape: UInt8? = nil) {
+    public init(languageIDs: [String], openers: [Opener], codeEscape: UInt8? = nil, textScope: Scope = .code) {
         self.languageIDs = languageIDs
         self.openers = openers
         self.codeEscape = codeEscape
+        self.textScope = textScope
         var first = [Bool](repeating: false, count: 256)
         for opener in openers {
             if let byte = opener.text.first { first[Int(byte)] = true }

@@ -116,7 +116,8 @@ public struct SyntaxIndex: Sendable {
         return low
     }
 
-    /// The scope of the byte at `utf8Offset`: inside a comment or string region, or code.
+    /// The scope of the byte at `utf8Offset`: that of the comment or string region it is in, else
+    /// the language's text scope (code, or comment in a language of prose).
     ///
     /// - Complexity: O(log lines + regions on the line).
     public func scope(atUTF8Offset utf8Offset: Int) -> Scope {
@@ -125,7 +126,7 @@ public struct SyntaxIndex: Sendable {
         for region in lineRegions[line] where region.utf8Range.contains(relative) {
             return region.scope
         }
-        return .code
+        return syntax.textScope
     }
 
     /// The scope of a match: that of its first byte.

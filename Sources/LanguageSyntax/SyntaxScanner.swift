@@ -19,19 +19,20 @@ public enum LexState: Sendable, Hashable {
     case string(opener: Int)
     /// Inside a raw string or long-bracket comment that ends at `closing`, with no escapes.
     case rawText(scope: Scope, closing: [UInt8])
-
-    /// The scope of text in this state.
-    public var scope: Scope {
-        switch self {
-        case .code: return .code
-        case .blockComment: return .comment
-        case .string: return .string
-        case .rawText(let scope, _): return scope
-        }
-    }
 }
 
 extension LanguageSyntax {
+    /// The scope of text in `state`: the language's text scope in code, else that of the opener
+    /// that opened the comment or string (documentation written as a string is a comment).
+    public func scope(of state: LexState) -> Scope {
+        switch state {
+        case .code: return textScope
+        case .blockComment: return .comment
+        case .string(let opener): return openers.indices.contains(opener) ? openers[opener].scope : .string
+        case .rawText(let scope, _): return scope
+        }
+    }
+
     /// The comment and string regions of one line and the state after it.
     ///
     /// `line` is one line of text, with or without its terminator (`\n`, `\r\n` or `\r`);
@@ -65,15 +66,12 @@ extension LanguageSyntax {
                 }
                 let opener = openers[openerIndex]
                 switch opener.kind {
-                case .lineComment:
-                    regions.append(ScopeRegion(utf8Range: position..<end, scope: .comment))
-                    position = end
-                case .lineString:
-                    regions.append(ScopeRegion(utf8Range: position..<end, scope: .string))
+                case .lineComment, .lineString:
+                    regions.append(ScopeRegion(utf8Range: position..<end, scope: opener.scope))
                     position = end
                 case .characterLiteral:
                     // The literal was checked to close on this line: `length` covers all of it.
-                    regions.append(ScopeRegion(utf8Range: position..<(position + length), scope: .string))
+                    regions.append(ScopeRegion(utf8Range: position..<(position + length), scope: opener.scope))
                     position += length
                 default:
                     regionStart = position
@@ -122,7 +120,7 @@ extension LanguageSyntax {
                 }
                 if Self.hasPrefix(line, at: position, end: end, close) {
                     position += close.count
-                    regions.append(ScopeRegion(utf8Range: regionStart..<position, scope: .string))
+                    regions.append(ScopeRegion(utf8Range: regionStart..<position, scope: openers[openerIndex].scope))
                     state = .code
                 } else {
                     position += 1
@@ -143,7 +141,7 @@ extension LanguageSyntax {
         }
 
         if state != .code {
-            if regionStart < end { regions.append(ScopeRegion(utf8Range: regionStart..<end, scope: state.scope)) }
+            if regionStart < end { regions.append(ScopeRegion(utf8Range: regionStart..<end, scope: scope(of: state))) }
             // A one-line string ends with its line, unless the line ends with the escape byte.
             if case .string(let openerIndex) = state,
                case .string(_, let escape, let multiline) = openers[openerIndex].kind, !multiline {
@@ -160,7 +158,7 @@ extension LanguageSyntax {
     ) -> (Int, Int, LexState)? {
         for (index, opener) in openers.enumerated() {
             guard Self.hasPrefix(line, at: position, end: end, opener.text),
-                  conditionHolds(opener.condition, in: line, at: position) else { continue }
+                  conditionHolds(opener, in: line, at: position, end: end) else { continue }
             let after = position + opener.text.count
             switch opener.kind {
             case .lineComment, .lineString:
@@ -218,8 +216,8 @@ extension LanguageSyntax {
         return nil
     }
 
-    private func conditionHolds(_ condition: Condition, in line: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
-        switch condition {
+    private func conditionHolds(_ opener: Opener, in line: UnsafeBufferPointer<UInt8>, at position: Int, end: Int) -> Bool {
+        switch opener.condition {
         case .anywhere:
             return true
         case .notAfterWordCharacter:
@@ -232,6 +230,29 @@ extension LanguageSyntax {
             return before == 0x20 || before == 0x09
         case .lineStart:
             return line[0..<position].allSatisfy { $0 == 0x20 || $0 == 0x09 }
+        case .standaloneString(let prefixLetters):
+            var start = position
+            while start > 0, position - start < 2, prefixLetters.contains(line[start - 1]) { start -= 1 }
+            guard line[0..<start].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return false }
+            return nothingButCommentAfterString(opener, in: line, at: position, end: end)
+        }
+    }
+
+    /// Whether the string `opener` opens at `position` runs past the line, or closes on it with
+    /// only spaces, tabs and a line comment after it (`"doc"  # note`, not `"key": value`).
+    private func nothingButCommentAfterString(_ opener: Opener, in line: UnsafeBufferPointer<UInt8>, at position: Int, end: Int) -> Bool {
+        guard case .string(_, let escape, _) = opener.kind else { return true }
+        var cursor = position + opener.text.count
+        while cursor < end, !Self.hasPrefix(line, at: cursor, end: end, opener.closing) {
+            cursor += line[cursor] == escape ? 2 : 1
+        }
+        guard cursor < end else { return true }
+        cursor += opener.closing.count
+        while cursor < end, line[cursor] == 0x20 || line[cursor] == 0x09 { cursor += 1 }
+        guard cursor < end else { return true }
+        return openers.contains { candidate in
+            if case .lineComment = candidate.kind { return Self.hasPrefix(line, at: cursor, end: end, candidate.text) }
+            return false
         }
     }
 

@@ -71,6 +71,11 @@ public struct RuleSet: Sendable {
     public let maximumMatchUTF8Length: Int?
     /// Whether some rule can match `\n` or `\r`.
     public let canMatchLineTerminator: Bool
+    /// How many line breaks one match can span at most, over every rule: in a text without lone
+    /// `\r`s (`lineFeeds`: its `\n`s; `TODO[^\n]*\n//.*` spans one), and in any text (`any`:
+    /// its `\n`s and `\r`s, since `[^\n]` can cross a lone `\r`); nil when unbounded
+    /// (`(?s)BEGIN.*END`).
+    public let maximumMatchLineBreaks: (lineFeeds: Int?, any: Int?)
     let limits: Limits
     let literalAutomaton: LiteralAutomaton?
     let regexStreams: [RegexStream]
@@ -95,6 +100,8 @@ public struct RuleSet: Sendable {
         var regexIsUnbounded = false
         var regexMaximumLength = 0
         var lineTerminator = false
+        var mostTerminators: Int? = 0
+        var mostLineFeeds: Int? = 0
 
         for (ruleIndex, rule) in rules.enumerated() {
             switch rule.pattern {
@@ -106,8 +113,11 @@ public struct RuleSet: Sendable {
                     words.append(LiteralPatternSet.Word(
                         ruleIndex: ruleIndex, wordIndex: wordIndex, text: word,
                         caseSensitive: rule.caseSensitive, wholeWord: rule.wholeWord))
-                    if word.utf8.contains(0x0A) || word.utf8.contains(0x0D) {
+                    let terminators = word.utf8.count { $0 == 0x0A || $0 == 0x0D }
+                    if terminators > 0 {
                         lineTerminator = true
+                        mostTerminators = mostTerminators.map { max($0, terminators) }
+                        mostLineFeeds = mostLineFeeds.map { max($0, word.utf8.count { $0 == 0x0A }) }
                     }
                 }
             case .regex(let pattern):
@@ -120,6 +130,8 @@ public struct RuleSet: Sendable {
                         regexIsUnbounded = true
                     }
                     if regex.canMatchLineTerminator { lineTerminator = true }
+                    mostTerminators = regex.maximumLineTerminatorCount.flatMap { count in mostTerminators.map { max($0, count) } }
+                    mostLineFeeds = regex.maximumLineFeedCount.flatMap { count in mostLineFeeds.map { max($0, count) } }
                 } catch {
                     errors.append(RuleError(
                         ruleIndex: ruleIndex, message: error.message, patternUTF8Offset: error.patternUTF8Offset))
@@ -151,6 +163,7 @@ public struct RuleSet: Sendable {
             ? nil : LiteralAutomaton(patternSet: patternSet, configuration: automatonConfiguration)
         self.maximumMatchUTF8Length = regexIsUnbounded ? nil : max(maximumLength, regexMaximumLength)
         self.canMatchLineTerminator = lineTerminator
+        self.maximumMatchLineBreaks = (mostLineFeeds, mostTerminators)
     }
 
     /// All matches in `text`: sorted, non-overlapping, resolved leftmost, then longest, then first rule.

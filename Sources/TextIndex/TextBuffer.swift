@@ -9,6 +9,8 @@ public struct TextBuffer: Sendable {
     public private(set) var utf8: [UInt8]
     /// The line index of `utf8`.
     public private(set) var lineIndex: LineIndex
+    /// How many `\r`s are not followed by `\n`: line breaks that a pattern such as `[^\n]` can cross.
+    public private(set) var loneCarriageReturnCount: Int
 
     /// A buffer holding `utf8`.
     ///
@@ -16,6 +18,16 @@ public struct TextBuffer: Sendable {
     public init(utf8: [UInt8]) {
         self.utf8 = utf8
         self.lineIndex = LineIndex(utf8: utf8)
+        self.loneCarriageReturnCount = Self.loneCarriageReturns(in: utf8, 0..<utf8.count)
+    }
+
+    /// The lone `\r`s among the bytes of `range` (a `\r` at its end looks at the byte after it).
+    private static func loneCarriageReturns(in bytes: [UInt8], _ range: Range<Int>) -> Int {
+        var count = 0
+        for index in range.clamped(to: 0..<bytes.count) where bytes[index] == 0x0D {
+            if index + 1 >= bytes.count || bytes[index + 1] != 0x0A { count += 1 }
+        }
+        return count
     }
 
     /// A buffer holding the UTF-8 of `text`.
@@ -61,7 +73,10 @@ public struct TextBuffer: Sendable {
         let upper = characterStart(atOrBefore: max(start, end))
         let range = lower..<upper
         let insertedCount = newText.count
+        // Only a `\r` inside the range or just before it can change whether it is lone.
+        loneCarriageReturnCount -= Self.loneCarriageReturns(in: utf8, max(0, lower - 1)..<upper)
         utf8.replaceSubrange(range, with: newText)
+        loneCarriageReturnCount += Self.loneCarriageReturns(in: utf8, max(0, lower - 1)..<(lower + insertedCount))
         let bytes = utf8
         bytes.withUnsafeBufferPointer { buffer in
             lineIndex.replace(utf8Range: range, withUTF8Count: insertedCount, in: buffer)

@@ -169,6 +169,7 @@ private struct Soak {
         print(String(format: "5 MB paste: small-document request answered after %.1f ms; paste + full tokens %.1f ms", pasteSmall, pasteTotal))
 
         // A 50 MB file.
+        let memoryBeforeBig = session.memory()
         let huge = Corpus.bytes(approximately: 50_000_000, seed: 100)
         let hugeStart = DispatchTime.now().uptimeNanoseconds
         open("file:///soak/huge.swift", huge)
@@ -192,14 +193,15 @@ private struct Soak {
         print(String(format: "5 MB single line: small-document request after %.1f ms; open + full tokens %.0f ms (%d tokens)",
                      lineSmall, lineTotal, (lineTokens["data"]?.arrayValue?.count ?? 0) / 5))
 
-        // Closing the big documents gives their memory back (to the allocator, at least).
+        // Closing the big documents gives their memory back to the system.
         for uri in ["file:///soak/huge.swift", "file:///soak/line.txt"] {
             session.notify("textDocument/didClose", ["textDocument": ["uri": .string(uri)]])
             mirrors[uri] = nil
         }
         _ = try smallDocumentLatency()
         let memoryEnd = session.memory()
-        print(String(format: "after closing the big files: RSS %.0f MB, peak %.0f MB", memoryEnd.currentMB, memoryEnd.peakMB))
+        print(String(format: "after closing the big files: RSS %.0f MB (%.0f MB before they opened: %.2f x), peak %.0f MB",
+                     memoryEnd.currentMB, memoryBeforeBig.currentMB, memoryEnd.currentMB / memoryBeforeBig.currentMB, memoryEnd.peakMB))
         _ = try session.request("shutdown", nil)
         session.notify("exit", nil)
         print(String(format: "%d requests, all answered; %d correctness checks failed; %.0f s in all", requests, failures.count, elapsed()))

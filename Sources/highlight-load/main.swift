@@ -8,7 +8,8 @@ import Seeded
 // large document, types into each, and reports latency percentiles, the time of a full token
 // request on the large document next to the engine's own scan of it, and the server's memory.
 //
-//   swift build -c release && .build/release/highlight-load [--server PATH] [--edits N] [--lines N]
+//   swift build -c release && .build/release/highlight-load [--server PATH] [--edits N] [--lines N] [--regex PATTERN]
+//   (`--regex` adds a rule, for example one that matches across a line break.)
 //   (`--soak` runs the reliability soak instead; see Soak.swift. `--during` measures keystrokes
 //   during long work; see During.swift.)
 
@@ -20,14 +21,17 @@ if CommandLine.arguments.dropFirst().first == "--during" {
 var serverPath = ".build/release/highlight-ls"
 var editCount = 300
 var largeLineCount = 100_000
+/// An extra rule (`--regex`), such as one that matches across a line break.
+var extraRegex: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--server": serverPath = arguments.popFirst() ?? serverPath
     case "--edits": editCount = arguments.popFirst().flatMap { Int($0) } ?? editCount
     case "--lines": largeLineCount = arguments.popFirst().flatMap { Int($0) } ?? largeLineCount
+    case "--regex": extraRegex = arguments.popFirst()
     default:
-        print("usage: highlight-load [--server PATH] [--edits N] [--lines N]")
+        print("usage: highlight-load [--server PATH] [--edits N] [--lines N] [--regex PATTERN]")
         exit(2)
     }
 }
@@ -37,7 +41,8 @@ guard FileManager.default.isExecutableFile(atPath: serverPath) else {
     exit(2)
 }
 let session = try ServerSession(executable: serverPath)
-_ = try session.request("initialize", ["processId": .null, "capabilities": [:], "rootUri": .null])
+let options: JSON = extraRegex.map { ["rules": [["name": "extra", "regex": .string($0)]]] } ?? [:]
+_ = try session.request("initialize", ["processId": .null, "capabilities": [:], "rootUri": .null, "initializationOptions": options])
 session.notify("initialized", [:])
 
 let smallText = Corpus.lines(count: 10, seed: 1)
@@ -131,7 +136,8 @@ memorySession.notify("exit", nil)
 func row(_ name: String, _ values: [Double]) -> String {
     String(format: "%-34@ p50 %8.3f ms   p95 %8.3f ms   max %8.3f ms", name as NSString, percentile(values, 0.5), percentile(values, 0.95), values.last ?? .nan)
 }
-print("highlight-load: \(editCount) single-character edits per document, each followed by semanticTokens/full/delta")
+print("highlight-load: \(editCount) single-character edits per document, each followed by semanticTokens/full/delta"
+      + (extraRegex.map { " (extra rule: \($0))" } ?? ""))
 print(row("10-line document", small))
 print(row("\(largeLineCount)-line document (\(largeBytes.count / 1_000_000) MB)", large))
 print(String(format: "ratio large/small                   p50 %8.2f      p95 %8.2f", percentile(large, 0.5) / percentile(small, 0.5), percentile(large, 0.95) / percentile(small, 0.95)))

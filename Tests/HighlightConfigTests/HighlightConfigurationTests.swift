@@ -12,6 +12,7 @@ import Testing
         "note: words NOTE,INFO whole word",
         "review: words REVIEW,OPTIMIZE whole word",
         "deprecated: words DEPRECATED whole word",
+        #"task: regex ^[ \t]*(?:[-*+]|[0-9]{1,9}[.)])[ \t]+\[ \]"#,
     ]
 
     /// The rules of the configuration made of `layers` (given as file texts, highest first).
@@ -24,7 +25,7 @@ import Testing
         #expect(configuration.rules.map(Support.describe) == Self.builtInRules)
         #expect(configuration.styles == [
             BuiltInStyles.error, BuiltInStyles.warning, BuiltInStyles.caution, BuiltInStyles.info, BuiltInStyles.hint,
-            BuiltInStyles.deprecated,
+            BuiltInStyles.deprecated, BuiltInStyles.task,
         ])
         #expect(configuration.diagnostics.isEmpty)
         #expect(configuration.ruleSet.errors.isEmpty)

@@ -42,7 +42,7 @@ import Testing
     @Test func builtInWorkItemsAreListed() {
         let configuration = HighlightConfiguration(layers: [])
         let listed = zip(configuration.rules, configuration.applicability).filter { $0.1.list }.map { $0.0.name }
-        #expect(listed == ["fixme", "todo", "hack"])
+        #expect(listed == ["fixme", "todo", "hack", "task"])
         #expect(configuration.applicability.count == configuration.rules.count)
         #expect(!configuration.applicability.contains { $0.blocking })
     }

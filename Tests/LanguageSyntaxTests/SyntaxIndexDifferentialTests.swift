@@ -8,7 +8,7 @@ import Testing
     /// Pieces that open and close comments and strings in many languages, and every kind of line end.
     static let fragments = [
         "/*", "*/", "//", "#", "\"", "'", "`", "\"\"\"", "'''", "\\", "r#\"", "\"#", "R\"x(", ")x\"", "--", "--[[", "]]",
-        "[==[", "]==]", "{-", "-}", "(*", "*)", "<!--", "-->", "=begin", "=end", "a", "b c", " ", "é", "🔥",
+        "[==[", "]==]", "{-", "-}", "(*", "*)", "<!--", "-->", "=begin", "=end", "@doc \"\"\"", "@moduledoc \"", "a", "b c", " ", "é", "🔥",
         "\n", "\r\n", "\r", "\n\n",
     ]
 
@@ -21,7 +21,8 @@ import Testing
     }
 
     @Test func incrementalUpdatesEqualFullRebuilds() {
-        let languages = ["c", "cpp", "rust", "swift", "python", "lua", "ruby", "haskell", "html", "shellscript", "sql", "ocaml"]
+        let languages = ["c", "cpp", "rust", "swift", "python", "lua", "ruby", "haskell", "html", "shellscript", "sql", "ocaml",
+                         "markdown", "elixir", "julia", "graphql"]
         let baseSeed: UInt64 = 0x53_59_4E_54
         for iteration in 0..<400 {
             let seed = baseSeed &+ UInt64(iteration)

@@ -105,6 +105,28 @@ private func checkEdit(
 }
 
 @Suite struct TextBufferTests {
+    /// The count of lone `\r`s follows random edits that make, join and split `\r\n` pairs.
+    @Test func loneCarriageReturnsFollowEdits() {
+        var state: UInt64 = 0x4352
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % bound
+        }
+        let pieces = ["\r", "\n", "\r\n", "a", "é"]
+        var buffer = TextBuffer("a\r\nb\rc")
+        for step in 0..<2_000 {
+            let count = buffer.utf8Count
+            let start = next(count + 1)
+            let end = min(count, start + next(3))
+            let inserted = (0..<next(3)).map { _ in pieces[next(pieces.count)] }.joined()
+            buffer.replace(fromUTF8Offset: start, toUTF8Offset: end, with: Array(inserted.utf8))
+            let bytes = buffer.utf8
+            let expected = bytes.indices.filter { bytes[$0] == 0x0D && ($0 + 1 == bytes.count || bytes[$0 + 1] != 0x0A) }.count
+            #expect(buffer.loneCarriageReturnCount == expected, "step \(step): \(buffer.text.debugDescription)")
+            if buffer.loneCarriageReturnCount != expected { return }
+        }
+    }
+
     @Test func clampsAndNormalisesRanges() {
         let table: [(start: Int, end: Int, inserted: String, expected: String)] = [
             (1, 3, "X", "aXd👍"),

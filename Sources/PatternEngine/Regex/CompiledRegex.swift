@@ -69,6 +69,10 @@ public struct CompiledRegex: Sendable {
 
     /// True when a match can contain a line terminator (the caller must then rescan beyond the edited line).
     public var canMatchLineTerminator: Bool { program.canMatchLineTerminator }
+    /// The most line breaks a match can contain in a text without lone `\r`s (its `\n`s), or nil when unbounded.
+    public var maximumLineFeedCount: Int? { program.canMatchLineTerminator ? program.maximumLineFeedCount : 0 }
+    /// The most `\n` and `\r` bytes a match can contain, or nil when unbounded: a bound on its line breaks in any text.
+    public var maximumLineTerminatorCount: Int? { program.canMatchLineTerminator ? program.maximumLineTerminatorCount : 0 }
 
     /// The most UTF-8 bytes a match can span, or nil when the pattern is unbounded (`a+`, `\w*`).
     public var maximumMatchUTF8Length: Int? { program.maximumMatchUTF8Length }
@@ -202,6 +206,8 @@ final class RegexProgram: Sendable {
     /// A rare byte inside every match, used when no first byte is rare enough.
     let innerLiteral: InnerLiteral?
     let canMatchLineTerminator: Bool
+    let maximumLineFeedCount: Int?
+    let maximumLineTerminatorCount: Int?
     let maximumMatchUTF8Length: Int?
     private let scratchPool = Mutex<[SearchScratch]>([])
 
@@ -218,6 +224,8 @@ final class RegexProgram: Sendable {
         captureNFA = try NFACompiler.compile(syntax, reverse: false, includeCaptures: true)
         canMatchLineTerminator = forward.canConsumeLineTerminator
         maximumMatchUTF8Length = syntax.root.maximumUTF8Length
+        maximumLineFeedCount = syntax.root.maximumCount(ofAny: [0x0A])
+        maximumLineTerminatorCount = syntax.root.maximumCount(ofAny: [0x0A, 0x0D])
         prefixLiterals = LiteralPrefixes.prefixes(of: syntax.root)
         firstBytes = FirstByteSet(searchNFA)
         innerLiteral = firstBytes == nil ? try InnerLiteral(syntax.root) : nil

@@ -151,4 +151,39 @@ extension RegexNode {
             return node.maximumUTF8Length
         }
     }
+
+    /// The most characters among `scalars` a match can contain, or nil when unbounded (a
+    /// repetition that can consume one, as in `(?s).*` for `\n`).
+    func maximumCount(ofAny scalars: [UInt32]) -> Int? {
+        switch self {
+        case .empty, .look:
+            return 0
+        case .scalars(let set):
+            return scalars.contains(where: set.contains) ? 1 : 0
+        case .concat(let parts):
+            var total = 0
+            for part in parts {
+                guard let count = part.maximumCount(ofAny: scalars) else { return nil }
+                let (sum, overflow) = total.addingReportingOverflow(count)
+                if overflow { return nil }
+                total = sum
+            }
+            return total
+        case .alternation(let branches):
+            var most = 0
+            for branch in branches {
+                guard let count = branch.maximumCount(ofAny: scalars) else { return nil }
+                most = max(most, count)
+            }
+            return most
+        case .repetition(let node, _, let maximum, _, _):
+            guard let count = node.maximumCount(ofAny: scalars) else { return nil }
+            if count == 0 { return 0 }
+            guard let maximum else { return nil }
+            let (product, overflow) = count.multipliedReportingOverflow(by: maximum)
+            return overflow ? nil : product
+        case .capture(let node, _):
+            return node.maximumCount(ofAny: scalars)
+        }
+    }
 }

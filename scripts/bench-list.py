@@ -3,6 +3,7 @@
 
 Usage:
     scripts/bench-list.py [--binary PATH] [--runs N] [--only TEXT] [--seed N]... [--work DIR]
+    scripts/bench-list.py --check [--binary PATH] [--work DIR]     (CI: matches equal rg's, no timing)
 
 Each case runs both commands in one `hyperfine` invocation (same load, alternating warm-up),
 with output piped (`--output=pipe`, so neither program sees /dev/null), and prints the median,
@@ -16,7 +17,9 @@ Corpora, none of them tuned for the engine:
     random from the identifiers present; and the ticket-id regex `\\b[A-Z]{2,}-[0-9]+\\b`;
   - the same 100 MB as one single file, named on the command line;
   - the Python standard library, `/usr/include` and `/opt/swift/usr/lib`, as installed: the
-    built-in rules (next to `rg -w` with their words) and words drawn from each tree.
+    built-in words as one whole-word rule (next to `rg -w` with the same words), the built-in
+    rules themselves (comments only, so their counts differ from rg's by design), and words
+    drawn from each tree.
 
 Needs `rg` and `hyperfine` (Debian: `apt-get install -y ripgrep hyperfine`).
 """
@@ -134,10 +137,10 @@ def identifiers_of_tree(root, rng, limit_files=400):
     return sorted(found)
 
 
-def config_file(work, name, words=None, regex=None, builtins=False):
+def config_file(work, name, words=None, regex=None, builtins=False, whole=False):
     rules = []
     if words is not None:
-        rules.append({"name": "w", "words": words})
+        rules.append({"name": "w", "words": words, "wholeWord": whole})
     if regex is not None:
         rules.append({"name": "r", "regex": regex})
     path = os.path.join(work, f"config-{name}.json")
@@ -194,6 +197,48 @@ def run_case(options, label, rg_args, hls_args):
     return row
 
 
+def matches_of(args, ours):
+    """The (path, line, column, text) of each match a command prints."""
+    pattern = re.compile(rb"^(.*?):(\d+):(\d+): [A-Za-z][A-Za-z0-9_.-]*: (.*)$" if ours else rb"^(.*?):(\d+):(\d+):(.*)$")
+    output = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+    found = []
+    for line in output.splitlines():
+        match = pattern.match(line)
+        if match is None:
+            sys.exit(f"bench-list: cannot read the line {line[:200]!r} of {shell_join(args)}")
+        found.append(match.groups())
+    return sorted(found)
+
+
+def check(options, binary):
+    """Small corpora, no timing: every match (path, line, column, text) equal to ripgrep's; exit 1 when not."""
+    checks = 0
+    failures = 0
+    for seed in (1, 2, 3):
+        directory = os.path.join(options.work, f"check-{seed}")
+        present = generate_corpus(directory, seed, total_bytes=3 << 20, files=4)
+        rng = random.Random(seed)
+        cases = [(f"{count} words", dict(words=rng.sample(present, count))) for count in (1, 10, 100, 1000)]
+        cases.append(("regex", dict(regex=TICKET_REGEX)))
+        cases.append(("whole words", dict(words=rng.sample(present, 20) + BUILT_IN_WORDS, whole=True)))
+        for label, spec in cases:
+            name = f"check-{seed}-{label.replace(' ', '-')}"
+            config = config_file(options.work, name, **spec)
+            rg = matches_of(rg_command(options.work, name, directory, **spec), ours=False)
+            ours = matches_of([binary, "list", "--config", config, directory], ours=True)
+            checks += 1
+            if rg != ours or not rg:
+                failures += 1
+                missing = sorted(set(rg) - set(ours))[:3]
+                extra = sorted(set(ours) - set(rg))[:3]
+                print(f"FAIL seed {seed}, {label}: rg {len(rg)} matches, highlight-ls {len(ours)}; "
+                      f"only rg: {missing}; only highlight-ls: {extra}", file=sys.stderr)
+            else:
+                print(f"ok seed {seed}, {label}: {len(rg)} matches equal", file=sys.stderr)
+    print(f"bench-list --check: {checks - failures} of {checks} cases equal to ripgrep's matches", file=sys.stderr)
+    sys.exit(1 if failures else 0)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=".build/release/highlight-ls")
@@ -201,13 +246,17 @@ def main():
     parser.add_argument("--only", default=None, help="only the cases whose label contains this text")
     parser.add_argument("--seed", type=int, action="append", help="generated corpus seeds (default 1 and 2)")
     parser.add_argument("--work", default="/tmp/highlight-bench-list")
+    parser.add_argument("--check", action="store_true",
+                        help="no timing: compare every match with rg's on small generated corpora (for CI)")
     options = parser.parse_args()
     seeds = options.seed or [1, 2]
     binary = os.path.abspath(options.binary)
     os.makedirs(options.work, exist_ok=True)
-    for tool in ("rg", "hyperfine"):
+    for tool in ("rg",) if options.check else ("rg", "hyperfine"):
         if shutil.which(tool) is None:
             sys.exit(f"bench-list: {tool} is not installed (apt-get install -y ripgrep hyperfine)")
+    if options.check:
+        check(options, binary)
 
     cases = []  # (label, rg args, highlight-ls args)
 
@@ -219,7 +268,7 @@ def main():
     for seed in seeds:
         directory = os.path.join(options.work, f"corpus-{seed}")
         # A filter that names a real tree needs no generated corpus.
-        if options.only is not None and any(options.only in tree for tree in ("Python stdlib", "/usr/include", "/opt/swift/usr/lib", "built-in rules")):
+        if options.only is not None and any(options.only in tree for tree in ("Python stdlib", "/usr/include", "/opt/swift/usr/lib", "built-in rules", "built-in words")):
             continue
         present = generate_corpus(directory, seed)
         rng = random.Random(seed * 7919)
@@ -240,8 +289,13 @@ def main():
         if not os.path.isdir(root):
             continue
         tag = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
+        # The built-in words anywhere (as `rg -w` finds them), and the built-in rules themselves,
+        # which match in comments only: rg has no equivalent, so that row's counts differ by design.
+        words_config = config_file(options.work, f"{tag}-builtin-words", words=BUILT_IN_WORDS, whole=True)
+        rg_builtin = rg_command(options.work, f"{tag}-builtin", root, words=BUILT_IN_WORDS, whole=True)
+        cases.append((f"{name}, the built-in words, whole word", rg_builtin, [binary, "list", "--config", words_config, root]))
         builtin_config = config_file(options.work, f"{tag}-builtin", builtins=True)
-        cases.append((f"{name}, built-in rules", rg_command(options.work, f"{tag}-builtin", root, words=BUILT_IN_WORDS, whole=True),
+        cases.append((f"{name}, the built-in rules (comments only; rg row: the words anywhere)", rg_builtin,
                       [binary, "list", "--config", builtin_config, root]))
         if options.only is not None and options.only not in name:
             continue

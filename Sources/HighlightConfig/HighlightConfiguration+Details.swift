@@ -2,14 +2,13 @@
 // colour literals, diagnostics, messages and links.
 //
 // Drawing works on *pieces*: a match split where its styled capture groups begin and end.
-// A piece is a `Match` whose `ruleIndex` is a *piece index*:
+// A `MatchPiece` is a range and what it is drawn as (`Piece`):
 //
-//     0 ..< rules.count                      the rule's own style (a match with nothing to split
-//                                            is one piece, the match itself)
-//     rules.count ..< colorPieceBase         a styled group of a rule (see `groupPieceKinds`)
-//     colorPieceBase + 0xRRGGBBAA            a colour literal, drawn in its own colour
+//     .rule(i)      the rule's own style (a match with nothing to split is one piece)
+//     .group(g)     a styled group of a rule (`groupPieceKinds[g]`)
+//     .color(c)     a colour literal, drawn in its own colour
 //
-// Piece indices depend only on the configuration and the matched text, never on the rest of
+// Pieces depend only on the configuration and the matched text, never on the rest of
 // the document, so pieces can be computed match by match as matches change.
 
 import PatternEngine
@@ -24,8 +23,9 @@ public struct RuleDetails: Sendable {
     public var link: MatchTemplate?
     /// Whether this is the built-in `color` rule.
     public var findsColorLiterals: Bool
-    /// The styled groups, highest group number first, so that an inner group is drawn over an outer one.
-    var groups: [(group: Int, pieceIndex: Int)]
+    /// The styled groups (their number, and their index in `groupPieceKinds`), highest group
+    /// number first, so that an inner group is drawn over an outer one.
+    var groups: [(group: Int, groupIndex: Int)]
     /// The rule's regex with capture slots, when groups or templates need captures.
     var captureRegex: CompiledRegex?
 
@@ -39,6 +39,35 @@ public struct RuleDetails: Sendable {
     public var needsCaptures: Bool { captureRegex != nil }
 }
 
+/// What a piece of a match is drawn as.
+public enum Piece: Sendable, Hashable {
+    /// The rule's own style: the rule's index.
+    case rule(Int)
+    /// A styled capture group: its index in `HighlightConfiguration.groupPieceKinds`.
+    case group(Int)
+    /// A colour literal, drawn in its own colour (a match of the colour rule).
+    case color(RGBAColor)
+}
+
+/// A range of the text and what it is drawn as.
+public struct MatchPiece: Sendable, Hashable {
+    /// What the range is drawn as.
+    public var piece: Piece
+    /// UTF-8 byte offsets.
+    public var utf8Range: Range<Int>
+
+    /// A piece of `utf8Range` drawn as `piece`.
+    public init(piece: Piece, utf8Range: Range<Int>) {
+        self.piece = piece
+        self.utf8Range = utf8Range
+    }
+
+    /// A match drawn whole in its rule's style.
+    public init(wholeMatch match: Match) {
+        self.init(piece: .rule(match.ruleIndex), utf8Range: match.utf8Range)
+    }
+}
+
 /// How a piece is shown: its semantic token type and its style.
 public struct PieceKind: Sendable, Hashable {
     /// The rule the piece belongs to.
@@ -50,9 +79,6 @@ public struct PieceKind: Sendable, Hashable {
 }
 
 extension HighlightConfiguration {
-    /// The piece index of a colour literal's piece is this plus the colour as `0xRRGGBBAA`.
-    public var colorPieceBase: Int { rules.count + groupPieceKinds.count }
-
     /// Every semantic token type of the configuration: each rule's name followed by the types of
     /// its styled groups (`rule.1`, `rule.owner`), in rule order.
     public var tokenTypes: [String] {
@@ -69,20 +95,19 @@ extension HighlightConfiguration {
         return types
     }
 
-    /// The token type and style of a piece index; `nil` for an index that names nothing.
-    public func pieceKind(_ pieceIndex: Int) -> PieceKind? {
-        if pieceIndex >= 0, pieceIndex < rules.count {
-            return PieceKind(ruleIndex: pieceIndex, tokenType: rules[pieceIndex].name, style: styles[pieceIndex])
+    /// The token type and style of a piece; `nil` for a piece that names nothing here.
+    public func pieceKind(_ piece: Piece) -> PieceKind? {
+        switch piece {
+        case .rule(let ruleIndex):
+            guard rules.indices.contains(ruleIndex) else { return nil }
+            return PieceKind(ruleIndex: ruleIndex, tokenType: rules[ruleIndex].name, style: styles[ruleIndex])
+        case .group(let groupIndex):
+            return groupPieceKinds.indices.contains(groupIndex) ? groupPieceKinds[groupIndex] : nil
+        case .color(let color):
+            guard let colorRuleIndex else { return nil }
+            let style = Style(color: ColorLiteral.readableTextColor(on: color), backgroundColor: color, rounded: true)
+            return PieceKind(ruleIndex: colorRuleIndex, tokenType: rules[colorRuleIndex].name, style: style)
         }
-        let groupIndex = pieceIndex - rules.count
-        if groupIndex >= 0, groupIndex < groupPieceKinds.count { return groupPieceKinds[groupIndex] }
-        let packed = pieceIndex - colorPieceBase
-        guard let colorRuleIndex, packed >= 0, packed <= Int(UInt32.max) else { return nil }
-        let color = RGBAColor(
-            red: UInt8(truncatingIfNeeded: packed >> 24), green: UInt8(truncatingIfNeeded: packed >> 16),
-            blue: UInt8(truncatingIfNeeded: packed >> 8), alpha: UInt8(truncatingIfNeeded: packed))
-        let style = Style(color: ColorLiteral.readableTextColor(on: color), backgroundColor: color, rounded: true)
-        return PieceKind(ruleIndex: colorRuleIndex, tokenType: rules[colorRuleIndex].name, style: style)
     }
 
     /// Whether any match can become more than one piece or a piece with its own style; when not,
@@ -92,24 +117,23 @@ extension HighlightConfiguration {
     /// The matches as pieces to draw: each match split where its styled capture groups begin and
     /// end (the highest-numbered group wins where groups nest), colour literals with their colour.
     ///
-    /// Pieces are sorted and do not overlap when the matches are; see the notes at the top of
-    /// this file for the piece indices.
+    /// Pieces are sorted and do not overlap when the matches are.
     /// - Complexity: O(m) for matches with nothing to split; a match with styled groups costs
     ///   finding its captures, O(match length × pattern size).
-    public func pieces(of matches: some Collection<Match>, in text: UnsafeBufferPointer<UInt8>) -> [Match] {
-        guard splitsMatches else { return Array(matches) }
-        var pieces: [Match] = []
+    public func pieces(of matches: some Collection<Match>, in text: UnsafeBufferPointer<UInt8>) -> [MatchPiece] {
+        guard splitsMatches else { return matches.map(MatchPiece.init(wholeMatch:)) }
+        var pieces: [MatchPiece] = []
         pieces.reserveCapacity(matches.count)
         for match in matches {
             guard details.indices.contains(match.ruleIndex) else {
-                pieces.append(match)
+                pieces.append(MatchPiece(wholeMatch: match))
                 continue
             }
             let ruleDetails = details[match.ruleIndex]
             if ruleDetails.findsColorLiterals {
                 pieces.append(colorPiece(of: match, in: text))
             } else if ruleDetails.groups.isEmpty || ruleDetails.captureRegex == nil {
-                pieces.append(match)
+                pieces.append(MatchPiece(wholeMatch: match))
             } else {
                 appendGroupPieces(of: match, details: ruleDetails, in: text, to: &pieces)
             }
@@ -132,27 +156,26 @@ extension HighlightConfiguration {
         return regex.captures(in: text, match: match.utf8Range)
     }
 
-    private func colorPiece(of match: Match, in text: UnsafeBufferPointer<UInt8>) -> Match {
-        guard let color = literalColor(of: match, in: text) else { return match }
-        let packed = Int(color.red) << 24 | Int(color.green) << 16 | Int(color.blue) << 8 | Int(color.alpha)
-        return Match(ruleIndex: colorPieceBase + packed, utf8Range: match.utf8Range)
+    private func colorPiece(of match: Match, in text: UnsafeBufferPointer<UInt8>) -> MatchPiece {
+        guard let color = literalColor(of: match, in: text) else { return MatchPiece(wholeMatch: match) }
+        return MatchPiece(piece: .color(color), utf8Range: match.utf8Range)
     }
 
     private func appendGroupPieces(
-        of match: Match, details ruleDetails: RuleDetails, in text: UnsafeBufferPointer<UInt8>, to pieces: inout [Match]
+        of match: Match, details ruleDetails: RuleDetails, in text: UnsafeBufferPointer<UInt8>, to pieces: inout [MatchPiece]
     ) {
         let captures = captures(of: match, in: text)
         let range = match.utf8Range
         // The styled groups that took part, clipped to the match; highest group number first.
-        var painted: [(range: Range<Int>, pieceIndex: Int)] = []
-        for (group, pieceIndex) in ruleDetails.groups {
+        var painted: [(range: Range<Int>, piece: Piece)] = []
+        for (group, groupIndex) in ruleDetails.groups {
             guard captures.indices.contains(group), let groupRange = captures[group] else { continue }
             let lower = max(groupRange.lowerBound, range.lowerBound)
             let upper = min(groupRange.upperBound, range.upperBound)
-            if lower < upper { painted.append((lower..<upper, pieceIndex)) }
+            if lower < upper { painted.append((lower..<upper, .group(groupIndex))) }
         }
         guard !painted.isEmpty else {
-            pieces.append(match)
+            pieces.append(MatchPiece(wholeMatch: match))
             return
         }
         var points = [range.lowerBound, range.upperBound]
@@ -162,11 +185,11 @@ extension HighlightConfiguration {
         }
         points.sort()
         for (start, end) in zip(points, points.dropFirst()) where start < end {
-            let pieceIndex = painted.first { $0.range.lowerBound <= start && end <= $0.range.upperBound }?.pieceIndex ?? match.ruleIndex
-            if let last = pieces.last, last.ruleIndex == pieceIndex, last.utf8Range.upperBound == start, last.utf8Range.lowerBound >= range.lowerBound {
+            let piece = painted.first { $0.range.lowerBound <= start && end <= $0.range.upperBound }?.piece ?? .rule(match.ruleIndex)
+            if let last = pieces.last, last.piece == piece, last.utf8Range.upperBound == start, last.utf8Range.lowerBound >= range.lowerBound {
                 pieces[pieces.count - 1].utf8Range = last.utf8Range.lowerBound..<end
             } else {
-                pieces.append(Match(ruleIndex: pieceIndex, utf8Range: start..<end))
+                pieces.append(MatchPiece(piece: piece, utf8Range: start..<end))
             }
         }
     }
@@ -179,10 +202,9 @@ struct RuleDetailsResolver {
     var diagnostics: [ConfigDiagnostic] = []
 
     /// Details for `definitions` (aligned with the configuration's rules), whose resolved styles
-    /// are `styles`; `pieceBase` is the number of rules.
+    /// are `styles`.
     mutating func resolve(_ definitions: [RuleDefinition], styles: [Style], namedStyles: [String: Style]) {
         details.reserveCapacity(definitions.count)
-        let pieceBase = definitions.count
         for (ruleIndex, definition) in definitions.enumerated() {
             var ruleDetails = RuleDetails()
             ruleDetails.severity = definition.severity
@@ -224,7 +246,7 @@ struct RuleDetailsResolver {
                     }
                     patch = StylePatch(settingAttributesOf: named)
                 }
-                ruleDetails.groups.append((group, pieceBase + groupPieceKinds.count))
+                ruleDetails.groups.append((group, groupPieceKinds.count))
                 groupPieceKinds.append(PieceKind(
                     ruleIndex: ruleIndex, tokenType: definition.name + "." + groupStyle.group, style: patch.applied(to: base)))
             }

@@ -207,21 +207,22 @@ struct LineSegment: Equatable {
     var line: Int
     var startCharacter: Int
     var endCharacter: Int
-    var ruleIndex: Int
+    /// What the segment is drawn as.
+    var piece: Piece
 }
 
 extension TextBuffer {
-    /// Splits matches at line ends into non-empty single-line segments, in the client's units.
+    /// Splits pieces at line ends into non-empty single-line segments, in the client's units.
     ///
-    /// A match that spans lines yields one segment per line it covers; line terminators are
-    /// never part of a segment. Matches must be sorted and non-overlapping.
+    /// A piece that spans lines yields one segment per line it covers; line terminators are
+    /// never part of a segment. Pieces must be sorted and non-overlapping.
     /// - Complexity: O(m log L) for m matches and L lines, plus the non-ASCII characters
     ///   of the lines the matches touch.
-    func lineSegments(of matches: ArraySlice<Match>, encoding: PositionEncoding) -> [LineSegment] {
+    func lineSegments(of pieces: [MatchPiece], encoding: PositionEncoding) -> [LineSegment] {
         let index = lineIndex
         var segments: [LineSegment] = []
-        segments.reserveCapacity(matches.count)
-        for match in matches {
+        segments.reserveCapacity(pieces.count)
+        for match in pieces {
             var line = index.line(containingUTF8Offset: match.utf8Range.lowerBound)
             var start = match.utf8Range.lowerBound
             while start < match.utf8Range.upperBound && line < index.lineCount {
@@ -232,7 +233,7 @@ extension TextBuffer {
                     let endPosition = index.position(ofUTF8Offset: end, encoding: encoding)
                     if endPosition.character > startPosition.character {
                         segments.append(LineSegment(line: line, startCharacter: startPosition.character,
-                                                    endCharacter: endPosition.character, ruleIndex: match.ruleIndex))
+                                                    endCharacter: endPosition.character, piece: match.piece))
                     }
                 }
                 line += 1

@@ -17,13 +17,21 @@ struct ConfigurationState {
     var generation = 0
     /// Diagnostics found before the client could be told.
     var pendingDiagnostics: [ConfigDiagnostic] = []
+    /// The raw initializationOptions and client settings, for the keys that configure the server itself.
+    var initializationOptionsJSON: JSON?
+    var settingsJSON: JSON?
+    /// The link schemes the user's own settings allow (never the repository's file).
+    var linkSchemes: LinkSchemes { LinkSchemes(settings: [settingsJSON, initializationOptionsJSON]) }
+    /// The words marked in this session: the highest layer of every configuration (SessionMarks.swift).
+    var sessionMarks = SessionMarks()
 
     /// Every token type (rule names, and `rule.group` for styled groups) of every effective configuration, in a stable order.
     var allRuleNames: [String] {
         var seen = Set<String>()
         var names: [String] = []
         for config in byFolder.keys.sorted().compactMap({ byFolder[$0] }) + [fallback] {
-            for name in config.tokenTypes where seen.insert(name).inserted { names.append(name) }
+            // The marks' types are in every legend from the start (TokenLegend), so marking never re-registers it.
+            for name in config.tokenTypes where !SessionMarks.tokenTypes.contains(name) && seen.insert(name).inserted { names.append(name) }
         }
         return names
     }
@@ -43,6 +51,7 @@ extension Server {
         var object = json.objectValue ?? [:]
         // Keys that configure the server rather than the highlighting are not config keys.
         object["decorations"] = nil
+        object["linkSchemes"] = nil
         let (layer, diagnostics) = ConfigLayer.parse(json: .object(object), source: source)
         report(diagnostics)
         return layer
@@ -57,6 +66,13 @@ extension Server {
 
     func loadWorkspaceFile(folderPath: String) {
         let path = ConfigFile.path(inFolder: folderPath)
+        // While the editor has the file open, its buffer is the file (docs/ARCHITECTURE.md, "Marks").
+        if let (_, document) = openConfigurationDocument(path: path) {
+            let (layer, diagnostics) = ConfigLayer.parse(fileContents: document.text.utf8, source: path)
+            for diagnostic in diagnostics { log(.warning, diagnostic.description) }
+            if let layer { configuration.fileLayers[folderPath] = layer }
+            return
+        }
         switch ConfigFile.load(path: path) {
         case .missing:
             configuration.fileLayers[folderPath] = nil
@@ -72,16 +88,17 @@ extension Server {
 
     /// Rebuilds every effective configuration from the layers.
     func rebuildConfigurations() {
+        let marks = configuration.sessionMarks.layer
         let shared = [configuration.settings, configuration.initializationOptions].compactMap { $0 }
         var byFolder: [String: HighlightConfiguration] = [:]
         var diagnostics: [ConfigDiagnostic] = []
         for folder in workspaceFolders {
-            let config = HighlightConfiguration(layers: [configuration.fileLayers[folder.path]].compactMap { $0 } + shared)
+            let config = HighlightConfiguration(layers: [marks] + [configuration.fileLayers[folder.path]].compactMap { $0 } + shared)
             byFolder[folder.path] = config
             diagnostics += config.diagnostics
         }
         configuration.byFolder = byFolder
-        configuration.fallback = HighlightConfiguration(layers: shared)
+        configuration.fallback = HighlightConfiguration(layers: [marks] + shared)
         diagnostics += configuration.fallback.diagnostics
         configuration.generation += 1
         report(Array(Set(diagnostics)).sorted { $0.description < $1.description })
@@ -119,6 +136,7 @@ extension Server {
                 let settings = answer.arrayValue?.first
                 let layer = self.parseSettingsLayer(settings, source: "settings (highlight)")
                 self.configuration.settings = layer
+                self.configuration.settingsJSON = settings
                 self.configurationChanged()
             case .failure(let error):
                 self.log(.warning, "workspace/configuration failed: \(error.message)")
@@ -129,6 +147,7 @@ extension Server {
     func didChangeConfiguration(_ params: JSON?) {
         if let settings = params.value(at: "settings.highlight"), settings.objectValue != nil {
             configuration.settings = parseSettingsLayer(settings, source: "settings (highlight)")
+            configuration.settingsJSON = settings
             configurationChanged()
         } else {
             requestSettings()

@@ -32,18 +32,18 @@ extension Server {
     func decorations(ofDocument uri: String) -> JSON? {
         let encoding = client.decorationEncoding ?? positionEncoding
         guard let (document, config, segments) = segments(ofDocument: uri, encoding: encoding) else { return nil }
-        var styleIndexByRule: [Int: Int] = [:]
+        var styleIndexByPiece: [Piece: Int] = [:]
         var styles: [JSON] = []
         var ranges: [JSON] = []
         ranges.reserveCapacity(segments.count * 4)
         for segment in segments {
             let styleIndex: Int
-            if let known = styleIndexByRule[segment.ruleIndex] {
+            if let known = styleIndexByPiece[segment.piece] {
                 styleIndex = known
             } else {
                 styleIndex = styles.count
-                styleIndexByRule[segment.ruleIndex] = styleIndex
-                let kind = config.pieceKind(segment.ruleIndex)
+                styleIndexByPiece[segment.piece] = styleIndex
+                let kind = config.pieceKind(segment.piece)
                 styles.append((kind?.style ?? Style.neutral).decorationJSON(rule: kind?.tokenType ?? TokenLegend.fallbackType))
             }
             ranges.append(.integer(segment.line))

@@ -20,6 +20,7 @@ extension Server {
         guard text.utf8.count >= backgroundOpenUTF8Count, jobRunner != nil else {
             documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: Array(text.utf8))
             documentsNeedingDecorations.insert(uri)
+            configurationDocumentChanged(uri)
             return
         }
         // A large document's line index and first scan are built beside the loop; messages about
@@ -103,6 +104,7 @@ extension Server {
         }
         documents[uri] = document
         documentsNeedingDecorations.insert(uri)
+        configurationDocumentChanged(uri)
     }
 
     func didClose(_ params: JSON?) throws(ResponseError) {
@@ -117,6 +119,7 @@ extension Server {
             // Hands the large document's memory back to the system, not only to the allocator.
             releaseFreeMemoryToTheSystem(after: consume closed)
         }
+        configurationDocumentChanged(uri)
     }
 
     func didSave(_ params: JSON?) throws(ResponseError) {

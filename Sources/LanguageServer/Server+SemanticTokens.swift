@@ -16,6 +16,7 @@ struct TokenLegend: Equatable {
         self.ruleNames = ruleNames
         var types = ruleNames
         if !types.contains(Self.fallbackType) { types.append(Self.fallbackType) }
+        for type in SessionMarks.tokenTypes where !types.contains(type) { types.append(type) }
         tokenTypes = types
         var index: [String: Int] = [:]
         for (position, name) in types.enumerated() where index[name] == nil { index[name] = position }
@@ -75,7 +76,7 @@ extension Server {
             data.append(deltaLine)
             data.append(deltaLine == 0 ? segment.startCharacter - previousStart : segment.startCharacter)
             data.append(segment.endCharacter - segment.startCharacter)
-            data.append(types[segment.ruleIndex])
+            data.append(types[segment.piece])
             data.append(0)
             previousLine = segment.line
             previousStart = segment.startCharacter

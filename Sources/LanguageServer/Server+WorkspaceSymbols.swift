@@ -69,6 +69,9 @@ struct WorkspaceSymbolSearch: Sendable {
     var encoding: PositionEncoding
     /// The request's own progress token.
     var clientProgressToken: JSON?
+    /// The request's `partialResultToken`: symbols are then sent in batches as they are found
+    /// (`$/progress`), and the answer itself is empty, as LSP asks.
+    var partialResultToken: JSON?
     /// A token the server created, to use when the scan is long.
     var readyProgressToken: String?
 
@@ -107,6 +110,29 @@ struct WorkspaceSymbolSearch: Sendable {
         let progress = { (value: JSON) in
             if let token { context.send(.notification(method: "$/progress", params: ["token": token, "value": value])) }
         }
+        // Partial results: first what is known without reading (open documents, files scanned
+        // before), then each folder's files as they are scanned.
+        var partialSent = 0
+        var partialTotal = 0
+        let rescanned = Set(toScan.map(\.file.path))
+        let openPaths = Set(openDocuments.map(\.path))
+        func sendPartial(_ sources: [String: (uri: String, matches: [LocatedMatch])]) {
+            guard let partialResultToken, !sources.isEmpty else { return }
+            let (batch, total) = self.symbols(of: sources, limit: Server.maximumWorkspaceSymbols - partialSent)
+            partialSent += batch.count
+            partialTotal += total
+            if !batch.isEmpty {
+                context.send(.notification(method: "$/progress", params: ["token": partialResultToken, "value": .array(batch)]))
+            }
+        }
+        if partialResultToken != nil {
+            var known: [String: (uri: String, matches: [LocatedMatch])] = [:]
+            for (path, entry) in entries where !rescanned.contains(path) && !openPaths.contains(path) {
+                known[path] = (URL(fileURLWithPath: path).absoluteString, entry.matches)
+            }
+            for document in openDocuments { known[document.path] = (document.uri, listedMatches(of: document)) }
+            sendPartial(known)
+        }
         if !toScan.isEmpty {
             progress(["kind": "begin", "title": "highlight-ls: scanning the workspace", "cancellable": false,
                       "message": .string("0/\(toScan.count) files"), "percentage": 0])
@@ -128,25 +154,42 @@ struct WorkspaceSymbolSearch: Sendable {
                           "percentage": .integer(count * 100 / max(toScan.count, 1))])
             }
             done += files.count
+            var batch: [String: (uri: String, matches: [LocatedMatch])] = [:]
             for result in scanned {
                 entries[result.file.path] = ScannedFileEntry(
                     size: result.file.size, modificationTime: result.file.modificationTime, matches: result.matches)
+                if !openPaths.contains(result.file.path) {
+                    batch[result.file.path] = (URL(fileURLWithPath: result.file.path).absoluteString, result.matches)
+                }
             }
+            sendPartial(batch)
         }
         if !toScan.isEmpty { progress(["kind": "end", "message": .string("\(toScan.count) files scanned")]) }
 
+        let usedReadyToken = token != nil && clientProgressToken == nil
+        if partialResultToken != nil {
+            return Outcome(
+                symbols: [], entries: entries, generation: generation, usedReadyToken: usedReadyToken, total: partialTotal,
+                returned: partialSent)
+        }
         var sources: [String: (uri: String, matches: [LocatedMatch])] = [:]
         for (path, entry) in entries { sources[path] = (URL(fileURLWithPath: path).absoluteString, entry.matches) }
         for document in openDocuments { sources[document.path] = (document.uri, listedMatches(of: document)) }
-        let (symbols, total) = self.symbols(of: sources)
+        let (symbols, total) = self.symbols(of: sources, limit: Server.maximumWorkspaceSymbols)
         return Outcome(
-            symbols: .array(symbols), entries: entries, generation: generation,
-            usedReadyToken: token != nil && clientProgressToken == nil, total: total, returned: symbols.count)
+            symbols: .array(symbols), entries: entries, generation: generation, usedReadyToken: usedReadyToken, total: total,
+            returned: symbols.count)
     }
 
-    /// The symbols of every source, sorted by path, that the query selects; and how many there were in all.
-    func symbols(of sources: [String: (uri: String, matches: [LocatedMatch])]) -> ([JSON], Int) {
-        let needle = Array(query.lowercased().unicodeScalars.filter { $0 != " " })
+    /// The symbols of every source, sorted by path, that the query selects, at most `limit` of
+    /// them; and how many there were in all.
+    ///
+    /// A query that starts with a rule's name and a colon (`fixme:`, `fixme:parser`) selects only
+    /// that rule's matches (the name compared case-insensitively), and the rest of the query is
+    /// looked for in their text only; a name no rule has selects nothing.
+    func symbols(of sources: [String: (uri: String, matches: [LocatedMatch])], limit: Int) -> ([JSON], Int) {
+        let (ruleFilter, rest) = Self.ruleFilter(ofQuery: query)
+        let needle = Array(rest.lowercased().unicodeScalars.filter { $0 != " " })
         var symbols: [JSON] = []
         var total = 0
         for path in sources.keys.sorted() {
@@ -154,10 +197,12 @@ struct WorkspaceSymbolSearch: Sendable {
             let config = configuration(ofPath: path)
             for match in matches {
                 let rule = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
+                if let ruleFilter, rule.lowercased() != ruleFilter { continue }
                 let name = Server.symbolName(match)
-                guard needle.isEmpty || Server.isSubsequence(needle, of: name) || Server.isSubsequence(needle, of: rule) else { continue }
+                guard needle.isEmpty || Server.isSubsequence(needle, of: name) || (ruleFilter == nil && Server.isSubsequence(needle, of: rule))
+                else { continue }
                 total += 1
-                guard symbols.count < Server.maximumWorkspaceSymbols else { continue }
+                guard symbols.count < limit else { continue }
                 symbols.append([
                     "name": .string(name),
                     "kind": 15,  // String: a match is text, not a declaration
@@ -170,6 +215,19 @@ struct WorkspaceSymbolSearch: Sendable {
             }
         }
         return (symbols, total)
+    }
+
+    /// The lowercased rule name a query starts with, before a colon, and the rest of the query;
+    /// `nil` and the whole query when the text before the first colon cannot be a rule name
+    /// (`TODO(bob): x` is an ordinary query).
+    static func ruleFilter(ofQuery query: String) -> (rule: String?, rest: Substring) {
+        let trimmed = query.drop { $0 == " " }
+        guard let colon = trimmed.firstIndex(of: ":") else { return (nil, trimmed) }
+        let name = trimmed[..<colon]
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
+              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0)) })
+        else { return (nil, trimmed) }
+        return (name.lowercased(), trimmed[trimmed.index(after: colon)...])
     }
 
     /// The configuration of the deepest folder containing `path`.
@@ -217,6 +275,7 @@ extension Server {
             query: params.value(at: "query")?.stringValue ?? "", folders: folders, configurations: configuration.byFolder,
             fallback: configuration.fallback, generation: configuration.generation, entries: workspaceList.entries,
             openDocuments: openDocuments, encoding: positionEncoding, clientProgressToken: params.value(at: "workDoneToken"),
+            partialResultToken: params.value(at: "partialResultToken"),
             readyProgressToken: readyToken)
         startJob(.workspaceSymbols, answering: id, work: { search.run($0) }) { [weak self] result in
             guard let self, let outcome = result as? WorkspaceSymbolSearch.Outcome else { return }

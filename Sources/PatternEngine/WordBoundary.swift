@@ -19,9 +19,9 @@
 // gives `a`), as a list of words does.
 
 /// Classification of scalars and UTF-8 positions as word characters, for whole-word matching.
-enum WordBoundary {
+public enum WordBoundary {
     /// Whether `scalar` is a word character (the set of `(?u)\w`).
-    static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
         UnicodeClasses.isWordScalar(scalar.value)
     }
 

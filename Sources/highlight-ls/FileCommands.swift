@@ -217,7 +217,7 @@ func runPrintCommand(paths: [String], explicitConfig: String?, colours: Bool, al
 
 /// The text with each piece (a match, a styled group of it, or a colour literal) wrapped in the
 /// ANSI escape sequences of its style.
-func renderANSI(text: UnsafeBufferPointer<UInt8>, pieces: [Match], config: HighlightConfiguration, colours: Bool) -> String {
+func renderANSI(text: UnsafeBufferPointer<UInt8>, pieces: [MatchPiece], config: HighlightConfiguration, colours: Bool) -> String {
     guard colours else { return String(decoding: text, as: UTF8.self) }
     var out = ""
     var position = 0
@@ -225,7 +225,7 @@ func renderANSI(text: UnsafeBufferPointer<UInt8>, pieces: [Match], config: Highl
         let range = piece.utf8Range.clamped(to: position..<text.count)
         guard !range.isEmpty else { continue }
         out += String(decoding: UnsafeBufferPointer(rebasing: text[position..<range.lowerBound]), as: UTF8.self)
-        let start = ansiStart(config.pieceKind(piece.ruleIndex)?.style ?? Style.neutral)
+        let start = ansiStart(config.pieceKind(piece.piece)?.style ?? Style.neutral)
         // Styles are reset at line ends so that a match spanning lines does not colour the margin.
         let matched = String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
         out += start + matched.replacingOccurrences(of: "\n", with: "\u{1B}[0m\n" + start) + "\u{1B}[0m"

@@ -182,7 +182,7 @@ import Testing
         return bytes.withUnsafeBufferPointer { buffer in
             let matches = configuration.ruleSet.matches(in: buffer).matches
             return configuration.pieces(of: matches, in: buffer).map { piece in
-                let kind = configuration.pieceKind(piece.ruleIndex)
+                let kind = configuration.pieceKind(piece.piece)
                 let covered = String(decoding: bytes[piece.utf8Range], as: UTF8.self)
                 return "\(piece.utf8Range.lowerBound)-\(piece.utf8Range.upperBound) \(kind?.tokenType ?? "?") \(covered)"
             }
@@ -204,10 +204,10 @@ import Testing
         ])
         let black = RGBAColor(red: 0, green: 0, blue: 0), yellow = RGBAColor(red: 0xff, green: 0xff, blue: 0)
         let blue = RGBAColor(red: 0, green: 0, blue: 0xff)
-        #expect(configuration.pieceKind(1)?.style == Style(color: black, backgroundColor: yellow, bold: true, underline: true))
-        #expect(configuration.pieceKind(2)?.style == Style(color: blue, backgroundColor: yellow, bold: true, italic: true))
-        #expect(configuration.pieceKind(3)?.style == Style(color: black, backgroundColor: yellow))
-        #expect(configuration.pieceKind(4) == nil)
+        #expect(configuration.pieceKind(.group(0))?.style == Style(color: black, backgroundColor: yellow, bold: true, underline: true))
+        #expect(configuration.pieceKind(.group(1))?.style == Style(color: blue, backgroundColor: yellow, bold: true, italic: true))
+        #expect(configuration.pieceKind(.group(2))?.style == Style(color: black, backgroundColor: yellow))
+        #expect(configuration.pieceKind(.group(3)) == nil)
     }
 
     @Test func withoutGroupsOrColoursPiecesAreTheMatches() {
@@ -260,7 +260,7 @@ import Testing
         let bytes = Array(text.utf8)
         bytes.withUnsafeBufferPointer { buffer in
             let pieces = configuration.pieces(of: configuration.ruleSet.matches(in: buffer).matches, in: buffer)
-            let styles = pieces.compactMap { configuration.pieceKind($0.ruleIndex)?.style }
+            let styles = pieces.compactMap { configuration.pieceKind($0.piece)?.style }
             #expect(styles.map { $0.backgroundColor?.hexString } == ["#ff8800ff", "#0000ff80", "#008000ff"])
             #expect(styles.map { $0.color?.hexString } == ["#000000ff", "#ffffffff", "#ffffffff"])
         }

@@ -96,7 +96,7 @@ import WorkspaceScan
             let context = "seed \(seed), \(name), step \(step), text \(document.text.text.debugDescription)"
             #expect(incremental.matches == full.matches, Comment(rawValue: context))
             for encoding in [PositionEncoding.utf16, .utf8] {
-                let expected = document.text.lineSegments(of: full.matches[...], encoding: encoding)
+                let expected = document.text.lineSegments(of: full.matches.map(MatchPiece.init(wholeMatch:)), encoding: encoding)
                 #expect(incremental.segments(in: encoding, text: document.text) == expected, Comment(rawValue: "\(encoding) \(context)"))
             }
             if incremental.matches != full.matches { return }

@@ -119,52 +119,29 @@ extension RegexNode {
     /// A set counts the encoded length of its largest member; an unbounded repetition of a node that
     /// only matches the empty string adds nothing.
     var maximumUTF8Length: Int? {
-        switch self {
-        case .empty, .look:
-            return 0
-        case .scalars(let set):
-            guard let last = set.ranges.last else { return 0 }
-            return UTF8Sequences.encodedLength(last.upperBound)
-        case .concat(let parts):
-            var total = 0
-            for part in parts {
-                guard let length = part.maximumUTF8Length else { return nil }
-                let (sum, overflow) = total.addingReportingOverflow(length)
-                if overflow { return nil }
-                total = sum
-            }
-            return total
-        case .alternation(let branches):
-            var longest = 0
-            for branch in branches {
-                guard let length = branch.maximumUTF8Length else { return nil }
-                longest = max(longest, length)
-            }
-            return longest
-        case .repetition(let node, _, let maximum, _, _):
-            guard let length = node.maximumUTF8Length else { return nil }
-            if length == 0 { return 0 }
-            guard let maximum else { return nil }
-            let (product, overflow) = length.multipliedReportingOverflow(by: maximum)
-            return overflow ? nil : product
-        case .capture(let node, _):
-            return node.maximumUTF8Length
-        }
+        maximumTotal { set in set.ranges.last.map { UTF8Sequences.encodedLength($0.upperBound) } ?? 0 }
     }
 
     /// The most characters among `scalars` a match can contain, or nil when unbounded (a
     /// repetition that can consume one, as in `(?s).*` for `\n`).
     func maximumCount(ofAny scalars: [UInt32]) -> Int? {
+        maximumTotal { set in scalars.contains(where: set.contains) ? 1 : 0 }
+    }
+
+    /// The most a match can add up, when each character matched by a set adds `weight(set)`:
+    /// sums along a concatenation, the most of an alternation's branches, a repetition times
+    /// its maximum; nil when an unbounded repetition adds more than nothing, or on overflow.
+    func maximumTotal(_ weight: (ScalarSet) -> Int) -> Int? {
         switch self {
         case .empty, .look:
             return 0
         case .scalars(let set):
-            return scalars.contains(where: set.contains) ? 1 : 0
+            return weight(set)
         case .concat(let parts):
             var total = 0
             for part in parts {
-                guard let count = part.maximumCount(ofAny: scalars) else { return nil }
-                let (sum, overflow) = total.addingReportingOverflow(count)
+                guard let value = part.maximumTotal(weight) else { return nil }
+                let (sum, overflow) = total.addingReportingOverflow(value)
                 if overflow { return nil }
                 total = sum
             }
@@ -172,18 +149,18 @@ extension RegexNode {
         case .alternation(let branches):
             var most = 0
             for branch in branches {
-                guard let count = branch.maximumCount(ofAny: scalars) else { return nil }
-                most = max(most, count)
+                guard let value = branch.maximumTotal(weight) else { return nil }
+                most = max(most, value)
             }
             return most
         case .repetition(let node, _, let maximum, _, _):
-            guard let count = node.maximumCount(ofAny: scalars) else { return nil }
-            if count == 0 { return 0 }
+            guard let value = node.maximumTotal(weight) else { return nil }
+            if value == 0 { return 0 }
             guard let maximum else { return nil }
-            let (product, overflow) = count.multipliedReportingOverflow(by: maximum)
+            let (product, overflow) = value.multipliedReportingOverflow(by: maximum)
             return overflow ? nil : product
         case .capture(let node, _):
-            return node.maximumCount(ofAny: scalars)
+            return node.maximumTotal(weight)
         }
     }
 }

@@ -1,0 +1,167 @@
+import HighlightConfig
+import JSONValue
+import Testing
+import TextIndex
+
+@testable import LanguageServer
+
+/// What the mark code actions pick up under a cursor or selection, and how a rule is written into `.highlights.json`.
+@Suite struct MarkTests {
+    // MARK: The word under the cursor
+
+    /// `|` marks the cursor, or `[` and `]` a selection; nil means no mark action.
+    static let targets: [(text: String, expected: String?, wholeWord: Bool)] = [
+        ("dead|line today", "deadline", true),
+        ("|deadline today", "deadline", true),
+        ("deadline| today", "deadline", true),
+        ("deadline |today", "today", true),
+        ("a  |  b", nil, false),
+        ("|", nil, false),
+        ("   |", nil, false),
+        ("x = café|;", "café", true),
+        ("naïve_snake|_case()", "naïve_snake_case", true),
+        ("call(|)", nil, false),
+        ("see [a.b(c)] here", "a.b(c)", false),
+        ("[   ]", nil, false),
+        ("[ two words ]", " two words ", false),
+        ("😀 [é€] x", "é€", false),
+    ]
+
+    @Test(arguments: targets.indices)
+    func markTarget(_ index: Int) {
+        let (marked, expected, wholeWord) = Self.targets[index]
+        var text = marked
+        var start = 0
+        var end = 0
+        if let cursor = marked.firstIndex(of: "|") {
+            start = marked.utf16.distance(from: marked.startIndex, to: cursor)
+            end = start
+            text.remove(at: cursor)
+        } else if let open = marked.firstIndex(of: "["), let close = marked.firstIndex(of: "]") {
+            start = marked.utf16.distance(from: marked.startIndex, to: open)
+            end = marked.utf16.distance(from: marked.startIndex, to: close) - 1
+            text = marked.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
+        }
+        let target = Server.markTarget(
+            in: TextBuffer(text), from: Position(line: 0, character: start), to: Position(line: 0, character: end), encoding: .utf16)
+        #expect(target?.text == expected, "\(marked)")
+        if let target { #expect(target.wholeWord == wholeWord, "\(marked)") }
+    }
+
+    @Test func noMarkAcrossLinesOrBeyondTheLimit() {
+        let text = TextBuffer("one\ntwo\n" + String(repeating: "x", count: SessionMarks.maximumTextUTF8Count + 1))
+        #expect(Server.markTarget(in: text, from: Position(line: 0, character: 1), to: Position(line: 1, character: 1), encoding: .utf16) == nil)
+        let long = Server.markTarget(
+            in: text, from: Position(line: 2, character: 0), to: Position(line: 2, character: SessionMarks.maximumTextUTF8Count + 1),
+            encoding: .utf16)
+        #expect(long == nil)
+        // The cursor in a word longer than the limit offers nothing either.
+        #expect(Server.markTarget(in: text, from: Position(line: 2, character: 3), to: Position(line: 2, character: 3), encoding: .utf16) == nil)
+    }
+
+    // MARK: Session marks
+
+    @Test func marksCycleThroughThePaletteAndNewestComeFirst() {
+        var marks = SessionMarks()
+        #expect(SessionMarks.palette.count >= 6)
+        #expect(Set(SessionMarks.palette).count == SessionMarks.palette.count)
+        for index in 0..<SessionMarks.palette.count {
+            let mark = marks.add(text: "w\(index)", wholeWord: true)
+            #expect(mark.slot == index + 1)
+        }
+        let same = marks.add(text: "w3", wholeWord: true)
+        #expect(same.slot == 4, "the same text keeps its mark")
+        // The next new mark takes the first colour again, and the old mark of that colour gives way.
+        let again = marks.add(text: "again", wholeWord: false)
+        #expect(again.slot == 1)
+        #expect(marks.mark(text: "w0", wholeWord: true) == nil)
+        #expect(marks.marks.first?.text == "again")
+        #expect(marks.layer.rules.first?.name == "mark1")
+        let removed = marks.remove(text: "again", wholeWord: false)
+        let removedTwice = marks.remove(text: "again", wholeWord: false)
+        #expect(removed && !removedTwice)
+        marks.removeAll()
+        #expect(marks.layer.rules.isEmpty)
+        #expect(marks.layer.styles.count == SessionMarks.palette.count)
+        let first = marks.add(text: "x", wholeWord: true)
+        #expect(first.slot == 1)
+    }
+
+    @Test func aMarkWinsTiesAgainstEveryOtherLayer() {
+        var marks = SessionMarks()
+        _ = marks.add(text: "TODO", wholeWord: true)
+        let config = HighlightConfiguration(layers: [marks.layer])
+        let text = Array("x TODO y".utf8)
+        let found = text.withUnsafeBufferPointer { config.ruleSet.matches(in: $0) }
+        #expect(found.matches.map { config.rules[$0.ruleIndex].name } == ["mark1"])
+    }
+
+    // MARK: Writing a rule into .highlights.json
+
+    static let rule = #"{ "name": "x", "words": ["x"] }"#
+
+    /// The configuration text before and after the insertion of `rule`.
+    static let insertions: [(name: String, before: String, after: String)] = [
+        ("rules one per line, with comments and a trailing comma",
+         "// team\n{\n  \"rules\": [ // ours\n    { \"name\": \"a\", \"words\": [\"a\"] },\n  ],\n}\n",
+         "// team\n{\n  \"rules\": [\n    \(rule), // ours\n    { \"name\": \"a\", \"words\": [\"a\"] },\n  ],\n}\n"),
+        ("rules on the bracket's line",
+         "{ \"rules\": [ { \"name\": \"a\", \"words\": [\"a\"] } ] }",
+         "{ \"rules\": [ \(rule), { \"name\": \"a\", \"words\": [\"a\"] } ] }"),
+        ("empty rules",
+         "{\n  \"rules\": []\n}\n",
+         "{\n  \"rules\": [\n    \(rule)\n  ]\n}\n"),
+        ("no rules, other keys on lines of their own",
+         "{\n\t\"colors\": true, // yes\n}\n",
+         "{\n\t\"rules\": [\n\t  \(rule)\n\t],\n\t\"colors\": true, // yes\n}\n"),
+        ("no rules, keys on the brace's line",
+         "{ \"colors\": true }",
+         "{ \"rules\": [ \(rule) ], \"colors\": true }"),
+        ("an empty object",
+         "{}",
+         "{\n  \"rules\": [\n    \(rule)\n  ]\n}"),
+    ]
+
+    @Test(arguments: insertions.indices)
+    func insertion(_ index: Int) throws {
+        let (name, before, after) = Self.insertions[index]
+        let insertion = try #require(MarkRuleInsertion.insertion(ofRule: Self.rule, into: Array(before.utf8)), "\(name)")
+        var bytes = Array(before.utf8)
+        bytes.insert(contentsOf: Array(insertion.text.utf8), at: insertion.utf8Offset)
+        let result = String(decoding: bytes, as: UTF8.self)
+        #expect(result == after, "\(name)")
+        // The result means the old configuration plus the new rule, first.
+        let old = try JSONParser.parse(before, options: .lenient)
+        let new = try JSONParser.parse(result, options: .lenient)
+        var rules = new["rules"]?.arrayValue ?? []
+        #expect(rules.first?["name"]?.stringValue == "x", "\(name)")
+        if !rules.isEmpty { rules.removeFirst() }
+        var members = new.objectValue ?? [:]
+        members["rules"] = old["rules"] == nil ? nil : .array(rules)
+        #expect(JSON.object(members) == old, "\(name)")
+    }
+
+    @Test func noInsertionIntoWhatIsNotAnObjectWithAnArrayOfRules() {
+        for text in ["[]", "{ \"rules\": {} }", "{ \"rules\": [", "", "// only a comment"] {
+            #expect(MarkRuleInsertion.insertion(ofRule: Self.rule, into: Array(text.utf8)) == nil, "\(text)")
+        }
+    }
+
+    @Test func ruleNamesAreReadableAndUnused() {
+        #expect(MarkRuleInsertion.ruleName(for: "Deadline", taken: []) == "deadline")
+        #expect(MarkRuleInsertion.ruleName(for: "a.b(c)", taken: []) == "a-b-c")
+        #expect(MarkRuleInsertion.ruleName(for: "release_date", taken: []) == "release-date")
+        #expect(MarkRuleInsertion.ruleName(for: "42", taken: []) == "word-42")
+        #expect(MarkRuleInsertion.ruleName(for: "日本", taken: []) == "word")
+        #expect(MarkRuleInsertion.ruleName(for: "todo", taken: ["todo", "todo-2"]) == "todo-3")
+        // Every name is one the configuration accepts.
+        for text in ["Deadline", "a.b(c)", "42", "日本", "--x--", String(repeating: "ab ", count: 50)] {
+            let name = MarkRuleInsertion.ruleName(for: text, taken: [])
+            let rule = MarkRuleInsertion.ruleText(name: name, text: text, wholeWord: false, style: SessionMarks.palette[0])
+            let (layer, diagnostics) = ConfigLayer.parse(fileContents: Array(MarkRuleInsertion.newFileText(rule: rule).utf8), source: "test")
+            #expect(diagnostics.isEmpty, "\(text): \(diagnostics)")
+            #expect(layer?.rules.first?.name == name)
+            #expect(layer?.rules.first?.pattern == .words([text]))
+        }
+    }
+}

@@ -104,7 +104,10 @@ public struct HighlightConfiguration: Sendable {
             let definition = definitions[error.ruleIndex]
             let origin = definition.patternOrigin ?? definition.origin ?? ConfigOrigin(source: "configuration")
             var message = "rule \"\(definition.name)\": \(error.message)"
-            if let patternUTF8Offset = error.patternUTF8Offset, case .regex? = definition.pattern {
+            if error.message.hasPrefix("pattern too large") {
+                // Over budget is not a syntax error: the pattern is valid but costs more than a configuration may.
+                message = "rule \"\(definition.name)\": \(error.message)"
+            } else if let patternUTF8Offset = error.patternUTF8Offset, case .regex? = definition.pattern {
                 message = "rule \"\(definition.name)\": invalid regex: \(error.message) (at offset \(patternUTF8Offset))"
             }
             if let wordIndex = error.wordIndex { message += " (words[\(wordIndex)])" }

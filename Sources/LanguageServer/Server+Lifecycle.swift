@@ -73,6 +73,7 @@ extension Server {
         positionEncoding = Self.chooseEncoding(from: client.positionEncodings)
         workspaceFolders = Self.folders(from: params)
         configuration.initializationOptions = parseSettingsLayer(params.value(at: "initializationOptions"), source: "initializationOptions")
+        configuration.initializationOptionsJSON = params.value(at: "initializationOptions")
         loadAllWorkspaceFiles()
         rebuildConfigurations()
         tokenLegend = TokenLegend(ruleNames: configuration.allRuleNames)

@@ -66,6 +66,8 @@ struct LayerReader {
     private let lineLocator: LineLocator
     /// The problems found so far, in the order found.
     private(set) var diagnostics: [ConfigDiagnostic] = []
+    /// The compile budget of this source's regexes: one per rule, and one for the whole file.
+    private var regexTracker = RegexCompileTracker()
 
     /// A reader for one source; `bytes` and `sourceMap` describe the file, and are empty and `nil` without one.
     init(source: String, bytes: [UInt8], sourceMap: JSONSourceMap?) {
@@ -145,6 +147,13 @@ struct LayerReader {
                 layer.colors = colors
             } else {
                 report(.error, "\"colors\" must be true or false, not \(a(value.typeName))", at: origin(ofValueAt: [.key("colors")]))
+            }
+        }
+        if let value = members["outline"] {
+            if let outline = value.boolValue {
+                layer.outline = outline
+            } else {
+                report(.error, "\"outline\" must be true or false, not \(a(value.typeName))", at: origin(ofValueAt: [.key("outline")]))
             }
         }
         if let value = members["styles"] {
@@ -396,10 +405,15 @@ struct LayerReader {
             return nil
         }
         do {
-            return try CompiledRegex(pattern, caseInsensitive: !caseSensitive)
+            return try regexTracker.compile(pattern, caseInsensitive: !caseSensitive)
         } catch {
             let errorOrigin = origin(ofDecodedUTF8Offset: error.patternUTF8Offset, inStringAt: valueOrigin)
-            report(.error, "\(label): invalid regex: \(error.message) (at offset \(error.patternUTF8Offset))", at: errorOrigin)
+            if error.message.hasPrefix("pattern too large") {
+                // Over budget is not a syntax error: the pattern is valid but costs more than a configuration may.
+                report(.error, "\(label): \(error.message)", at: errorOrigin)
+            } else {
+                report(.error, "\(label): invalid regex: \(error.message) (at offset \(error.patternUTF8Offset))", at: errorOrigin)
+            }
             return nil
         }
     }

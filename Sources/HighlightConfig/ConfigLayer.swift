@@ -7,6 +7,8 @@ public struct ConfigLayer: Sendable {
     public var defaults: Bool?
     /// Whether to add the built-in `color` rule that finds colour literals; `nil` when this layer does not say.
     public var colors: Bool?
+    /// Whether `textDocument/documentSymbol` lists the matches of rules marked `list`; `nil` when this layer does not say.
+    public var outline: Bool?
     /// Styles by name, as this layer defines them.
     public var styles: [String: Style]
     /// Rules in the order written; names are unique within a layer.

@@ -14,6 +14,7 @@ import PatternEngine
 /// * `styles`: merged by name; a style in a higher layer replaces the whole style of that name.
 /// * `colors`: the highest layer that sets it decides (default off); when on, the built-in
 ///   `color` rule comes after every other rule, so a rule named `color` replaces it.
+/// * `outline`: the highest layer that sets it decides (default on).
 ///
 /// A rule's style is its inline style, else the named style it refers to, else the style named
 /// after the rule, else `Style.neutral`.
@@ -36,6 +37,8 @@ public struct HighlightConfiguration: Sendable {
     public let groupPieceKinds: [PieceKind]
     /// The index of the built-in `color` rule, when `"colors": true` put it in.
     public let colorRuleIndex: Int?
+    /// Whether the document outline (`textDocument/documentSymbol`) lists the matches of rules marked `list`.
+    public let outline: Bool
     /// Problems found while combining: unknown style references, and rules (or words) the engine
     /// could not compile, which never match. Problems inside a layer come from `ConfigLayer.parse`.
     public let diagnostics: [ConfigDiagnostic]
@@ -101,7 +104,10 @@ public struct HighlightConfiguration: Sendable {
             let definition = definitions[error.ruleIndex]
             let origin = definition.patternOrigin ?? definition.origin ?? ConfigOrigin(source: "configuration")
             var message = "rule \"\(definition.name)\": \(error.message)"
-            if let patternUTF8Offset = error.patternUTF8Offset, case .regex? = definition.pattern {
+            if error.message.hasPrefix("pattern too large") {
+                // Over budget is not a syntax error: the pattern is valid but costs more than a configuration may.
+                message = "rule \"\(definition.name)\": \(error.message)"
+            } else if let patternUTF8Offset = error.patternUTF8Offset, case .regex? = definition.pattern {
                 message = "rule \"\(definition.name)\": invalid regex: \(error.message) (at offset \(patternUTF8Offset))"
             }
             if let wordIndex = error.wordIndex { message += " (words[\(wordIndex)])" }
@@ -119,6 +125,7 @@ public struct HighlightConfiguration: Sendable {
         self.filters = RuleFilterSet(applicability: definitions.map(\.applicability))
         self.groupPieceKinds = resolver.groupPieceKinds
         self.colorRuleIndex = definitions.firstIndex { $0.findsColorLiterals }
+        self.outline = layers.lazy.compactMap(\.outline).first ?? true
         self.namedStyles = namedStyles
         self.ruleSet = ruleSet
         self.diagnostics = diagnostics

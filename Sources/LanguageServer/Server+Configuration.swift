@@ -17,6 +17,11 @@ struct ConfigurationState {
     var generation = 0
     /// Diagnostics found before the client could be told.
     var pendingDiagnostics: [ConfigDiagnostic] = []
+    /// The raw initializationOptions and client settings, for the keys that configure the server itself.
+    var initializationOptionsJSON: JSON?
+    var settingsJSON: JSON?
+    /// The link schemes the user's own settings allow (never the repository's file).
+    var linkSchemes: LinkSchemes { LinkSchemes(settings: [settingsJSON, initializationOptionsJSON]) }
     /// The words marked in this session: the highest layer of every configuration (SessionMarks.swift).
     var sessionMarks = SessionMarks()
 
@@ -46,6 +51,7 @@ extension Server {
         var object = json.objectValue ?? [:]
         // Keys that configure the server rather than the highlighting are not config keys.
         object["decorations"] = nil
+        object["linkSchemes"] = nil
         let (layer, diagnostics) = ConfigLayer.parse(json: .object(object), source: source)
         report(diagnostics)
         return layer
@@ -130,6 +136,7 @@ extension Server {
                 let settings = answer.arrayValue?.first
                 let layer = self.parseSettingsLayer(settings, source: "settings (highlight)")
                 self.configuration.settings = layer
+                self.configuration.settingsJSON = settings
                 self.configurationChanged()
             case .failure(let error):
                 self.log(.warning, "workspace/configuration failed: \(error.message)")
@@ -140,6 +147,7 @@ extension Server {
     func didChangeConfiguration(_ params: JSON?) {
         if let settings = params.value(at: "settings.highlight"), settings.objectValue != nil {
             configuration.settings = parseSettingsLayer(settings, source: "settings (highlight)")
+            configuration.settingsJSON = settings
             configurationChanged()
         } else {
             requestSettings()

@@ -65,6 +65,7 @@ extension Server {
             let (document, config, list) = matches(ofDocument: uri)
         else { return [] }
         let index = document.text.lineIndex
+        let schemes = configuration.linkSchemes
         return document.text.withUnsafeBytes { text in
             var items: [JSON] = []
             for match in list.matches {
@@ -81,7 +82,7 @@ extension Server {
                     "code": .string(ruleName),
                     "message": .string(filled.message(details.message, ruleName: ruleName)),
                 ]
-                if let link = filled.link(details.link) { item["codeDescription"] = ["href": .string(link)] }
+                if let link = schemes.filter(filled.link(details.link)) { item["codeDescription"] = ["href": .string(link)] }
                 items.append(.object(item))
             }
             return items

@@ -20,6 +20,7 @@ struct ClientCapabilities {
     var codeActionLiterals = false
     var workspaceEditDocumentChanges = false
     var workspaceEditCreatesFiles = false
+    var hierarchicalDocumentSymbols = false
 
     init() {}
 
@@ -37,6 +38,7 @@ struct ClientCapabilities {
         codeActionLiterals = capabilities.value(at: "textDocument.codeAction.codeActionLiteralSupport")?.objectValue != nil
         workspaceEditDocumentChanges = capabilities.value(at: "workspace.workspaceEdit.documentChanges")?.boolValue ?? false
         workspaceEditCreatesFiles = capabilities.value(at: "workspace.workspaceEdit.resourceOperations")?.arrayValue?.contains("create") ?? false
+        hierarchicalDocumentSymbols = capabilities.value(at: "textDocument.documentSymbol.hierarchicalDocumentSymbolSupport")?.boolValue ?? false
         // Decorations are opt-in, through initializationOptions or an experimental capability.
         let options = params.value(at: "initializationOptions")
         for source in [options.value(at: "decorations"), capabilities.value(at: "experimental.highlightDecorations")] {
@@ -71,6 +73,7 @@ extension Server {
         positionEncoding = Self.chooseEncoding(from: client.positionEncodings)
         workspaceFolders = Self.folders(from: params)
         configuration.initializationOptions = parseSettingsLayer(params.value(at: "initializationOptions"), source: "initializationOptions")
+        configuration.initializationOptionsJSON = params.value(at: "initializationOptions")
         loadAllWorkspaceFiles()
         rebuildConfigurations()
         tokenLegend = TokenLegend(ruleNames: configuration.allRuleNames)
@@ -88,6 +91,7 @@ extension Server {
             "colorProvider": true,
             "codeActionProvider": true,
             "executeCommandProvider": ["commands": .array(MarkCommand.all.map { .string($0) })],
+            "documentSymbolProvider": ["label": "highlight-ls"],
         ]
         if !client.semanticTokensDynamicRegistration {
             capabilities["semanticTokensProvider"] = semanticTokensOptions()

@@ -16,13 +16,15 @@ extension Server {
             let (document, config, list) = matches(ofDocument: uri)
         else { return [] }
         let index = document.text.lineIndex
+        let schemes = configuration.linkSchemes
         return document.text.withUnsafeBytes { text in
             var links: [JSON] = []
             for match in list.matches {
                 guard config.details.indices.contains(match.ruleIndex), let template = config.details[match.ruleIndex].link else { continue }
                 let filled = MatchText(match: match, config: config, text: text)
-                var link: [String: JSON] = ["range": lspRange(of: match.utf8Range, in: index)]
-                link["target"] = filled.link(template).map { .string($0) }
+                // A link whose scheme is not allowed is left out, not sent without a target.
+                guard let target = schemes.filter(filled.link(template)) else { continue }
+                var link: [String: JSON] = ["range": lspRange(of: match.utf8Range, in: index), "target": .string(target)]
                 if let message = config.details[match.ruleIndex].message {
                     link["tooltip"] = .string(filled.message(message, ruleName: config.rules[match.ruleIndex].name))
                 }
@@ -47,6 +49,7 @@ extension Server {
         let details = config.details[match.ruleIndex]
         let ruleName = config.rules[match.ruleIndex].name
         let markdown = client.hoverMarkdown
+        let schemes = configuration.linkSchemes
         let lines: [String] = document.text.withUnsafeBytes { text in
             let filled = MatchText(match: match, config: config, text: text)
             var heading = markdown ? "**\(Self.markdownEscaped(ruleName))**" : ruleName
@@ -57,7 +60,14 @@ extension Server {
                 lines.append(markdown ? Self.markdownEscaped(message) : message)
             }
             if let link = filled.link(details.link) {
-                lines.append(markdown ? "[\(Self.markdownEscaped(link))](\(link))" : link)
+                if !schemes.allows(link) {
+                    // Shown as text, never as something to click.
+                    lines.append(markdown ? "link not shown: scheme not allowed (\(Self.markdownEscaped(link)))" : "link not shown: scheme not allowed (\(link))")
+                } else if markdown {
+                    lines.append("[\(Self.markdownEscaped(link))](\(LinkSchemes.markdownDestination(link)))")
+                } else {
+                    lines.append(link)
+                }
             }
             if details.findsColorLiterals, let color = config.literalColor(of: match, in: text) {
                 let notations = ColorLiteral.presentations(of: color)
@@ -75,7 +85,7 @@ extension Server {
     static func markdownEscaped(_ text: String) -> String {
         var result = ""
         for character in text {
-            if "\\`*_{}[]()<>#+-.!|~".contains(character) { result.append("\\") }
+            if "\\`*_{}[]()<>#+-.!|~&".contains(character) { result.append("\\") }
             result.append(character)
         }
         return result

@@ -183,8 +183,13 @@ struct WorkspaceSymbolSearch: Sendable {
 
     /// The symbols of every source, sorted by path, that the query selects, at most `limit` of
     /// them; and how many there were in all.
+    ///
+    /// A query that starts with a rule's name and a colon (`fixme:`, `fixme:parser`) selects only
+    /// that rule's matches (the name compared case-insensitively), and the rest of the query is
+    /// looked for in their text only; a name no rule has selects nothing.
     func symbols(of sources: [String: (uri: String, matches: [LocatedMatch])], limit: Int) -> ([JSON], Int) {
-        let needle = Array(query.lowercased().unicodeScalars.filter { $0 != " " })
+        let (ruleFilter, rest) = Self.ruleFilter(ofQuery: query)
+        let needle = Array(rest.lowercased().unicodeScalars.filter { $0 != " " })
         var symbols: [JSON] = []
         var total = 0
         for path in sources.keys.sorted() {
@@ -192,8 +197,10 @@ struct WorkspaceSymbolSearch: Sendable {
             let config = configuration(ofPath: path)
             for match in matches {
                 let rule = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
+                if let ruleFilter, rule.lowercased() != ruleFilter { continue }
                 let name = Server.symbolName(match)
-                guard needle.isEmpty || Server.isSubsequence(needle, of: name) || Server.isSubsequence(needle, of: rule) else { continue }
+                guard needle.isEmpty || Server.isSubsequence(needle, of: name) || (ruleFilter == nil && Server.isSubsequence(needle, of: rule))
+                else { continue }
                 total += 1
                 guard symbols.count < limit else { continue }
                 symbols.append([
@@ -208,6 +215,19 @@ struct WorkspaceSymbolSearch: Sendable {
             }
         }
         return (symbols, total)
+    }
+
+    /// The lowercased rule name a query starts with, before a colon, and the rest of the query;
+    /// `nil` and the whole query when the text before the first colon cannot be a rule name
+    /// (`TODO(bob): x` is an ordinary query).
+    static func ruleFilter(ofQuery query: String) -> (rule: String?, rest: Substring) {
+        let trimmed = query.drop { $0 == " " }
+        guard let colon = trimmed.firstIndex(of: ":") else { return (nil, trimmed) }
+        let name = trimmed[..<colon]
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
+              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0)) })
+        else { return (nil, trimmed) }
+        return (name.lowercased(), trimmed[trimmed.index(after: colon)...])
     }
 
     /// The configuration of the deepest folder containing `path`.

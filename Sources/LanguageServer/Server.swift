@@ -145,6 +145,7 @@ public final class Server {
         case "textDocument/colorPresentation": return .now(try colorPresentationRequest(params))
         case "textDocument/codeAction": return .now(try codeActionRequest(params))
         case "workspace/executeCommand": return .now(try executeCommandRequest(params))
+        case "textDocument/documentSymbol": return .now(try documentSymbolRequest(params))
         default: throw ResponseError.methodNotFound(method)
         }
     }

@@ -46,11 +46,21 @@ public struct RuleSet: Sendable {
         /// Whether the literal words may use a prefilter (default true); benchmarks turn it off to time the bare automaton.
         public var usesLiteralPrefilter: Bool
 
+        /// What compiling one regex rule may spend (states, bytes, time); a rule over it is an error, the others work.
+        public var ruleCompileBudget: CompileBudget
+        /// What compiling all regex rules together may spend; once it is spent, the remaining regex rules are errors.
+        public var ruleSetCompileBudget: CompileBudget
+
         /// Creates limits.
-        public init(maximumMatchCount: Int? = nil, denseAutomatonByteBudget: Int = 16 << 20, usesLiteralPrefilter: Bool = true) {
+        public init(
+            maximumMatchCount: Int? = nil, denseAutomatonByteBudget: Int = 16 << 20, usesLiteralPrefilter: Bool = true,
+            ruleCompileBudget: CompileBudget = .rule, ruleSetCompileBudget: CompileBudget = .ruleSet
+        ) {
             self.maximumMatchCount = maximumMatchCount
             self.denseAutomatonByteBudget = denseAutomatonByteBudget
             self.usesLiteralPrefilter = usesLiteralPrefilter
+            self.ruleCompileBudget = ruleCompileBudget
+            self.ruleSetCompileBudget = ruleSetCompileBudget
         }
 
         /// No match limit and a 16 MiB automaton budget.
@@ -71,6 +81,8 @@ public struct RuleSet: Sendable {
     public let maximumMatchUTF8Length: Int?
     /// Whether some rule can match `\n` or `\r`.
     public let canMatchLineTerminator: Bool
+    /// The NFA states of the compiled regex rules, within `Limits.ruleSetCompileBudget` (refused rules are not counted).
+    public let compiledStateCount: Int
     /// How many line breaks one match can span at most, over every rule: in a text without lone
     /// `\r`s (`lineFeeds`: its `\n`s; `TODO[^\n]*\n//.*` spans one), and in any text (`any`:
     /// its `\n`s and `\r`s, since `[^\n]` can cross a lone `\r`); nil when unbounded
@@ -100,6 +112,11 @@ public struct RuleSet: Sendable {
         var regexIsUnbounded = false
         var regexMaximumLength = 0
         var lineTerminator = false
+        // The rule set's budget, spent rule by rule: each regex compiles within the smaller of its own budget and what is left.
+        var tracker = RegexCompileTracker(ruleBudget: limits.ruleCompileBudget, setBudget: limits.ruleSetCompileBudget)
+        func compileRegex(_ pattern: String, caseInsensitive: Bool, wholeWord: Bool) throws(RegexError) -> CompiledRegex {
+            try tracker.compile(pattern, caseInsensitive: caseInsensitive, wholeWord: wholeWord)
+        }
         var mostTerminators: Int? = 0
         var mostLineFeeds: Int? = 0
 
@@ -122,7 +139,7 @@ public struct RuleSet: Sendable {
                 }
             case .regex(let pattern):
                 do {
-                    let regex = try CompiledRegex(pattern, caseInsensitive: !rule.caseSensitive, wholeWord: rule.wholeWord)
+                    let regex = try compileRegex(pattern, caseInsensitive: !rule.caseSensitive, wholeWord: rule.wholeWord)
                     streams.append(RegexStream(ruleIndex: ruleIndex, regex: regex))
                     if let length = regex.maximumMatchUTF8Length {
                         regexMaximumLength = max(regexMaximumLength, length)
@@ -144,7 +161,7 @@ public struct RuleSet: Sendable {
         var maximumLength = patternSet.maximumVariantUTF8Length
         for word in patternSet.overflowWords {
             do {
-                let regex = try CompiledRegex(RegexEscaping.escaped(word.word), caseInsensitive: true, wholeWord: word.wholeWord)
+                let regex = try compileRegex(RegexEscaping.escaped(word.word), caseInsensitive: true, wholeWord: word.wholeWord)
                 streams.append(RegexStream(ruleIndex: word.ruleIndex, regex: regex))
                 maximumLength = max(maximumLength, RegexEscaping.maximumCaseInsensitiveUTF8Length(of: word.word))
             } catch {
@@ -163,6 +180,7 @@ public struct RuleSet: Sendable {
             ? nil : LiteralAutomaton(patternSet: patternSet, configuration: automatonConfiguration)
         self.maximumMatchUTF8Length = regexIsUnbounded ? nil : max(maximumLength, regexMaximumLength)
         self.canMatchLineTerminator = lineTerminator
+        self.compiledStateCount = tracker.statesUsed
         self.maximumMatchLineBreaks = (mostLineFeeds, mostTerminators)
     }
 

@@ -2,10 +2,11 @@
 //
 // Scanning a file for matches yields UTF-8 offsets, sorted. Turning them into lines and
 // columns walks the text once, from each offset to the next, counting line terminators and
-// the UTF-16 and UTF-32 units of the bytes in between. Bytes that are neither a terminator
-// nor part of a non-ASCII character (the usual case) are skipped sixteen at a time, so the
-// cost is a vector compare per sixteen bytes up to the last offset, and nothing per match
-// beyond its own bytes. An open document has a `LineIndex` instead; both agree, and the
+// the UTF-16 and UTF-32 units of the bytes in between. Sixteen ASCII bytes without a `\r`
+// (the usual case) are taken at once: their line feeds are counted with a vector compare and
+// a population count, and the last of them marks the line start. The cost is a few vector
+// operations per sixteen bytes up to the last offset, whatever the line lengths, and nothing
+// per match beyond its own bytes. An open document has a `LineIndex` instead; both agree, and the
 // differential tests check that they do.
 
 /// A place in a text, in every unit a client may count in.
@@ -77,21 +78,95 @@ public struct TextPoint: Sendable, Hashable {
                 utf32Column: utf32Offset - lineStart.utf32Offset)
         }
 
+        /// The last lane of `lanes` that is not zero, or nil.
+        @inline(__always)
+        private static func lastNonZeroLane(_ lanes: SIMD16<UInt8>) -> Int? {
+            let (low, high) = words(of: lanes)
+            if high != 0 { return 15 - high.leadingZeroBitCount / 8 }
+            if low != 0 { return 7 - low.leadingZeroBitCount / 8 }
+            return nil
+        }
+
+        /// The low and high eight lanes of `lanes` as little-endian words.
+        @inline(__always)
+        private static func words(of lanes: SIMD16<UInt8>) -> (UInt64, UInt64) {
+            withUnsafeBytes(of: lanes) { bytes in
+                (UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)),
+                 UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            }
+        }
+
         private mutating func advance(to target: Int) {
             guard let base = text.baseAddress else { return }
             let raw = UnsafeRawPointer(base)
             let lineFeeds = SIMD16<UInt8>(repeating: 0x0A)
             let carriageReturns = SIMD16<UInt8>(repeating: 0x0D)
             let highBit = SIMD16<UInt8>(repeating: 0x80)
+            let zero = SIMD16<UInt8>(repeating: 0)
             while position < target {
-                // Sixteen bytes with no terminator and no non-ASCII byte move every offset by sixteen.
+                // Sixty-four bytes at a time while they are ASCII without a `\r`: one test for all four
+                // vectors, the line feeds summed lane by lane and then across the lanes.
+                while target - position >= 64 {
+                    let chunks = (
+                        raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self),
+                        raw.loadUnaligned(fromByteOffset: position + 16, as: SIMD16<UInt8>.self),
+                        raw.loadUnaligned(fromByteOffset: position + 32, as: SIMD16<UInt8>.self),
+                        raw.loadUnaligned(fromByteOffset: position + 48, as: SIMD16<UInt8>.self))
+                    let special = zero.replacing(with: 1, where: chunks.0 .== carriageReturns) | (chunks.0 & highBit)
+                        | zero.replacing(with: 1, where: chunks.1 .== carriageReturns) | (chunks.1 & highBit)
+                        | zero.replacing(with: 1, where: chunks.2 .== carriageReturns) | (chunks.2 & highBit)
+                        | zero.replacing(with: 1, where: chunks.3 .== carriageReturns) | (chunks.3 & highBit)
+                    let (specialLow, specialHigh) = Self.words(of: special)
+                    guard specialLow | specialHigh == 0 else { break }
+                    let lineFeedLanes = (
+                        zero.replacing(with: 1, where: chunks.0 .== lineFeeds), zero.replacing(with: 1, where: chunks.1 .== lineFeeds),
+                        zero.replacing(with: 1, where: chunks.2 .== lineFeeds), zero.replacing(with: 1, where: chunks.3 .== lineFeeds))
+                    // Each lane holds at most 4, each byte of the two words' sum at most 8, and all of them at most 64:
+                    // the multiplication adds the bytes into the top one without a carry.
+                    let (low, high) = Self.words(of: lineFeedLanes.0 &+ lineFeedLanes.1 &+ lineFeedLanes.2 &+ lineFeedLanes.3)
+                    let count = Int(((low &+ high) &* 0x0101_0101_0101_0101) &>> 56)
+                    position += 64
+                    utf16Offset += 64
+                    utf32Offset += 64
+                    guard count != 0 else { continue }
+                    line += count
+                    // The last line feed: in the last vector that has one.
+                    let afterLastLineFeed: Int
+                    if let lane = Self.lastNonZeroLane(lineFeedLanes.3) {
+                        afterLastLineFeed = 15 - lane
+                    } else if let lane = Self.lastNonZeroLane(lineFeedLanes.2) {
+                        afterLastLineFeed = 31 - lane
+                    } else if let lane = Self.lastNonZeroLane(lineFeedLanes.1) {
+                        afterLastLineFeed = 47 - lane
+                    } else {
+                        afterLastLineFeed = 63 - (Self.lastNonZeroLane(lineFeedLanes.0) ?? 0)
+                    }
+                    lineStart = TextPoint(
+                        line: line, utf8Offset: position - afterLastLineFeed, utf16Offset: utf16Offset - afterLastLineFeed,
+                        utf32Offset: utf32Offset - afterLastLineFeed, utf8Column: 0, utf16Column: 0, utf32Column: 0)
+                }
+                // Sixteen ASCII bytes with no `\r` move every offset by sixteen; their `\n`s are counted
+                // at once and the last of them starts the line, so lines cost nothing extra.
                 while target - position >= 16 {
                     let chunk = raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self)
-                    let special = (chunk .== lineFeeds) .| (chunk .== carriageReturns) .| ((chunk & highBit) .== highBit)
-                    guard !any(special) else { break }
+                    // Lanes are non-zero at a `\r` or a non-ASCII byte. (Read as two words: `any` on a
+                    // mask is a generic reduction that does not inline, and cost more than the rest.)
+                    let special = zero.replacing(with: 1, where: chunk .== carriageReturns) | (chunk & highBit)
+                    let (specialLow, specialHigh) = Self.words(of: special)
+                    guard specialLow | specialHigh == 0 else { break }
                     position += 16
                     utf16Offset += 16
                     utf32Offset += 16
+                    let lineFeedLanes = zero.replacing(with: 1, where: chunk .== lineFeeds)
+                    let (low, high) = Self.words(of: lineFeedLanes)
+                    guard low | high != 0 else { continue }
+                    // Each lane holding a line feed is 0x01: one bit per line feed.
+                    line += low.nonzeroBitCount + high.nonzeroBitCount
+                    let lastLane = high != 0 ? 15 - high.leadingZeroBitCount / 8 : 7 - low.leadingZeroBitCount / 8
+                    let afterLastLineFeed = 16 - (lastLane + 1)
+                    lineStart = TextPoint(
+                        line: line, utf8Offset: position - afterLastLineFeed, utf16Offset: utf16Offset - afterLastLineFeed,
+                        utf32Offset: utf32Offset - afterLastLineFeed, utf8Column: 0, utf16Column: 0, utf32Column: 0)
                 }
                 guard position < target else { return }
                 let byte = text[position]

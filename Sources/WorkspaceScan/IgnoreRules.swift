@@ -29,6 +29,8 @@ public struct IgnoreFile: Sendable {
     /// The number of segments of `directory`.
     let depth: Int
     let patterns: [IgnorePattern]
+    /// Every pattern's glob, matched together (the last matching pattern decides).
+    let globs: GlobSet
 
     /// Parses the text of an ignore file found in `directory` (relative to the root).
     public init(text: String, directory: String) {
@@ -60,6 +62,7 @@ public struct IgnoreFile: Sendable {
             patterns.append(IgnorePattern(glob: Glob(pattern), negated: negated, directoryOnly: directoryOnly))
         }
         self.patterns = patterns
+        self.globs = GlobSet(patterns.map(\.glob))
     }
 
     /// Whether this file says the path is ignored (true), re-included (false), or nothing (nil).
@@ -79,8 +82,11 @@ public struct IgnoreFile: Sendable {
 
     /// The decision for a path given as its segments below this file's directory.
     func decision(forLocalSegments segments: ArraySlice<[Unicode.Scalar]>, isDirectory: Bool) -> Bool? {
-        for pattern in patterns.reversed() where !pattern.directoryOnly || isDirectory {
-            if pattern.glob.matches(segments: segments) { return !pattern.negated }
+        // One lookup for all patterns; the cost per path does not grow with the count of literal-name,
+        // extension and literal-path patterns, which are most of any real ignore file.
+        for index in globs.matchingIndices(segments: segments).reversed() where patterns.indices.contains(index) {
+            let pattern = patterns[index]
+            if !pattern.directoryOnly || isDirectory { return !pattern.negated }
         }
         return nil
     }

@@ -46,7 +46,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     // Nothing to search is not "no matches in 0 files".
     guard !roots.isEmpty else { return status }
 
-    var options = ScanOptions(maximumFileSize: request.maximumFileSize)
+    // A one-shot command may map large files (see `ScanOptions.mapsLargeFiles`).
+    var options = ScanOptions(maximumFileSize: request.maximumFileSize, mapsLargeFiles: true)
     if isCheck { options.selection = .blocking }
     // Each prepared file's configuration, in walk order: the scanner returns one result per file, in that order.
     var configurationOfItem: [Int] = []

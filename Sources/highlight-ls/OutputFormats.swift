@@ -55,9 +55,14 @@ struct TextWriter: ReportWriter {
     mutating func file(_ report: FileReport) -> String {
         var out = ""
         let path = report.scanned.file.path
+        // One allocation per file rather than a doubling series: the path, the numbers, the rule and the text.
+        if !colours, let first = report.scanned.matches.first {
+            let perMatch = path.utf8.count + ruleName(first.ruleIndex, in: report.configuration).utf8.count + first.text.utf8.count + 24
+            out.reserveCapacity(report.scanned.matches.count * perMatch)
+        }
         for match in report.scanned.matches {
             let name = ruleName(match.ruleIndex, in: report.configuration)
-            let text = match.text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+            let text = escapingLineBreaks(match.text)
             if colours {
                 let style = report.configuration.styles.indices.contains(match.ruleIndex) ? report.configuration.styles[match.ruleIndex] : .neutral
                 out += "\u{1B}[35m\(path)\u{1B}[0m:\u{1B}[32m\(match.start.line + 1)\u{1B}[0m:\(match.start.utf8Column + 1): "
@@ -70,6 +75,12 @@ struct TextWriter: ReportWriter {
     }
 
     mutating func finish(_ summary: RunSummary) -> String { "" }
+
+    /// The text with `\n` and `\r` written as `\\n` and `\\r`; most matches have neither and are returned as they are.
+    private func escapingLineBreaks(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+    }
 }
 
 // MARK: json
@@ -325,6 +336,10 @@ func xmlText(_ text: String) -> String {
 
 /// `text` as a JSON string, quotes included.
 func jsonString(_ string: String) -> String {
+    // Most strings need no escape, and are copied whole.
+    if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        return "\"" + string + "\""
+    }
     var out = "\""
     for scalar in string.unicodeScalars {
         switch scalar {

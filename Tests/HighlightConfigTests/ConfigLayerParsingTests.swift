@@ -200,6 +200,18 @@ import Testing
             diagnostics: [#".highlights.json:3:38: rule "ticket": invalid regex: *"#],
             rules: [#"ok: regex \d+"#]),
         MistakeCase(
+            name: "a regex over the compile budget is an error at the pattern; the other rules work",
+            text: """
+                {
+                  "rules": [
+                    { "name": "letters", "regex": "\\\\pL{280}" },
+                    { "name": "ok", "regex": "\\\\d+" }
+                  ]
+                }
+                """,
+            diagnostics: [#".highlights.json:3:40: rule "letters": pattern too large: more than *"#],
+            rules: [#"ok: regex \d+"#]),
+        MistakeCase(
             name: "invalid regex: look-around",
             text: """
                 {

@@ -29,9 +29,92 @@ import Testing
         }
     }
 
-    @Test func braceExpansionIsBounded() {
-        let pattern = String(repeating: "{a,b}", count: 20)
-        #expect(Glob(pattern).alternatives.count == Glob.maximumAlternatives)
+    /// Braces are alternations in the automaton, never expanded: `{a,b}` 30 times is 2^30 paths and a
+    /// few hundred states, and every one of those paths still matches (no cap drops any).
+    @Test func braceBombsCompileToAlternationsAndStillMatch() {
+        let pattern = String(repeating: "{a,b}", count: 30)
+        let glob = Glob(pattern)
+        #expect(glob.nfa.states.count < 400)
+        #expect(glob.matches(String(repeating: "ab", count: 15)))
+        #expect(glob.matches(String(repeating: "b", count: 30)))
+        #expect(!glob.matches(String(repeating: "a", count: 29)))
+        #expect(!glob.matches(String(repeating: "a", count: 29) + "c"))
+        let nested = String(repeating: "{a,{b,{c,d}}}", count: 40) + "/**/" + String(repeating: "{x,y}", count: 40)
+        let nestedGlob = Glob(nested)
+        #expect(nestedGlob.matches(String(repeating: "d", count: 40) + "/q/r/" + String(repeating: "y", count: 40)))
     }
 }
 
+
+/// The automaton against the previous matcher (brace expansion, then segments), on random globs and
+/// paths small enough for expansion; and `GlobSet` against each glob alone. The pieces keep stars
+/// and empty alternatives away from brace edges, where expansion would join `*}` and `*` (or `{,}`
+/// and `**`) into a whole-segment `**` and the automaton does not.
+@Suite struct GlobDifferentialTests {
+    static let pieces = ["a", "b", "é", ".", "*", "?", "**", "/", "[ab]", "[!a]", "{a,b}", "{a,x,b/c}", "{x,{a,b*c}}", "\\*", "c"]
+    static let pathPieces = ["a", "b", "c", "é", ".", "/", "ab", "*", "x"]
+
+    static func randomGlob(using generator: inout GlobTestGenerator) -> String {
+        (0..<Int.random(in: 1...6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "a" }.joined()
+    }
+
+    static func randomPath(using generator: inout GlobTestGenerator) -> String {
+        (0..<Int.random(in: 1...8, using: &generator)).map { _ in pathPieces.randomElement(using: &generator) ?? "a" }.joined()
+    }
+
+    @Test func theAutomatonAgreesWithExpansion() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var generator = GlobTestGenerator(seed: seed)
+        var disagreements = 0
+        for _ in 0..<3000 {
+            let pattern = Self.randomGlob(using: &generator)
+            let glob = Glob(pattern)
+            let reference = ReferenceGlob(pattern)
+            for _ in 0..<8 {
+                let path = Self.randomPath(using: &generator)
+                if glob.matches(path) != reference.matches(path) {
+                    disagreements += 1
+                    if disagreements <= 5 { Issue.record("seed \(seed): \(pattern) on \(path): \(glob.matches(path)), expansion says \(reference.matches(path))") }
+                }
+            }
+        }
+        #expect(disagreements == 0, "seed \(seed)")
+    }
+
+    @Test func aGlobSetFindsWhatEachGlobFinds() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var generator = GlobTestGenerator(seed: seed)
+        let shapes = ["**/%", "**/*.%", "%", "%/%", "**/%/*.%", "*%", "%*"]
+        for _ in 0..<50 {
+            let globs = (0..<Int.random(in: 1...40, using: &generator)).map { _ in
+                var pattern = shapes.randomElement(using: &generator) ?? "%"
+                while let hole = pattern.firstIndex(of: "%") {
+                    pattern.replaceSubrange(hole...hole, with: ["a", "b", "a.b", "ab", "gz", "tar.gz"].randomElement(using: &generator) ?? "a")
+                }
+                return Glob(pattern)
+            }
+            let set = GlobSet(globs)
+            for _ in 0..<40 {
+                let path = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                    ["a", "b", "a.b", "x.tar.gz", "ab", "gz", "b.gz"].randomElement(using: &generator) ?? "a"
+                }.joined(separator: "/")
+                let segments = path.split(separator: "/").map { Array($0.unicodeScalars) }
+                let expected = globs.indices.filter { globs[$0].matches(path) }
+                #expect(set.matchingIndices(segments: segments[...]) == expected, "seed \(seed): \(path) with \(globs.map(\.pattern))")
+            }
+        }
+    }
+}
+
+/// SplitMix64, so a printed seed replays a run.
+struct GlobTestGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

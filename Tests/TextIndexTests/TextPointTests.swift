@@ -45,6 +45,38 @@ import Testing
         }
     }
 
+    /// Long texts of short ASCII lines (several line feeds per sixteen bytes), with the odd `\r\n`,
+    /// lone `\r` and non-ASCII character, so that the vector path takes chunks with many line ends.
+    @Test(arguments: UInt64(1)...12)
+    func pointsOfLongTextsAgreeWithTheLineIndex(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let lines = ["", "a", "ab", "let x = 1", "abcdefghijklmnopqrstuvw", "TODO: fix"]
+        let ends = ["\n", "\n", "\n", "\n", "\n", "\n", "\r\n", "\r", "é\n"]
+        var text = ""
+        for _ in 0..<(200 + random.next(below: 400)) {
+            text += lines[random.next(below: lines.count)] + ends[random.next(below: ends.count)]
+        }
+        let bytes = Array(text.utf8)
+        let index = LineIndex(utf8: bytes)
+        var offsets: [Int] = []
+        var offset = random.next(below: 40)
+        while offset <= bytes.count {
+            if offset == bytes.count || bytes[offset] & 0xC0 != 0x80 { offsets.append(offset) }
+            offset += 1 + random.next(below: 90)
+        }
+        offsets.append(bytes.count)
+        let points = bytes.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: offsets, in: $0) }
+        for (offset, point) in zip(offsets, points) {
+            let context = Comment(rawValue: "seed \(seed), offset \(offset)")
+            for encoding in PositionEncoding.allCases {
+                #expect(point.position(in: encoding) == index.position(ofUTF8Offset: offset, encoding: encoding), context)
+            }
+            let prefix = String(decoding: bytes[0..<point.utf8Offset], as: UTF8.self)
+            #expect(point.utf16Offset == prefix.utf16.count, context)
+            #expect(point.utf32Offset == prefix.unicodeScalars.count, context)
+        }
+    }
+
     @Test func offsetsPastTheEndAndDecreasingOnesAreClamped() {
         let bytes = Array("ab\ncd".utf8)
         let points = bytes.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: [4, 2, 99], in: $0) }

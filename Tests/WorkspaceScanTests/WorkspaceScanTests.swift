@@ -141,6 +141,34 @@ extension WorkspaceScanTests {
         #expect(throws: ScannedFile.Skipped.unreadable) { try buffer.read(root + "/missing.txt", limit: 1 << 20).get() }
     }
 
+    /// With mapping allowed, a file of a megabyte or more is mapped and shows its bytes; the next read
+    /// (copied or mapped) shows that file's bytes only, and the limit still applies.
+    @Test func largeFilesAreMappedWhenAllowed() throws {
+        let size = FileReadBuffer.mappingThreshold + 4_097
+        let large = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }
+        let root = try Self.tree(["large.bin": large, "small.txt": Self.text("small")])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let buffer = FileReadBuffer(capacity: 16)
+        for name in ["large.bin", "small.txt", "large.bin", "large.bin", "small.txt"] {
+            let expected = name == "small.txt" ? Self.text("small") : large
+            let count = try buffer.read(root + "/" + name, limit: 1 << 30, mapsLargeFiles: true).get()
+            #expect(buffer.withBytes(count: count) { Array($0) } == expected, "\(name)")
+        }
+        // Mapped files are never copied into the buffer, which stays small.
+        #expect(buffer.capacity < size)
+        #expect(throws: ScannedFile.Skipped.tooLarge) { try buffer.read(root + "/large.bin", limit: size - 1, mapsLargeFiles: true).get() }
+        // The scan finds the same matches in a mapped file as in a copied one.
+        var text = Array(repeating: UInt8(ascii: "x"), count: FileReadBuffer.mappingThreshold)
+        text += Self.text("\n  TODO é FIXME\n")
+        let scanRoot = try Self.tree(["big.txt": text])
+        defer { try? FileManager.default.removeItem(atPath: scanRoot) }
+        let files = WorkspaceWalker.files(under: scanRoot)
+        let copied = WorkspaceScanner.scan(files, configuration: .builtInOnly, options: ScanOptions())
+        let mapped = WorkspaceScanner.scan(files, configuration: .builtInOnly, options: ScanOptions(mapsLargeFiles: true))
+        #expect(mapped.first?.matches.map(\.text) == ["TODO", "FIXME"])
+        #expect(mapped.first?.matches == copied.first?.matches)
+    }
+
     /// A file that grew, shrank or vanished between the walk and the scan is scanned as it is when read.
     @Test func filesChangedAfterTheWalkAreScannedAsTheyAreRead() throws {
         let root = try Self.tree([

@@ -100,9 +100,18 @@ anything, Eglot answers from `eglot-workspace-configuration'."
   eglot--versioned-identifier)
 
 (cl-defmethod highlight-ls--client-request ((_client (eql eglot)) method params callback)
-  "Send METHOD with PARAMS to the buffer's highlight-ls server; call CALLBACK."
+  "Send METHOD with PARAMS to the buffer's highlight-ls server; call CALLBACK.
+Changes Eglot has not sent yet go first, so the answer is about the text
+as it is."
   (when-let ((server (highlight-ls-eglot--server)))
+    (eglot--signal-textDocument/didChange)
     (jsonrpc-async-request server (intern method) params :success-fn callback)))
+
+(cl-defmethod highlight-ls--client-position-encoding ((_client (eql eglot)))
+  "The position encoding of the buffer's highlight-ls server under Eglot."
+  (or (when-let ((server (highlight-ls-eglot--server)))
+        (plist-get (eglot--capabilities server) :positionEncoding))
+      "utf-16"))
 
 (defun highlight-ls-eglot--ours-p (contact)
   "Whether the `eglot-server-programs' CONTACT is that of highlight-ls."

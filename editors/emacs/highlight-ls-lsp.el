@@ -59,6 +59,12 @@ CALLBACK gets the result."
     (with-lsp-workspace workspace
       (lsp-request-async method params callback :mode 'tick))))
 
+(cl-defmethod highlight-ls--client-position-encoding ((_client (eql lsp-mode)))
+  "The position encoding of the buffer's highlight-ls workspace under `lsp-mode'."
+  (or (when-let ((workspace (highlight-ls-lsp--workspace)))
+        (highlight-ls--get (lsp--workspace-server-capabilities workspace) :positionEncoding))
+      "utf-16"))
+
 (cl-defmethod highlight-ls--client-connect ((_client (eql lsp-mode)))
   "Start `lsp-mode' in the current buffer; highlight-ls attaches with the rest."
   (cond

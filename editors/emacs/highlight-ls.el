@@ -38,7 +38,9 @@
 ;;; Code:
 
 (require 'cl-lib)
+(require 'compile)
 (require 'subr-x)
+(require 'url-util)
 
 (defgroup highlight-ls nil
   "Highlight words and patterns with the highlight-ls language server."
@@ -518,6 +520,205 @@ state)."
      highlight-ls--client highlight-ls-decorations-request
      (list :textDocument (list :uri (highlight-ls--client-uri highlight-ls--client)))
      (lambda (result) (when result (highlight-ls-apply-decorations result))))))
+
+;;;; Finding matches
+
+;; `highlight-ls-next' and `highlight-ls-previous' move between the matches the buffer
+;; highlights, as the server has them (`highlight/matches', whose UTF-8 byte ranges are
+;; buffer byte positions); `highlight-ls-occur' lists them, and `highlight-ls-list' lists the
+;; matches of the rules marked `list' in the whole workspace (`workspace/symbol').  Both lists
+;; are `compilation-mode' buffers, so `next-error' and `previous-error' walk through them.
+
+(defcustom highlight-ls-request-timeout 5
+  "Seconds the finding commands wait for the server."
+  :type 'number)
+
+(cl-defgeneric highlight-ls--client-position-encoding (client)
+  "Return the position encoding of CLIENT's highlight-ls server for this buffer.")
+
+(defun highlight-ls--request-sync (method params)
+  "Send METHOD with PARAMS to the current buffer's server and return the result.
+Signal a `user-error' when the buffer is not connected or no answer comes in
+`highlight-ls-request-timeout' seconds."
+  (unless highlight-ls--client
+    (user-error "This buffer is not connected to highlight-ls"))
+  (let ((done nil)
+        (result nil)
+        (deadline (+ (float-time) highlight-ls-request-timeout)))
+    (highlight-ls--client-request highlight-ls--client method params
+                                  (lambda (answer) (setq result answer done t)))
+    (while (and (not done) (< (float-time) deadline))
+      (accept-process-output nil 0.01))
+    (unless done
+      (user-error "No answer from highlight-ls to %s" method))
+    result))
+
+(defun highlight-ls--seq (value)
+  "VALUE, a JSON array (vector or list), as a list."
+  (if (vectorp value) (append value nil) value))
+
+(defun highlight-ls-matches ()
+  "The matches of the current buffer as (RULE START END), in buffer order."
+  (let ((result (highlight-ls--request-sync
+                 "highlight/matches"
+                 (list :textDocument (list :uri (highlight-ls--client-uri highlight-ls--client)))))
+        (matches nil))
+    (save-restriction
+      (widen)
+      (dolist (match (highlight-ls--seq result))
+        (let* ((range (highlight-ls--seq (highlight-ls--get match :utf8Range)))
+               (start (and (highlight-ls--natural-p (car range)) (byte-to-position (1+ (car range)))))
+               (end (and (highlight-ls--natural-p (cadr range)) (byte-to-position (1+ (cadr range))))))
+          (when (and start end)
+            (push (list (highlight-ls--get match :rule) start end) matches)))))
+    (nreverse matches)))
+
+(defun highlight-ls--jump (count)
+  "Move to the start of the COUNTth match after point, or before it when negative.
+Wrap around the ends of the buffer with a message; return the new point."
+  (let ((starts (mapcar #'cadr (highlight-ls-matches)))
+        (position (point))
+        (wrapped nil))
+    (unless starts
+      (user-error "No highlight-ls matches in this buffer"))
+    (dotimes (_ (abs count))
+      (let ((target (if (> count 0)
+                        (cl-find-if (lambda (start) (> start position)) starts)
+                      (cl-find-if (lambda (start) (< start position)) (reverse starts)))))
+        (unless target
+          (setq wrapped t
+                target (if (> count 0) (car starts) (car (last starts)))))
+        (setq position target)))
+    (unless (region-active-p)
+      (push-mark nil t))
+    (goto-char position)
+    (when wrapped
+      (message "highlight-ls: %s" (if (> count 0) "wrapped to the first match" "wrapped to the last match")))
+    position))
+
+;;;###autoload
+(defun highlight-ls-next (&optional count)
+  "Move to the next match of highlight-ls in this buffer.
+With prefix argument COUNT, move that many matches; wrap at the end."
+  (interactive "p")
+  (highlight-ls--jump (or count 1)))
+
+;;;###autoload
+(defun highlight-ls-previous (&optional count)
+  "Move to the previous match of highlight-ls in this buffer.
+With prefix argument COUNT, move that many matches; wrap at the start."
+  (interactive "p")
+  (highlight-ls--jump (- (or count 1))))
+
+(defvar highlight-ls-repeat-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map "n" #'highlight-ls-next)
+    (define-key map "p" #'highlight-ls-previous)
+    map)
+  "Keys that repeat `highlight-ls-next' and `highlight-ls-previous'.
+They apply under `repeat-mode' (Emacs 28 and later).")
+(put 'highlight-ls-next 'repeat-map 'highlight-ls-repeat-map)
+(put 'highlight-ls-previous 'repeat-map 'highlight-ls-repeat-map)
+
+(defconst highlight-ls--list-regexp
+  "^\\([^\n]+?\\):\\([0-9]+\\):\\([0-9]+\\): "
+  "A line of a highlight-ls list: file, line and column (in characters, from 1).")
+
+(define-compilation-mode highlight-ls-list-mode "highlight-ls"
+  "A list of highlight-ls matches; `next-error' visits them in turn."
+  (setq-local compilation-error-regexp-alist (list (list highlight-ls--list-regexp 1 2 3 1)))
+  ;; Columns count characters, not screen columns: a tab or a wide character is one.
+  (setq-local compilation-error-screen-columns nil))
+
+(defun highlight-ls--show-list (name directory entries)
+  "Show ENTRIES, (FILE LINE COLUMN TEXT) each, in the list buffer NAME.
+File names are written relative to DIRECTORY; the buffer becomes the one
+`next-error' uses.  Return the buffer."
+  (let ((buffer (get-buffer-create name)))
+    (with-current-buffer buffer
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (setq default-directory directory)
+        (insert (format "-*- %d match%s -*-\n" (length entries) (if (= (length entries) 1) "" "es")))
+        (dolist (entry entries)
+          (insert (format "%s:%d:%d: %s\n" (file-relative-name (nth 0 entry) directory)
+                          (nth 1 entry) (nth 2 entry) (nth 3 entry)))))
+      (highlight-ls-list-mode)
+      (goto-char (point-min))
+      (setq next-error-last-buffer buffer))
+    (display-buffer buffer)
+    buffer))
+
+(defun highlight-ls--line-text-from (position)
+  "The text from POSITION to the end of its line, without surrounding blanks."
+  (string-trim (buffer-substring-no-properties
+                position (save-excursion (goto-char position) (line-end-position)))))
+
+;;;###autoload
+(defun highlight-ls-occur ()
+  "List the matches of highlight-ls in this buffer, for `next-error'."
+  (interactive)
+  (let* ((file (or buffer-file-name (user-error "This buffer visits no file")))
+         (entries (save-restriction
+                    (widen)
+                    (mapcar (lambda (match)
+                              (let ((start (nth 1 match)))
+                                (save-excursion
+                                  (goto-char start)
+                                  (list file (line-number-at-pos start) (1+ (- start (line-beginning-position)))
+                                        (format "[%s] %s" (nth 0 match) (highlight-ls--line-text-from start))))))
+                            (highlight-ls-matches)))))
+    (highlight-ls--show-list "*highlight-ls occur*" default-directory entries)))
+
+(defun highlight-ls--column-in-characters (text units encoding)
+  "The character column in TEXT at UNITS code units of ENCODING from its start."
+  (if (equal encoding "utf-32")
+      (min units (length text))
+    (let ((column 0) (count 0))
+      (while (and (< column (length text)) (< count units))
+        (let ((char (aref text column)))
+          (setq count (+ count (cond ((equal encoding "utf-8") (length (encode-coding-char char 'utf-8)))
+                                     ((> char #xFFFF) 2)
+                                     (t 1))))
+          (setq column (1+ column))))
+      column)))
+
+;;;###autoload
+(defun highlight-ls-list (&optional rule)
+  "List the matches of the rules marked `list' in the whole workspace.
+With a prefix argument, ask for RULE and list only its matches.  Files
+open in Emacs count with their unsaved text."
+  (interactive (list (when current-prefix-arg (read-string "highlight-ls rule: "))))
+  (let* ((encoding (highlight-ls--client-position-encoding highlight-ls--client))
+         (symbols (highlight-ls--request-sync
+                   "workspace/symbol" (list :query (if (and rule (not (string-empty-p rule))) (concat rule ":") ""))))
+         (lines (make-hash-table :test 'equal))
+         (entries nil))
+    (dolist (symbol (highlight-ls--seq symbols))
+      (let* ((location (highlight-ls--get symbol :location))
+             (uri (highlight-ls--get location :uri))
+             (start (highlight-ls--get (highlight-ls--get location :range) :start))
+             (line (highlight-ls--get start :line))
+             (character (highlight-ls--get start :character))
+             (file (and (stringp uri) (string-prefix-p "file://" uri)
+                        (url-unhex-string (substring uri (length "file://"))))))
+        (when (and file (highlight-ls--natural-p line) (highlight-ls--natural-p character))
+          (let ((text (gethash (cons file line) lines)))
+            (unless text
+              (setq text (with-temp-buffer
+                           (let ((visiting (find-buffer-visiting file)))
+                             (if visiting
+                                 (insert-buffer-substring visiting)
+                               (let ((coding-system-for-read 'utf-8))
+                                 (insert-file-contents file))))
+                           (goto-char (point-min))
+                           (forward-line line)
+                           (buffer-substring-no-properties (point) (line-end-position))))
+              (puthash (cons file line) text lines))
+            (push (list file (1+ line) (1+ (highlight-ls--column-in-characters text character encoding))
+                        (format "[%s] %s" (highlight-ls--get symbol :containerName) (highlight-ls--get symbol :name)))
+                  entries)))))
+    (highlight-ls--show-list "*highlight-ls list*" default-directory (nreverse entries))))
 
 ;;;; Settings
 

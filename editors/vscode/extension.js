@@ -13,6 +13,7 @@ const { createServerClient } = require('./languageClient');
 const { planDecorations, isStale } = require('./decorations');
 const { namespace, serverSectionName, serverSection, configuredServerPath } = require('./settings');
 const { findServer, checkServerVersion, problemMessage } = require('./serverBinary');
+const { createFindView } = require('./findView');
 
 const decorationsMethod = 'highlight/publishDecorations';
 const decorationsRequest = 'highlight/decorations';
@@ -154,6 +155,7 @@ async function start() {
   state.client = client;
   try {
     await client.start();
+    if (state && state.findView) void state.findView.refresh();
   } catch (error) {
     state.client = undefined;
     void reportProblem(`highlight-ls: ${found.path} did not start: ${error && error.message ? error.message : error}`);
@@ -227,6 +229,13 @@ async function activate(context) {
     vscode.commands.registerCommand(`${namespace}.showOutput`, () => state && state.output.show(true)),
     { dispose: () => clearAll(owner) },
   );
+  // The Highlights view, its status bar counts, and Next/Previous Highlight (findView.js).
+  state.findView = createFindView({
+    request: () => (owner.client ? (method, params) => owner.client.sendRequest(method, params) : undefined),
+    protocolUri,
+    log,
+  });
+  context.subscriptions.push(state.findView);
   await enqueue(start);
 }
 

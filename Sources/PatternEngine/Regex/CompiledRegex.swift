@@ -42,14 +42,30 @@ public struct CompiledRegex: Sendable {
     /// - Complexity: O(pattern size after expanding repetitions), bounded by the automaton size limit.
     /// With `wholeWord`, a match must have no word character (as `(?u)\w` reads it) right before or right after it;
     /// the check is part of the pattern, so the preferred match that passes it is found (`a-b|a` on `a-bc` gives `a`).
+    /// A pattern whose automaton would exceed `budget` (states, bytes or time, measured while compiling) is
+    /// rejected with a "pattern too large" error.
     public init(
-        _ pattern: String, caseInsensitive: Bool = false, matchKind: RegexMatchKind = .leftmostFirst, wholeWord: Bool = false
+        _ pattern: String, caseInsensitive: Bool = false, matchKind: RegexMatchKind = .leftmostFirst, wholeWord: Bool = false,
+        budget: CompileBudget = .rule
+    ) throws(RegexError) {
+        var meter = CompileMeter(budget: budget, owner: "the pattern's budget")
+        try self.init(pattern, caseInsensitive: caseInsensitive, matchKind: matchKind, wholeWord: wholeWord, meter: &meter)
+    }
+
+    /// Compiles within `meter`, which is charged for what the program costs (a rule set shares one budget this way).
+    init(
+        _ pattern: String, caseInsensitive: Bool = false, matchKind: RegexMatchKind = .leftmostFirst, wholeWord: Bool = false,
+        meter: inout CompileMeter
     ) throws(RegexError) {
         var syntax = try RegexParser.parse(pattern, caseInsensitive: caseInsensitive)
         if wholeWord {
             syntax.root = .concat([.look(.notAfterWordCharacter), syntax.root, .look(.notBeforeWordCharacter)])
         }
-        program = try RegexProgram(pattern: pattern, syntax: syntax, matchKind: matchKind)
+        // The forward and capture NFAs each have at least this many states; refuse before building when that is too many.
+        if let problem = meter.problemIfCharged(states: 2 * NFACompiler.minimumStateCount(of: syntax.root)) {
+            throw RegexError(message: "pattern too large: \(problem)", patternUTF8Offset: NFACompiler.costliestRepetitionOffset(in: syntax.root))
+        }
+        program = try RegexProgram(pattern: pattern, syntax: syntax, matchKind: matchKind, meter: &meter)
     }
 
     /// Which match at the leftmost start a search reports.
@@ -214,21 +230,25 @@ final class RegexProgram: Sendable {
     /// How many idle scratch values are kept.
     private static let poolLimit = 8
 
-    init(pattern: String, syntax: RegexSyntax, matchKind: RegexMatchKind) throws(RegexError) {
+    init(pattern: String, syntax: RegexSyntax, matchKind: RegexMatchKind, meter: inout CompileMeter) throws(RegexError) {
         self.pattern = pattern
         self.syntax = syntax
         self.matchKind = matchKind
-        let forward = try NFACompiler.compile(syntax, reverse: false, includeCaptures: false)
+        // Every NFA, and each non-empty copy, is charged to the one meter, so the budget covers the whole program.
+        let forward = try NFACompiler.compile(syntax, reverse: false, includeCaptures: false, meter: &meter)
         searchNFA = forward.restrictedToNonEmptyMatches()
-        reverseNFA = try NFACompiler.compile(syntax, reverse: true, includeCaptures: false).restrictedToNonEmptyMatches()
-        captureNFA = try NFACompiler.compile(syntax, reverse: false, includeCaptures: true)
+        if let problem = meter.charge(searchNFA) { throw RegexError(message: "pattern too large: \(problem)", patternUTF8Offset: 0) }
+        let reverse = try NFACompiler.compile(syntax, reverse: true, includeCaptures: false, meter: &meter)
+        reverseNFA = reverse.restrictedToNonEmptyMatches()
+        if let problem = meter.charge(reverseNFA) { throw RegexError(message: "pattern too large: \(problem)", patternUTF8Offset: 0) }
+        captureNFA = try NFACompiler.compile(syntax, reverse: false, includeCaptures: true, meter: &meter)
         canMatchLineTerminator = forward.canConsumeLineTerminator
         maximumMatchUTF8Length = syntax.root.maximumUTF8Length
         maximumLineFeedCount = syntax.root.maximumCount(ofAny: [0x0A])
         maximumLineTerminatorCount = syntax.root.maximumCount(ofAny: [0x0A, 0x0D])
         prefixLiterals = LiteralPrefixes.prefixes(of: syntax.root)
         firstBytes = FirstByteSet(searchNFA)
-        innerLiteral = firstBytes == nil ? try InnerLiteral(syntax.root) : nil
+        innerLiteral = firstBytes == nil ? try InnerLiteral(syntax.root, meter: &meter) : nil
     }
 
     /// Runs `body` with a scratch value from the pool (or a fresh one) and returns the value to the pool.

@@ -107,24 +107,31 @@ private let setTemplates = Mutex<[SetTemplateKey: SetTemplate]>([:])
 
 /// Compiles `RegexNode` trees into `NFA`s.
 struct NFACompiler {
-    /// The most states a compiled pattern may have (after counted repetitions are expanded).
+    /// The most states a compiled pattern may have (after counted repetitions are expanded), whatever the budget.
     static let maxStates = 100_000
 
     private var states: [NFAState] = []
     private let reverse: Bool
     private let includeCaptures: Bool
     private var repetitionOffset = 0
+    /// What this compilation may still spend; measured state by state as the NFA grows.
+    private var meter: CompileMeter
 
-    private init(reverse: Bool, includeCaptures: Bool) {
+    private init(reverse: Bool, includeCaptures: Bool, meter: CompileMeter) {
         self.reverse = reverse
         self.includeCaptures = includeCaptures
+        self.meter = meter
     }
 
-    /// Compiles `syntax` (read backwards when `reverse`), optionally with capture states.
+    /// Compiles `syntax` (read backwards when `reverse`), optionally with capture states, within `meter`'s budget,
+    /// which is charged for what the NFA costs.
     ///
-    /// - Complexity: O(size of the expanded pattern), bounded by `maxStates`.
-    static func compile(_ syntax: RegexSyntax, reverse: Bool, includeCaptures: Bool) throws(RegexError) -> NFA {
-        var compiler = NFACompiler(reverse: reverse, includeCaptures: includeCaptures)
+    /// - Complexity: O(size of the expanded pattern), bounded by `maxStates` and the budget.
+    static func compile(
+        _ syntax: RegexSyntax, reverse: Bool, includeCaptures: Bool, meter: inout CompileMeter
+    ) throws(RegexError) -> NFA {
+        var compiler = NFACompiler(reverse: reverse, includeCaptures: includeCaptures, meter: meter)
+        defer { meter = compiler.meter }
         let matchState = try compiler.add(.match)
         let root = reverse ? syntax.root.reversed : syntax.root
         var start: Int32
@@ -149,8 +156,12 @@ struct NFACompiler {
     private mutating func add(_ state: NFAState) throws(RegexError) -> Int32 {
         guard states.count < NFACompiler.maxStates else {
             throw RegexError(
-                message: "pattern is too large: more than \(NFACompiler.maxStates) automaton states after expanding repetitions",
+                message: "pattern too large: more than \(NFACompiler.maxStates) automaton states after expanding repetitions",
                 patternUTF8Offset: repetitionOffset)
+        }
+        if let problem = meter.charge(state) {
+            // The offset is that of the repetition being expanded when the budget ran out.
+            throw RegexError(message: "pattern too large: \(problem)", patternUTF8Offset: repetitionOffset)
         }
         states.append(state)
         return Int32(truncatingIfNeeded: states.count - 1)
@@ -233,6 +244,71 @@ struct NFACompiler {
         return current
     }
 
+    /// A lower bound on the states `compile` builds for `node` (forward, without captures), in O(pattern size):
+    /// a pattern whose bound is over budget is refused before anything is built, so a file of many such rules
+    /// costs its length, not the budget once per rule. Large sets count their template's size (built once).
+    static func minimumStateCount(of node: RegexNode) -> Int {
+        let cap = Int.max / 4
+        func product(_ a: Int, _ b: Int) -> Int {
+            let (result, overflow) = a.multipliedReportingOverflow(by: b)
+            return overflow ? cap : min(result, cap)
+        }
+        switch node {
+        case .empty:
+            return 0
+        case .look:
+            return 1
+        case .scalars(let set):
+            guard set.ranges.count >= templateMinimumRanges,
+                  let template = try? NFACompiler.template(for: set, reverse: false) else { return 1 }
+            return template.states.count
+        case .concat(let parts):
+            return parts.reduce(0) { min($0 + minimumStateCount(of: $1), cap) }
+        case .alternation(let branches):
+            return branches.reduce(1) { min($0 + minimumStateCount(of: $1), cap) }
+        case .capture(let inner, _):
+            return minimumStateCount(of: inner)
+        case .repetition(let inner, let minimum, let maximum, _, _):
+            let body = minimumStateCount(of: inner)
+            if let maximum { return min(product(body, maximum) + (maximum - minimum), cap) }
+            return min(product(body, max(minimum, 1)) + 1, cap)
+        }
+    }
+
+    /// The offset of the repetition that contributes most to `minimumStateCount(of: node)`, or 0 without one:
+    /// where an over-budget error points.
+    static func costliestRepetitionOffset(in node: RegexNode) -> Int {
+        var best = (cost: -1, offset: 0)
+        func visit(_ node: RegexNode) {
+            switch node {
+            case .empty, .look, .scalars: return
+            case .concat(let parts), .alternation(let parts): parts.forEach(visit)
+            case .capture(let inner, _): visit(inner)
+            case .repetition(let inner, _, _, _, let offset):
+                let cost = minimumStateCount(of: node)
+                if cost > best.cost { best = (cost, offset) }
+                visit(inner)
+            }
+        }
+        visit(node)
+        return best.offset
+    }
+
+    /// The template of a large set: from the cache, or compiled (and cached while there is room).
+    private static func template(for set: ScalarSet, reverse: Bool) throws(RegexError) -> SetTemplate {
+        let key = SetTemplateKey(set: set, reverse: reverse)
+        if let cached = setTemplates.withLock({ $0[key] }) { return cached }
+        // Exits point at -1, replaced by `next` when the template is copied. A template is built once per
+        // process and bounded by the set's size; its copies are what is charged.
+        var builder = NFACompiler(reverse: reverse, includeCaptures: false, meter: .unlimited)
+        let entry = try builder.compileSetDirectly(set, next: -1)
+        let template = SetTemplate(states: builder.states, entry: entry)
+        setTemplates.withLock { templates in
+            if templates.count < NFACompiler.templateLimit { templates[key] = template }
+        }
+        return template
+    }
+
     /// Sets with at least this many ranges are compiled through the template cache.
     static let templateMinimumRanges = 16
     /// The most templates kept; later large sets are compiled directly.
@@ -243,19 +319,7 @@ struct NFACompiler {
         guard set.ranges.count >= NFACompiler.templateMinimumRanges else {
             return try compileSetDirectly(set, next: next)
         }
-        let key = SetTemplateKey(set: set, reverse: reverse)
-        let template: SetTemplate
-        if let cached = setTemplates.withLock({ $0[key] }) {
-            template = cached
-        } else {
-            // Exits point at -1, replaced by `next` when the template is copied.
-            var builder = NFACompiler(reverse: reverse, includeCaptures: false)
-            let entry = try builder.compileSetDirectly(set, next: -1)
-            template = SetTemplate(states: builder.states, entry: entry)
-            setTemplates.withLock { templates in
-                if templates.count < NFACompiler.templateLimit { templates[key] = template }
-            }
-        }
+        let template = try NFACompiler.template(for: set, reverse: reverse)
         let base = Int32(truncatingIfNeeded: states.count)
         func relocated(_ transition: ByteTransition) -> ByteTransition {
             ByteTransition(low: transition.low, high: transition.high, next: transition.next < 0 ? next : base &+ transition.next)

@@ -200,7 +200,7 @@ struct InnerLiteral: Sendable {
     static let maximumFrequency = 1.0
 
     /// The rarest usable inner literal of `root`, or nil.
-    init?(_ root: RegexNode) throws(RegexError) {
+    init?(_ root: RegexNode, meter: inout CompileMeter) throws(RegexError) {
         let parts = InnerLiteral.topLevelParts(of: root)
         var best: (index: Int, bytes: [UInt8], frequency: Double)?
         for (index, part) in parts.enumerated() where index > 0 {
@@ -218,7 +218,7 @@ struct InnerLiteral: Sendable {
         scan = FirstByteSet(bytes: best.bytes)
         estimatedFrequency = best.frequency
         let prefix = RegexSyntax(root: .concat(Array(parts[0..<best.index])), captureCount: 0, captureNames: [nil])
-        reversePrefixNFA = try NFACompiler.compile(prefix, reverse: true, includeCaptures: false)
+        reversePrefixNFA = try NFACompiler.compile(prefix, reverse: true, includeCaptures: false, meter: &meter)
     }
 
     /// The parts of the top-level sequence, through groups (captures do not matter for finding matches).

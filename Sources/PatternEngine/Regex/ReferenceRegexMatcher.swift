@@ -29,7 +29,8 @@ public enum ReferenceRegexMatcher {
 
     /// The leftmost-first, non-empty match starting at or after `from`, by backtracking over the NFA.
     private static func firstMatchByBacktracking(_ regex: CompiledRegex, in text: [UInt8], from: Int) -> Range<Int>? {
-        guard let nfa = try? NFACompiler.compile(regex.program.syntax, reverse: false, includeCaptures: false) else {
+        var meter = CompileMeter.unlimited
+        guard let nfa = try? NFACompiler.compile(regex.program.syntax, reverse: false, includeCaptures: false, meter: &meter) else {
             return nil
         }
         return text.withUnsafeBufferPointer { buffer in

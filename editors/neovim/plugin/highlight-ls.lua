@@ -37,6 +37,16 @@ command("HighlightLsToggle", function(args)
   require("highlight-ls").toggle(scope(args))
 end, { bang = true, desc = "Toggle highlight-ls for this buffer (! everywhere)" })
 
+-- Finding matches: the quickfix list for the workspace, the location list for the buffer.
+-- Both take rule names to keep; `]h`/`[h` are suggested in the README, not mapped here.
+command("HighlightLsQuickfix", function(args)
+  require("highlight-ls").quickfix(args.fargs)
+end, { nargs = "*", desc = "Fill the quickfix list with the workspace's listed matches [of these rules]" })
+
+command("HighlightLsLocList", function(args)
+  require("highlight-ls").loclist(args.fargs)
+end, { nargs = "*", desc = "Fill the location list with this buffer's matches [of these rules]" })
+
 -- 0.11+: vim.lsp.enable attaches on FileType only and is silent when the binary is missing.
 -- This reports a missing binary and attaches buffers without a filetype; it loads the plugin's
 -- module only once vim.lsp.enable("highlight-ls") has been called.

@@ -67,7 +67,8 @@ test('activation starts the bundled server with the expected options', async () 
   assert.deepEqual(client.clientOptions.initializationOptions, { decorations: { positionEncoding: 'utf-16' } });
   assert.equal(client.clientOptions.outputChannel, vscode.window.outputChannels[0]);
   assert.deepEqual(callsNamed('registerCommand').map((call) => call[1]).sort(),
-    ['highlightLs.refresh', 'highlightLs.restart', 'highlightLs.showOutput']);
+    ['highlightLs.nextHighlight', 'highlightLs.previousHighlight', 'highlightLs.refresh', 'highlightLs.refreshHighlights',
+      'highlightLs.restart', 'highlightLs.showOutput']);
   assert.deepEqual(callsNamed('showErrorMessage'), []);
   assert.match(vscode.window.outputChannels[0].lines.join('\n'), new RegExp(`highlight-ls ${minimumServerVersion}: .*server/highlight-ls \\(bundled\\)`));
   // Everything registered is handed to VS Code to dispose.
@@ -273,7 +274,8 @@ test('decorations: notifications are drawn, ClosedClosed, with theme variants', 
     vscode.window.activeTextEditor = active;
     client.answers.set('highlight/decorations', { textDocument: { uri: 'file:///w/c.txt', version: 1 }, styles: [todo], ranges: [0, 0, 5, 0] });
     await vscode.commands.executeCommand('highlightLs.refresh');
-    assert.deepEqual(client.requests, [['highlight/decorations', { textDocument: { uri: 'file:///w/c.txt' } }]]);
+    assert.deepEqual(client.requests.filter((request) => request[0] === 'highlight/decorations'),
+      [['highlight/decorations', { textDocument: { uri: 'file:///w/c.txt' } }]]);
     assert.deepEqual(active.calls.map((call) => call[1]), [[new fakes.Range(0, 0, 0, 5)], []]);
   });
 

@@ -18,6 +18,38 @@ class Range {
   }
 }
 
+class Position {
+  constructor(line, character) {
+    Object.assign(this, { line, character });
+  }
+}
+
+class Selection {
+  constructor(anchor, active) {
+    Object.assign(this, { anchor, active });
+  }
+}
+
+class TreeItem {
+  constructor(label, collapsibleState) {
+    Object.assign(this, { label, collapsibleState });
+  }
+}
+
+/** vscode.EventEmitter: `event` subscribes, `fire` calls every listener. */
+class EventEmitter {
+  constructor() {
+    this.listeners = [];
+    this.event = (listener) => {
+      this.listeners.push(listener);
+      return { dispose: () => { this.listeners = this.listeners.filter((known) => known !== listener); } };
+    };
+    this.disposed = false;
+  }
+  fire(value) { for (const listener of [...this.listeners]) listener(value); }
+  dispose() { this.disposed = true; }
+}
+
 /** A recorded event: `vscode.X.onDidY(listener)` stores the listener; `fire(...)` calls them all. */
 function event(name) {
   const listeners = [];
@@ -58,8 +90,38 @@ const vscode = {
   Range,
   OverviewRulerLane: { Left: 1, Center: 2, Right: 4, Full: 7 },
   DecorationRangeBehavior: { OpenOpen: 0, ClosedClosed: 1, OpenClosed: 2, ClosedOpen: 3 },
+  Position,
+  Selection,
+  TreeItem,
+  EventEmitter,
+  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  TextEditorRevealType: { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 },
   Uri: { parse: (text) => ({ toString: () => text }) },
   window: {
+    /** Every tree view created: { id, options }. */
+    treeViews: [],
+    createTreeView(id, options) {
+      const view = { id, options, disposed: false, dispose() { this.disposed = true; } };
+      calls.push(['createTreeView', id]);
+      vscode.window.treeViews.push(view);
+      return view;
+    },
+    /** Every status bar item created. */
+    statusBarItems: [],
+    createStatusBarItem(alignment, priority) {
+      const item = { alignment, priority, text: '', tooltip: undefined, command: undefined, visible: false,
+        show() { this.visible = true; }, hide() { this.visible = false; }, dispose() { this.visible = false; } };
+      vscode.window.statusBarItems.push(item);
+      return item;
+    },
+    /** The messages of setStatusBarMessage, in order. */
+    statusBarMessages: [],
+    setStatusBarMessage(text) {
+      vscode.window.statusBarMessages.push(text);
+      return { dispose() {} };
+    },
+    onDidChangeActiveTextEditor: event('window.onDidChangeActiveTextEditor'),
     visibleTextEditors: [],
     activeTextEditor: undefined,
     /** What the next show*Message resolves to (the button the user clicks), or undefined. */
@@ -109,6 +171,14 @@ const vscode = {
         inspect: (key) => inspectSetting(full(key)),
       };
     },
+    /** The folder `asRelativePath` strips, as a URI string. */
+    folderUri: 'file:///w',
+    asRelativePath(uri) {
+      const text = String(uri);
+      const folder = `${vscode.workspace.folderUri}/`;
+      return text.startsWith(folder) ? text.slice(folder.length) : text;
+    },
+    onDidSaveTextDocument: event('workspace.onDidSaveTextDocument'),
     onDidCloseTextDocument: event('workspace.onDidCloseTextDocument'),
     onDidChangeConfiguration: event('workspace.onDidChangeConfiguration'),
     onDidGrantWorkspaceTrust: event('workspace.onDidGrantWorkspaceTrust'),
@@ -195,6 +265,9 @@ function reset({ settings: newSettings = {}, trusted = true } = {}) {
   vscode.window.nextChoice = undefined;
   vscode.window.outputChannels = [];
   vscode.commands.registered.clear();
+  vscode.window.treeViews = [];
+  vscode.window.statusBarItems = [];
+  vscode.window.statusBarMessages = [];
 }
 
 /** The calls named `name`. */
@@ -202,10 +275,13 @@ function callsNamed(name) {
   return calls.filter((call) => call[0] === name);
 }
 
-/** A text editor showing a document, recording `setDecorations`. */
+/** A text editor showing a document, recording `setDecorations` and `revealRange`. */
 function editor(uri, version, lines) {
   return {
     calls: [],
+    revealed: [],
+    selection: new Selection(new Position(0, 0), new Position(0, 0)),
+    revealRange(range, type) { this.revealed.push([range, type]); },
     document: {
       uri: { toString: () => uri },
       version,
@@ -217,5 +293,5 @@ function editor(uri, version, lines) {
 }
 
 module.exports = {
-  vscode, languageClientModule, Range, calls, callsNamed, clients, install, reset, configurationChange, editor,
+  vscode, languageClientModule, Range, Position, Selection, calls, callsNamed, clients, install, reset, configurationChange, editor,
 };

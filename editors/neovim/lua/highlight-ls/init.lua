@@ -629,6 +629,310 @@ function M.refresh(bufnr)
   end
 end
 
+-- Finding matches ----------------------------------------------------------------------------
+--
+-- jump_next/jump_prev and the location list work on what the buffer highlights: the server's
+-- `highlight/matches` (every match with its rule and range), asked synchronously, which sends
+-- any pending change first, so a jump right after typing lands on the new text. The quickfix
+-- list asks `workspace/symbol`: the matches of the rules marked `list` in every file of the
+-- workspace, with the rule filter `rule:` of the server for each rule asked for. Columns come
+-- in the client's position encoding and become bytes against the buffer's line, or the file's
+-- when no buffer holds it.
+
+-- The longest a jump waits for the server, in milliseconds.
+M.request_timeout_ms = 2000
+
+local function request_sync(client, method, params, bufnr)
+  if has("nvim-0.11") then
+    return client:request_sync(method, params, M.request_timeout_ms, bufnr)
+  end
+  return client.request_sync(method, params, M.request_timeout_ms, bufnr)
+end
+
+local function notify(message, level)
+  vim.notify("highlight-ls: " .. message, level or vim.log.levels.INFO)
+end
+
+-- A set of rule names from a list (nil or empty: every rule).
+local function rule_set(rules)
+  if type(rules) == "string" then
+    rules = { rules }
+  end
+  if type(rules) ~= "table" or #rules == 0 then
+    return nil
+  end
+  local set = {}
+  for _, rule in ipairs(rules) do
+    set[tostring(rule):lower()] = true
+  end
+  return set
+end
+
+local function is_position(value)
+  return type(value) == "table" and is_index(value.line) and is_index(value.character)
+end
+
+--- The matches of a buffer (0 for the current one) as the server has them, in text order:
+--- { rule, line, col, end_line, end_col } with zero-based lines and byte columns; `rules` keeps
+--- only those rules. nil and a reason when the server is not attached or does not answer.
+function M.buffer_matches(bufnr, rules)
+  bufnr = resolve_buffer(bufnr)
+  local client = M.clients(bufnr)[1]
+  if not client then
+    return nil, "not attached to this buffer"
+  end
+  local response, problem = request_sync(client, "highlight/matches", { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, bufnr)
+  if not response or response.err or type(response.result) ~= "table" then
+    return nil, "no answer from the server (" .. tostring(problem or (response and response.err and response.err.message)) .. ")"
+  end
+  local wanted = rule_set(rules)
+  local encoding = client.offset_encoding or "utf-16"
+  local line_cache = {}
+  local matches = {}
+  for _, match in ipairs(response.result) do
+    local range = type(match) == "table" and match.range
+    if type(range) == "table" and is_position(range.start) and is_position(range["end"])
+      and (not wanted or wanted[tostring(match.rule):lower()]) then
+      local start, finish = range.start, range["end"]
+      matches[#matches + 1] = {
+        rule = match.rule,
+        line = start.line,
+        col = byte_column(bufnr, start.line, start.character, encoding, line_cache),
+        end_line = finish.line,
+        end_col = byte_column(bufnr, finish.line, finish.character, encoding, line_cache),
+      }
+    end
+  end
+  return matches
+end
+
+local function before(line_a, col_a, line_b, col_b)
+  return line_a < line_b or (line_a == line_b and col_a < col_b)
+end
+
+-- Moves the cursor `count` matches forward or back from where it is, wrapping at the ends.
+local function jump(forward, opts)
+  opts = opts or {}
+  local bufnr = api.nvim_get_current_buf()
+  local matches, problem = M.buffer_matches(bufnr, opts.rules)
+  if not matches then
+    notify(problem, vim.log.levels.WARN)
+    return nil
+  end
+  if #matches == 0 then
+    notify(opts.rules and "no matches of " .. table.concat(type(opts.rules) == "table" and opts.rules or { opts.rules }, ", ") or "no matches in this buffer")
+    return nil
+  end
+  local count = tonumber(opts.count) or vim.v.count1
+  if count < 1 then
+    count = 1
+  end
+  local cursor = api.nvim_win_get_cursor(0)
+  local line, col = cursor[1] - 1, cursor[2]
+  local target
+  local wrapped = false
+  for _ = 1, count do
+    target = nil
+    if forward then
+      for _, match in ipairs(matches) do
+        if before(line, col, match.line, match.col) then
+          target = match
+          break
+        end
+      end
+      if not target then
+        target, wrapped = matches[1], true
+      end
+    else
+      for index = #matches, 1, -1 do
+        if before(matches[index].line, matches[index].col, line, col) then
+          target = matches[index]
+          break
+        end
+      end
+      if not target then
+        target, wrapped = matches[#matches], true
+      end
+    end
+    line, col = target.line, target.col
+  end
+  -- Into the jumplist, as a search would, so that <C-o> goes back.
+  vim.cmd("normal! m'")
+  api.nvim_win_set_cursor(0, { target.line + 1, target.col })
+  if wrapped then
+    notify(forward and "search hit BOTTOM, continuing at TOP" or "search hit TOP, continuing at BOTTOM", vim.log.levels.WARN)
+  end
+  return target
+end
+
+--- Goes to the next match in the current buffer, wrapping at the end with a message.
+--- opts.rules: rule names to stop at (default: every rule); opts.count: how many matches on
+--- (default: the count typed before the mapping). Returns the match landed on, or nil.
+function M.jump_next(opts)
+  return jump(true, opts)
+end
+
+--- Goes to the previous match in the current buffer, wrapping at the start with a message;
+--- options as jump_next.
+function M.jump_prev(opts)
+  return jump(false, opts)
+end
+
+-- A line's text for quickfix columns and texts: a loaded buffer's, else the file's (read once).
+local function line_reader()
+  local files = {}
+  return function(uri, line)
+    local bufnr = buffer_for_uri(uri)
+    if bufnr then
+      return api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1] or "", bufnr
+    end
+    local lines = files[uri]
+    if lines == nil then
+      local ok, read = pcall(vim.fn.readfile, vim.uri_to_fname(uri))
+      lines = ok and read or {}
+      files[uri] = lines
+    end
+    return lines[line + 1] or "", nil
+  end
+end
+
+-- A byte column in a line of text, from a column in `encoding`.
+local function text_byte_column(text, column, encoding)
+  if encoding == "utf-8" then
+    return math.min(column, #text)
+  end
+  local ok, byte
+  if new_byteindex then
+    ok, byte = pcall(vim.str_byteindex, text, encoding, column, false)
+  else
+    ok, byte = pcall(vim.str_byteindex, text, column, encoding == "utf-16")
+  end
+  if ok and type(byte) == "number" then
+    return math.min(byte, #text)
+  end
+  return #text
+end
+
+-- The current buffer's client, or any client of this server.
+local function any_client()
+  return M.clients(api.nvim_get_current_buf())[1] or M.clients(nil)[1]
+end
+
+--- Asks for the workspace's listed matches (`rules`: only those rules, one request each with
+--- the server's `rule:` filter) and calls `callback` with quickfix items in file order, or
+--- with nil and a reason.
+function M.workspace_items(rules, callback)
+  local client = any_client()
+  if not client then
+    callback(nil, "no server running")
+    return
+  end
+  local queries = {}
+  if type(rules) == "table" and #rules > 0 then
+    for _, rule in ipairs(rules) do
+      queries[#queries + 1] = tostring(rule) .. ":"
+    end
+  else
+    queries[1] = ""
+  end
+  local encoding = client.offset_encoding or "utf-16"
+  local read_line = line_reader()
+  local items = {}
+  local function ask(index)
+    if index > #queries then
+      table.sort(items, function(a, b)
+        if a.filename ~= b.filename then
+          return a.filename < b.filename
+        end
+        if a.lnum ~= b.lnum then
+          return a.lnum < b.lnum
+        end
+        return a.col < b.col
+      end)
+      callback(items)
+      return
+    end
+    -- One request at a time: a newer workspace/symbol supersedes a running one.
+    client_request(client, "workspace/symbol", { query = queries[index] }, function(err, result)
+      if err or type(result) ~= "table" then
+        callback(nil, "workspace/symbol failed: " .. tostring(err and err.message or "no result"))
+        return
+      end
+      for _, symbol in ipairs(result) do
+        local location = type(symbol) == "table" and symbol.location
+        local range = type(location) == "table" and location.range
+        if type(range) == "table" and type(location.uri) == "string" and is_position(range.start) and is_position(range["end"]) then
+          local start_text = read_line(location.uri, range.start.line)
+          local end_text = read_line(location.uri, range["end"].line)
+          items[#items + 1] = {
+            filename = vim.uri_to_fname(location.uri),
+            lnum = range.start.line + 1,
+            col = text_byte_column(start_text, range.start.character, encoding) + 1,
+            end_lnum = range["end"].line + 1,
+            end_col = text_byte_column(end_text, range["end"].character, encoding) + 1,
+            text = tostring(symbol.name),
+            type = "",
+          }
+        end
+      end
+      ask(index + 1)
+    end)
+  end
+  ask(1)
+end
+
+local function list_title(what, rules)
+  if type(rules) == "table" and #rules > 0 then
+    return "highlight-ls " .. what .. ": " .. table.concat(rules, ", ")
+  end
+  return "highlight-ls " .. what
+end
+
+--- Fills the quickfix list with the workspace's listed matches (`rules`: only those) and opens
+--- it; `opts.open = false` leaves it closed. Asynchronous: the list fills when the server answers.
+function M.quickfix(rules, opts)
+  opts = opts or {}
+  M.workspace_items(rules, function(items, problem)
+    if not items then
+      notify(problem, vim.log.levels.WARN)
+      return
+    end
+    vim.fn.setqflist({}, " ", { title = list_title("workspace", rules), items = items })
+    if opts.open ~= false then
+      vim.cmd("botright copen")
+    end
+  end)
+end
+
+--- Fills the current window's location list with the buffer's matches (`rules`: only those),
+--- at once; `opts.open = false` leaves it closed. Returns the number of items, or nil.
+function M.loclist(rules, opts)
+  opts = opts or {}
+  local bufnr = api.nvim_get_current_buf()
+  local matches, problem = M.buffer_matches(bufnr, rules)
+  if not matches then
+    notify(problem, vim.log.levels.WARN)
+    return nil
+  end
+  local items = {}
+  for _, match in ipairs(matches) do
+    local text = api.nvim_buf_get_lines(bufnr, match.line, match.line + 1, false)[1] or ""
+    items[#items + 1] = {
+      bufnr = bufnr,
+      lnum = match.line + 1,
+      col = match.col + 1,
+      end_lnum = match.end_line + 1,
+      end_col = match.end_col + 1,
+      text = vim.trim(text:sub(match.col + 1)),
+    }
+  end
+  vim.fn.setloclist(0, {}, " ", { title = list_title("buffer", rules), items = items })
+  if opts.open ~= false then
+    vim.cmd("lopen")
+  end
+  return #items
+end
+
 -- The command and the missing binary ---------------------------------------------------------
 
 local reported_commands = {}

@@ -1,0 +1,324 @@
+#!/usr/bin/env python3
+"""End-to-end benchmark: `highlight-ls list` next to `rg -n --column -o`, same words or regex.
+
+Usage:
+    scripts/bench-list.py [--binary PATH] [--runs N] [--only TEXT] [--seed N]... [--work DIR]
+    scripts/bench-list.py --check [--binary PATH] [--work DIR]     (CI: matches equal rg's, no timing)
+
+Each case runs both commands in one `hyperfine` invocation (same load, alternating warm-up),
+with output piped (`--output=pipe`, so neither program sees /dev/null), and prints the median,
+the spread (min-max) over the runs, the ratio of medians (highlight-ls / rg), and the number of
+matches each printed, which must be equal. Cases are printed worst ratio first.
+
+Corpora, none of them tuned for the engine:
+  - generated, one per seed: 100 MB of source-like lines cut into 16 files, from a vocabulary
+    of random identifiers made for that seed (letters drawn with English frequencies, so that
+    they share bytes with everything else); the searched words (1, 10, 100, 1,000) are drawn at
+    random from the identifiers present; and the ticket-id regex `\\b[A-Z]{2,}-[0-9]+\\b`;
+  - the same 100 MB as one single file, named on the command line;
+  - the Python standard library, `/usr/include` and `/opt/swift/usr/lib`, as installed: the
+    built-in words as one whole-word rule (next to `rg -w` with the same words), the built-in
+    rules themselves (comments only, so their counts differ from rg's by design), and words
+    drawn from each tree.
+
+Needs `rg` and `hyperfine` (Debian: `apt-get install -y ripgrep hyperfine`).
+"""
+
+import argparse
+import itertools
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+BUILT_IN_WORDS = ["FIXME", "BUG", "XXX", "TODO", "HACK", "NOTE", "INFO", "REVIEW", "OPTIMIZE", "DEPRECATED"]
+TICKET_REGEX = r"\b[A-Z]{2,}-[0-9]+\b"
+LETTERS = "etaoinsrhldcumfpgwybvkxjqz"
+LETTER_WEIGHTS = [12.7, 9.1, 8.2, 7.5, 7.0, 6.7, 6.3, 6.0, 6.1, 4.0, 4.3, 2.8, 2.8, 2.4, 2.2, 1.9, 2.0, 2.4, 2.0,
+                  1.5, 1.0, 0.8, 0.15, 0.15, 0.1, 0.07]
+IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]{5,30}")
+
+
+def vocabulary(rng, count):
+    """Random identifiers: camelCase or snake_case joins of pronounceable-ish random pieces."""
+    words = set()
+    result = []
+    while len(result) < count:
+        pieces = ["".join(rng.choices(LETTERS, LETTER_WEIGHTS, k=rng.randint(2, 6))) for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.5:
+            word = pieces[0] + "".join(p.capitalize() for p in pieces[1:])
+        else:
+            word = "_".join(pieces)
+        if rng.random() < 0.1:
+            word += str(rng.randint(0, 99))
+        if len(word) >= 3 and word not in words:
+            words.add(word)
+            result.append(word)
+    return result
+
+
+def generate_corpus(directory, seed, total_bytes=100 << 20, files=16):
+    """Writes `files` files of source-like lines (about `total_bytes` in all) and returns the identifiers used."""
+    marker = os.path.join(directory, ".done")
+    if os.path.exists(marker):
+        with open(marker) as handle:
+            return json.load(handle)
+    os.makedirs(directory, exist_ok=True)
+    rng = random.Random(seed)
+    vocab = vocabulary(rng, 5000)
+    # A Zipf-like use of the vocabulary: a few identifiers are everywhere, most are rare.
+    weights = list(itertools.accumulate(1.0 / (rank + 1) ** 0.9 for rank in range(len(vocab))))
+    keywords = ["let", "var", "func", "return", "if", "else", "for", "while", "struct", "import", "self", "static"]
+    projects = ["".join(rng.choices("ABCDEFGHIJKLMNOPQRSTUVWXYZ", k=rng.randint(2, 4))) for _ in range(8)]
+    non_ascii = ["naïve", "café", "Straße", "日本語", "中文注释", "🔥", "Ωμέγα", "привет"]
+    used = set()
+    per_file = total_bytes // files
+    for index in range(files):
+        parts = []
+        size = 0
+        while size < per_file:
+            names = rng.choices(vocab, cum_weights=weights, k=4)
+            used.update(names)
+            indent = "    " * rng.randint(0, 3)
+            kind = rng.randrange(100)
+            if kind < 6:
+                line = f"{indent}// {rng.choice(['TODO', 'FIXME', 'NOTE', 'todo'])}: {names[0]} {names[1]} see " \
+                       f"{rng.choice(projects)}-{rng.randint(1, 9999)}"
+            elif kind < 10:
+                line = f"{indent}// {rng.choice(non_ascii)} {names[0]} {rng.choice(non_ascii)}"
+            elif kind < 14:
+                line = f"{indent}\"{names[0]} {names[1]} {rng.randint(0, 10**6)}\","
+            elif kind < 18:
+                line = ""
+            else:
+                line = f"{indent}{rng.choice(keywords)} {names[0]} = {names[1]}.{names[2]}({names[3]}, {rng.randint(0, 999)})"
+            parts.append(line)
+            size += len(line.encode()) + 1
+        with open(os.path.join(directory, f"part{index:02}.src"), "w", encoding="utf-8") as handle:
+            handle.write("\n".join(parts) + "\n")
+    ordered = sorted(used)
+    with open(marker, "w") as handle:
+        json.dump(ordered, handle)
+    return ordered
+
+
+def single_file(directory, target):
+    """Concatenates a generated corpus into one file."""
+    if not os.path.exists(target):
+        with open(target, "wb") as out:
+            for name in sorted(os.listdir(directory)):
+                if name.endswith(".src"):
+                    with open(os.path.join(directory, name), "rb") as source:
+                        shutil.copyfileobj(source, out)
+    return target
+
+
+def identifiers_of_tree(root, rng, limit_files=400):
+    """Identifiers present in a sample of a tree's text files."""
+    paths = []
+    for folder, directories, names in os.walk(root):
+        directories[:] = [d for d in directories if not d.startswith(".")]
+        paths.extend(os.path.join(folder, n) for n in names if not n.startswith("."))
+    rng.shuffle(paths)
+    found = set()
+    for path in paths[:limit_files]:
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(1 << 20)
+        except OSError:
+            continue
+        if b"\0" in data[:8192]:
+            continue
+        found.update(m.decode() for m in IDENTIFIER.findall(data))
+    return sorted(found)
+
+
+def config_file(work, name, words=None, regex=None, builtins=False, whole=False):
+    rules = []
+    if words is not None:
+        rules.append({"name": "w", "words": words, "wholeWord": whole})
+    if regex is not None:
+        rules.append({"name": "r", "regex": regex})
+    path = os.path.join(work, f"config-{name}.json")
+    with open(path, "w") as handle:
+        json.dump({"defaults": builtins, "rules": rules}, handle)
+    return path
+
+
+def rg_command(work, name, target, words=None, regex=None, whole=False):
+    args = ["rg", "-n", "--column", "-o", "--max-filesize", "8M"]
+    if whole:
+        args.append("-w")
+    if words is not None:
+        # Longest first: ripgrep picks the first alternative at a position, highlight-ls the longest.
+        ordered = sorted(words, key=lambda w: (-len(w.encode()), w))
+        path = os.path.join(work, f"patterns-{name}.txt")
+        with open(path, "w") as handle:
+            handle.write("\n".join(ordered) + "\n")
+        args += ["-F", "-f", path]
+    else:
+        args += ["-e", regex]
+    return args + [target]
+
+
+def count_lines(args):
+    completed = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return completed.stdout.count(b"\n")
+
+
+def shell_join(args):
+    return " ".join(a if re.fullmatch(r"[A-Za-z0-9_./=:-]+", a) else "'" + a.replace("'", "'\\''") + "'" for a in args)
+
+
+def run_case(options, label, rg_args, hls_args):
+    counts = (count_lines(rg_args), count_lines(hls_args))
+    export = os.path.join(options.work, "hyperfine.json")
+    subprocess.run(["hyperfine", "--output=pipe", "--style", "none", "--warmup", "1", "--runs", str(options.runs),
+                    "--export-json", export, shell_join(rg_args), shell_join(hls_args)],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(export) as handle:
+        results = json.load(handle)["results"]
+    rg, hls = (sorted(r["times"]) for r in results)
+    median = lambda times: times[len(times) // 2]
+    row = {
+        "label": label,
+        "rg": median(rg), "rg_spread": (rg[0], rg[-1]),
+        "hls": median(hls), "hls_spread": (hls[0], hls[-1]),
+        "ratio": median(hls) / median(rg),
+        "rg_matches": counts[0], "hls_matches": counts[1],
+        "rg_command": shell_join(rg_args), "hls_command": shell_join(hls_args),
+    }
+    print(f"{label}: rg {row['rg'] * 1000:.0f} ms, highlight-ls {row['hls'] * 1000:.0f} ms, "
+          f"ratio {row['ratio']:.2f}, matches {counts[0]} / {counts[1]}", file=sys.stderr, flush=True)
+    return row
+
+
+def matches_of(args, ours):
+    """The (path, line, column, text) of each match a command prints."""
+    pattern = re.compile(rb"^(.*?):(\d+):(\d+): [A-Za-z][A-Za-z0-9_.-]*: (.*)$" if ours else rb"^(.*?):(\d+):(\d+):(.*)$")
+    output = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+    found = []
+    for line in output.splitlines():
+        match = pattern.match(line)
+        if match is None:
+            sys.exit(f"bench-list: cannot read the line {line[:200]!r} of {shell_join(args)}")
+        found.append(match.groups())
+    return sorted(found)
+
+
+def check(options, binary):
+    """Small corpora, no timing: every match (path, line, column, text) equal to ripgrep's; exit 1 when not."""
+    checks = 0
+    failures = 0
+    for seed in (1, 2, 3):
+        directory = os.path.join(options.work, f"check-{seed}")
+        present = generate_corpus(directory, seed, total_bytes=3 << 20, files=4)
+        rng = random.Random(seed)
+        cases = [(f"{count} words", dict(words=rng.sample(present, count))) for count in (1, 10, 100, 1000)]
+        cases.append(("regex", dict(regex=TICKET_REGEX)))
+        cases.append(("whole words", dict(words=rng.sample(present, 20) + BUILT_IN_WORDS, whole=True)))
+        for label, spec in cases:
+            name = f"check-{seed}-{label.replace(' ', '-')}"
+            config = config_file(options.work, name, **spec)
+            rg = matches_of(rg_command(options.work, name, directory, **spec), ours=False)
+            ours = matches_of([binary, "list", "--config", config, directory], ours=True)
+            checks += 1
+            if rg != ours or not rg:
+                failures += 1
+                missing = sorted(set(rg) - set(ours))[:3]
+                extra = sorted(set(ours) - set(rg))[:3]
+                print(f"FAIL seed {seed}, {label}: rg {len(rg)} matches, highlight-ls {len(ours)}; "
+                      f"only rg: {missing}; only highlight-ls: {extra}", file=sys.stderr)
+            else:
+                print(f"ok seed {seed}, {label}: {len(rg)} matches equal", file=sys.stderr)
+    print(f"bench-list --check: {checks - failures} of {checks} cases equal to ripgrep's matches", file=sys.stderr)
+    sys.exit(1 if failures else 0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=".build/release/highlight-ls")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", default=None, help="only the cases whose label contains this text")
+    parser.add_argument("--seed", type=int, action="append", help="generated corpus seeds (default 1 and 2)")
+    parser.add_argument("--work", default="/tmp/highlight-bench-list")
+    parser.add_argument("--check", action="store_true",
+                        help="no timing: compare every match with rg's on small generated corpora (for CI)")
+    options = parser.parse_args()
+    seeds = options.seed or [1, 2]
+    binary = os.path.abspath(options.binary)
+    os.makedirs(options.work, exist_ok=True)
+    for tool in ("rg",) if options.check else ("rg", "hyperfine"):
+        if shutil.which(tool) is None:
+            sys.exit(f"bench-list: {tool} is not installed (apt-get install -y ripgrep hyperfine)")
+    if options.check:
+        check(options, binary)
+
+    cases = []  # (label, rg args, highlight-ls args)
+
+    def words_case(label, name, target, words):
+        config = config_file(options.work, name, words=words)
+        cases.append((label, rg_command(options.work, name, target, words=words),
+                      [binary, "list", "--config", config, target]))
+
+    for seed in seeds:
+        directory = os.path.join(options.work, f"corpus-{seed}")
+        # A filter that names a real tree needs no generated corpus.
+        if options.only is not None and any(options.only in tree for tree in ("Python stdlib", "/usr/include", "/opt/swift/usr/lib", "built-in rules", "built-in words")):
+            continue
+        present = generate_corpus(directory, seed)
+        rng = random.Random(seed * 7919)
+        for count in (1, 10, 100, 1000):
+            words = rng.sample(present, count)
+            words_case(f"generated 100 MB / 16 files, seed {seed}, {count:,} word{'s' if count > 1 else ''}",
+                       f"s{seed}-w{count}", directory, words)
+        config = config_file(options.work, f"s{seed}-regex", regex=TICKET_REGEX)
+        cases.append((f"generated 100 MB / 16 files, seed {seed}, regex {TICKET_REGEX}",
+                      rg_command(options.work, f"s{seed}-regex", directory, regex=TICKET_REGEX),
+                      [binary, "list", "--config", config, directory]))
+        big = single_file(directory, os.path.join(options.work, f"single-{seed}.src"))
+        words_case(f"generated, seed {seed}, one 100 MB file, 10 words", f"s{seed}-single", big, rng.sample(present, 10))
+
+    stdlib = sysconfig.get_paths()["stdlib"]
+    trees = [("Python stdlib", stdlib), ("/usr/include", "/usr/include"), ("/opt/swift/usr/lib", "/opt/swift/usr/lib")]
+    for name, root in trees:
+        if not os.path.isdir(root):
+            continue
+        tag = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
+        # The built-in words anywhere (as `rg -w` finds them), and the built-in rules themselves,
+        # which match in comments only: rg has no equivalent, so that row's counts differ by design.
+        words_config = config_file(options.work, f"{tag}-builtin-words", words=BUILT_IN_WORDS, whole=True)
+        rg_builtin = rg_command(options.work, f"{tag}-builtin", root, words=BUILT_IN_WORDS, whole=True)
+        cases.append((f"{name}, the built-in words, whole word", rg_builtin, [binary, "list", "--config", words_config, root]))
+        builtin_config = config_file(options.work, f"{tag}-builtin", builtins=True)
+        cases.append((f"{name}, the built-in rules (comments only; rg row: the words anywhere)", rg_builtin,
+                      [binary, "list", "--config", builtin_config, root]))
+        if options.only is not None and options.only not in name:
+            continue
+        present = identifiers_of_tree(root, random.Random(len(tag)))
+        for count in (1, 10, 100):
+            words_case(f"{name}, {count} word{'s' if count > 1 else ''} drawn from it", f"{tag}-w{count}", root,
+                       random.Random(count * 31 + len(tag)).sample(present, count))
+
+    rows = [run_case(options, *case) for case in cases if options.only is None or options.only in case[0]]
+    rows.sort(key=lambda r: -r["ratio"])
+    print("| case | rg -n --column -o (median, min-max) | highlight-ls list (median, min-max) | ratio | matches rg / highlight-ls |")
+    print("|---|---:|---:|---:|---:|")
+    ms = lambda s: f"{s * 1000:,.0f}"
+    for r in rows:
+        equal = "" if r["rg_matches"] == r["hls_matches"] else " **differ**"
+        print(f"| {r['label']} | {ms(r['rg'])} ({ms(r['rg_spread'][0])}-{ms(r['rg_spread'][1])}) | "
+              f"{ms(r['hls'])} ({ms(r['hls_spread'][0])}-{ms(r['hls_spread'][1])}) | {r['ratio']:.2f} | "
+              f"{r['rg_matches']:,} / {r['hls_matches']:,}{equal} |")
+    with open(os.path.join(options.work, "commands.txt"), "w") as handle:
+        for r in rows:
+            handle.write(f"# {r['label']}\n{r['rg_command']}\n{r['hls_command']}\n")
+    print(f"\ncommands: {os.path.join(options.work, 'commands.txt')}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -59,8 +59,7 @@ extension HighlightConfiguration {
     ///
     /// - Complexity: as `RuleFilter.matches(of:in:startingIn:languageID:syntax:)` over the whole text.
     public func matches(in text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, selecting selection: RuleSelection = .all) -> MatchList {
-        var syntax: SyntaxIndex?
-        return ruleFilter(for: origin, selecting: selection).matches(of: ruleSet, in: text, languageID: origin.languageID, syntax: &syntax)
+        ruleFilter(for: origin, selecting: selection).matches(of: ruleSet, in: text, languageID: origin.languageID)
     }
 }
 
@@ -72,26 +71,59 @@ extension RuleFilter {
     /// and a scoped rule applies, the text is first searched as if scopes did not exist; only when
     /// a scoped rule's match wins is the index built (from `languageID`) and stored in `syntax`, and
     /// the region searched again. Taking away candidates that never won changes nothing in a
-    /// leftmost-longest resolution, so both ways give the same matches. A language without a known
-    /// syntax leaves scoped rules matching anywhere.
+    /// leftmost-longest resolution, so both ways give the same matches; for the same reason the
+    /// second search is skipped when every match of the first is in its rule's scopes. A language
+    /// without a known syntax leaves scoped rules matching anywhere.
     ///
-    /// - Complexity: O(region) for the engine (twice when the index is built), plus O(text) to
-    ///   build the index.
+    /// - Complexity: O(region) for the engine (twice when a match of the first search is out of
+    ///   its scopes), plus O(text) to build the index.
     public func matches(
         of ruleSet: RuleSet, in text: UnsafeBufferPointer<UInt8>, startingIn region: Range<Int>? = nil, languageID: String?,
         syntax: inout SyntaxIndex?
     ) -> MatchList {
         let filter = self
         guard !filter.isEmpty else { return MatchList(matches: [], truncated: false) }
+        let ruleSet = narrowedRuleSet ?? ruleSet
         let region = region ?? 0..<text.count
         if syntax == nil, filter.needsSyntax {
             let unscoped = ruleSet.matches(in: text, startingIn: region, accept: filter.acceptance(syntax: nil))
             guard unscoped.matches.contains(where: { filter.isScoped($0.ruleIndex) }),
                   let language = languageID.flatMap(LanguageSyntax.forLanguageID)
             else { return unscoped }
-            syntax = SyntaxIndex(syntax: language, text: text)
+            let index = SyntaxIndex(syntax: language, text: text)
+            syntax = index
+            // When every winner is in its rule's scopes, the candidates taken away never won, and the
+            // scoped search would find the same matches: most files with a TODO in a comment.
+            if !unscoped.truncated, let accept = filter.acceptance(syntax: index),
+               unscoped.matches.allSatisfy({ accept($0.ruleIndex, $0.utf8Range) }) {
+                return unscoped
+            }
         }
         return ruleSet.matches(in: text, startingIn: region, accept: filter.acceptance(syntax: syntax))
+    }
+}
+
+extension RuleFilter {
+    /// The matches of a whole text searched once (the command line, the workspace list): the same
+    /// as `matches(of:in:startingIn:languageID:syntax:)`, but the scopes of the first search's
+    /// matches come from one pass over the text up to the last of them that keeps nothing, and an
+    /// index is built (and the text searched again) only when one of them is out of its rule's scopes.
+    ///
+    /// - Complexity: O(n) for the engine, plus O(n) for the pass over the text when a scoped rule
+    ///   matches; twice the engine and an index when a match is out of its scopes.
+    public func matches(of ruleSet: RuleSet, in text: UnsafeBufferPointer<UInt8>, languageID: String?) -> MatchList {
+        guard !isEmpty else { return MatchList(matches: [], truncated: false) }
+        let unscoped = (narrowedRuleSet ?? ruleSet).matches(in: text, startingIn: 0..<text.count, accept: acceptance(syntax: nil))
+        guard needsSyntax, !unscoped.truncated else {
+            var syntax: SyntaxIndex?
+            return needsSyntax ? matches(of: ruleSet, in: text, languageID: languageID, syntax: &syntax) : unscoped
+        }
+        let scoped = unscoped.matches.filter { isScoped($0.ruleIndex) }
+        guard !scoped.isEmpty, let language = languageID.flatMap(LanguageSyntax.forLanguageID) else { return unscoped }
+        let found = SyntaxIndex.scopes(ofAscendingUTF8Offsets: scoped.map(\.utf8Range.lowerBound), in: text, syntax: language)
+        if zip(scoped, found).allSatisfy({ match, scope in Self.allows(scopes[match.ruleIndex], scope) }) { return unscoped }
+        let syntax = SyntaxIndex(syntax: language, text: text)
+        return (narrowedRuleSet ?? ruleSet).matches(in: text, startingIn: 0..<text.count, accept: acceptance(syntax: syntax))
     }
 }
 

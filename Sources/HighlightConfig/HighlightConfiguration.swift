@@ -122,7 +122,7 @@ public struct HighlightConfiguration: Sendable {
         self.styles = resolvedStyles
         self.details = resolver.details
         self.applicability = definitions.map(\.applicability)
-        self.filters = RuleFilterSet(applicability: definitions.map(\.applicability))
+        self.filters = RuleFilterSet(applicability: definitions.map(\.applicability), rules: rules)
         self.groupPieceKinds = resolver.groupPieceKinds
         self.colorRuleIndex = definitions.firstIndex { $0.findsColorLiterals }
         self.outline = layers.lazy.compactMap(\.outline).first ?? true

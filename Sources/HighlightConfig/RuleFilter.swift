@@ -9,10 +9,26 @@ struct RuleFilterSet: Sendable {
     /// The filter of every text for each selection (in `RuleSelection.allCases` order) when no rule
     /// has `languages` or `files`, so that scanning many files computes it once.
     private(set) var unrestricted: [RuleFilter]?
+    /// Whether some rule has `files`, so that a text's path matters.
+    private let hasGlobs: Bool
+    /// The rules compiled without those limited by `languages` (each left in its place, never
+    /// matching), for texts in a language none of them names: the engine then does not search for
+    /// rules that cannot apply (the built-in Markdown `task` regex in every other file). Nil when
+    /// no rule has `languages`.
+    private let ruleSetForOtherLanguages: RuleSet?
 
-    /// Compiles the `files` globs of each rule.
-    init(applicability: [RuleApplicability]) {
+    /// Compiles the `files` globs of each rule, and `rules` (aligned with `applicability`) without
+    /// the rules limited by `languages`.
+    init(applicability: [RuleApplicability], rules: [Rule] = []) {
         self.applicability = applicability
+        hasGlobs = applicability.contains { $0.files != nil }
+        if rules.count == applicability.count, applicability.contains(where: { $0.languages != nil }) {
+            ruleSetForOtherLanguages = RuleSet(rules: zip(rules, applicability).map { rule, applies in
+                applies.languages == nil ? rule : Rule(name: rule.name, pattern: .words([]))
+            })
+        } else {
+            ruleSetForOtherLanguages = nil
+        }
         globs = applicability.map { rule in
             guard let files = rule.files else { return nil }
             var include: [Glob] = []
@@ -43,9 +59,11 @@ struct RuleFilterSet: Sendable {
     /// path passes every `files` test.
     func filter(for origin: TextOrigin, selecting selection: RuleSelection) -> RuleFilter {
         if let unrestricted, let known = RuleSelection.allCases.firstIndex(of: selection) { return unrestricted[known] }
-        let segments = origin.relativePath.map { path in path.split(separator: "/").map { Array($0.unicodeScalars) } }
+        let segments = hasGlobs
+            ? origin.relativePath.map { path in path.split(separator: "/").map { Array($0.unicodeScalars) } } : nil
         let languageID = origin.languageID ?? ""
         var enabled = [Bool](repeating: true, count: applicability.count)
+        var namedByLanguages = false
         for index in applicability.indices {
             let rule = applicability[index]
             switch selection {
@@ -53,6 +71,7 @@ struct RuleFilterSet: Sendable {
             case .listed: enabled[index] = rule.list
             case .blocking: enabled[index] = rule.blocking
             }
+            if rule.languages != nil, rule.appliesToLanguage(languageID) { namedByLanguages = true }
             guard enabled[index] else { continue }
             if !rule.appliesToLanguage(languageID) {
                 enabled[index] = false
@@ -65,7 +84,9 @@ struct RuleFilterSet: Sendable {
             let included = include.isEmpty || include.contains(where: matches)
             enabled[index] = included && !exclude.contains(where: matches)
         }
-        return RuleFilter(enabled: enabled, scopes: applicability.map(\.scopes))
+        var filter = RuleFilter(enabled: enabled, scopes: applicability.map(\.scopes))
+        if !namedByLanguages { filter.narrowedRuleSet = ruleSetForOtherLanguages }
+        return filter
     }
 }
 
@@ -75,6 +96,15 @@ public struct RuleFilter: Sendable, Equatable {
     public var enabled: [Bool]
     /// Per rule: where in the text it matches.
     public var scopes: [RuleApplicability.Scopes]
+    /// The configuration's rules compiled without some rules this filter disables (with the same
+    /// rule indices), to search instead of the whole rule set; nil to search the whole set. The
+    /// matches are the same either way, since a disabled rule's candidates never compete.
+    var narrowedRuleSet: RuleSet?
+
+    /// Filters are equal when they enable and scope the same rules (the narrowed rule set follows from those).
+    public static func == (lhs: RuleFilter, rhs: RuleFilter) -> Bool {
+        lhs.enabled == rhs.enabled && lhs.scopes == rhs.scopes
+    }
 
     /// Creates a filter from per-rule masks.
     public init(enabled: [Bool], scopes: [RuleApplicability.Scopes]) {
@@ -107,11 +137,16 @@ public struct RuleFilter: Sendable, Equatable {
             guard ruleIndex >= 0, ruleIndex < enabled.count, enabled[ruleIndex] else { return false }
             let allowed = scopes[ruleIndex]
             guard scoped, allowed != .anywhere, let syntax else { return true }
-            switch syntax.scope(ofUTF8Range: utf8Range) {
-            case .comment: return allowed.contains(.comments)
-            case .string: return allowed.contains(.strings)
-            case .code: return allowed.contains(.code)
-            }
+            return Self.allows(allowed, syntax.scope(ofUTF8Range: utf8Range))
+        }
+    }
+
+    /// Whether a rule limited to `allowed` matches in text of `scope`.
+    static func allows(_ allowed: RuleApplicability.Scopes, _ scope: Scope) -> Bool {
+        switch scope {
+        case .comment: return allowed.contains(.comments)
+        case .string: return allowed.contains(.strings)
+        case .code: return allowed.contains(.code)
         }
     }
 }

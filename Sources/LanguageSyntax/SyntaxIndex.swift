@@ -164,9 +164,45 @@ public struct SyntaxIndex: Sendable {
     private static func scanLine(
         _ syntax: LanguageSyntax, _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ state: LexState
     ) -> ([ScopeRegion], LexState) {
+        var regions: [ScopeRegion] = []
+        let endState = scanLine(syntax, text, range, state, into: &regions)
+        return (regions, endState)
+    }
+
+    private static func scanLine(
+        _ syntax: LanguageSyntax, _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ state: LexState,
+        into regions: inout [ScopeRegion]
+    ) -> LexState {
         guard let base = text.baseAddress, !range.isEmpty else {
-            return syntax.scan(line: UnsafeBufferPointer(start: nil, count: 0), from: state)
+            return syntax.scan(line: UnsafeBufferPointer(start: nil, count: 0), from: state, into: &regions)
         }
-        return syntax.scan(line: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), from: state)
+        return syntax.scan(line: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), from: state, into: &regions)
+    }
+
+    /// The scope of the byte at each of `utf8Offsets` (ascending) in `text`, as an index of the
+    /// text would give it, from one pass over the lines up to the last offset that keeps nothing
+    /// but the state between lines: for a search done once, where keeping an index costs more.
+    /// Offsets past the text's end get the language's text scope.
+    ///
+    /// - Complexity: O(n) in the bytes up to the line of the last offset; no allocation per line.
+    public static func scopes(ofAscendingUTF8Offsets utf8Offsets: [Int], in text: UnsafeBufferPointer<UInt8>, syntax: LanguageSyntax) -> [Scope] {
+        var scopes: [Scope] = []
+        scopes.reserveCapacity(utf8Offsets.count)
+        var regions: [ScopeRegion] = []
+        var state = LexState.code
+        var start = 0
+        var next = 0
+        while scopes.count < utf8Offsets.count, start < text.count {
+            next = nextLineStart(in: text, from: start)
+            regions.removeAll(keepingCapacity: true)
+            state = scanLine(syntax, text, start..<next, state, into: &regions)
+            while scopes.count < utf8Offsets.count, utf8Offsets[scopes.count] < next {
+                let relative = utf8Offsets[scopes.count] - start
+                scopes.append(regions.first { $0.utf8Range.contains(relative) }?.scope ?? syntax.textScope)
+            }
+            start = next
+        }
+        while scopes.count < utf8Offsets.count { scopes.append(syntax.textScope) }
+        return scopes
     }
 }

@@ -40,22 +40,29 @@ extension LanguageSyntax {
     ///
     /// - Complexity: O(n · k) for a line of n bytes and k openers sharing a first byte; O(n) in practice.
     public func scan(line: UnsafeBufferPointer<UInt8>, from state: LexState) -> (regions: [ScopeRegion], endState: LexState) {
+        var regions: [ScopeRegion] = []
+        let endState = scan(line: line, from: state, into: &regions)
+        return (regions, endState)
+    }
+
+    /// The comment and string regions of one line, appended to `regions` (which a caller can reuse
+    /// from line to line, so that scanning allocates nothing), and the state after the line.
+    public func scan(line: UnsafeBufferPointer<UInt8>, from state: LexState, into regions: inout [ScopeRegion]) -> LexState {
         var end = line.count
         if end > 0, line[end - 1] == 0x0A { end -= 1 }
         if end > 0, line[end - 1] == 0x0D { end -= 1 }
 
-        var regions: [ScopeRegion] = []
         var state = state
         var regionStart = 0
         var position = 0
+        let firstBytes = firstBytes
         while position < end {
             switch state {
             case .code:
+                // Skip the ordinary bytes of code in one tight loop.
+                while position < end, !firstBytes[Int(line[position])] { position += 1 }
+                guard position < end else { continue }
                 let byte = line[position]
-                guard firstBytes[Int(byte)] else {
-                    position += 1
-                    continue
-                }
                 if let codeEscape, byte == codeEscape {
                     position += 2
                     continue
@@ -149,7 +156,7 @@ extension LanguageSyntax {
                 if !continued { state = .code }
             }
         }
-        return (regions, state)
+        return state
     }
 
     /// The first opener that matches at `position`: its index, the bytes it opens with, and the state after them.
@@ -233,7 +240,9 @@ extension LanguageSyntax {
         case .standaloneString(let prefixLetters):
             var start = position
             while start > 0, position - start < 2, prefixLetters.contains(line[start - 1]) { start -= 1 }
-            guard line[0..<start].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return false }
+            // Backwards, so that a quote after code costs one byte, not the line so far.
+            while start > 0, line[start - 1] == 0x20 || line[start - 1] == 0x09 { start -= 1 }
+            guard start == 0 else { return false }
             return nothingButCommentAfterString(opener, in: line, at: position, end: end)
         }
     }

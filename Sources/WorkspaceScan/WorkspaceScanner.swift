@@ -214,8 +214,7 @@ public enum WorkspaceScanner {
         _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
         options: ScanOptions, into result: inout ScannedFile
     ) {
-        var syntax: SyntaxIndex?
-        let list = filter.matches(of: configuration.ruleSet, in: text, languageID: origin.languageID, syntax: &syntax)
+        let list = filter.matches(of: configuration.ruleSet, in: text, languageID: origin.languageID)
         result.truncated = list.truncated
         if !list.matches.isEmpty {
             result.matches = LocatedMatch.locate(list.matches, in: text, maximumExcerptBytes: options.maximumExcerptBytes)

@@ -51,6 +51,32 @@ import Testing
         }
     }
 
+    /// The one-pass classification of offsets for texts searched once agrees with the index at every offset.
+    @Test func onePassScopesEqualTheIndex() {
+        let languages = ["c", "rust", "python", "lua", "ruby", "markdown", "elixir", "julia", "graphql", "shellscript"]
+        let baseSeed: UInt64 = 0x0F_F5_E7
+        for iteration in 0..<200 {
+            let seed = baseSeed &+ UInt64(iteration)
+            var generator = SplitMix64(seed: seed)
+            let languageID = languages[iteration % languages.count]
+            guard let syntax = LanguageSyntax.forLanguageID(languageID) else {
+                Issue.record("no syntax for \(languageID)")
+                return
+            }
+            let text = Self.randomText(&generator, pieces: Int.random(in: 0...80, using: &generator))
+            let index = SyntaxIndex(syntax: syntax, text: text)
+            // Every offset, then a sparse ascending subset (the last one past the end).
+            let all = Array(0..<text.count)
+            let some = all.filter { _ in Bool.random(using: &generator) } + [text.count + 3]
+            for offsets in [all, some] {
+                let expected = offsets.map { $0 < text.count ? index.scope(atUTF8Offset: $0) : syntax.textScope }
+                let actual = text.withUnsafeBufferPointer { SyntaxIndex.scopes(ofAscendingUTF8Offsets: offsets, in: $0, syntax: syntax) }
+                #expect(actual == expected, "seed \(seed), \(languageID), \(offsets.count) offsets")
+                if actual != expected { return }
+            }
+        }
+    }
+
     /// Re-scanning stops where the states converge: an edit inside one line of a long file re-scans one line.
     @Test func updatesStopWhereStatesConverge() throws {
         let syntax = try #require(LanguageSyntax.forLanguageID("c"))

@@ -47,7 +47,8 @@ extension Server {
         var actions: [JSON] = []
         let argument: JSON = ["text": .string(target.text), "wholeWord": .bool(target.wholeWord)]
         let shown = Self.shortened(target.text)
-        if configuration.sessionMarks.mark(text: target.text, wholeWord: target.wholeWord) == nil {
+        // A text marked in either way (word or literal) is not offered again; its removal is.
+        if !configuration.sessionMarks.marks.contains(where: { $0.text == target.text }) {
             actions.append(markAction(title: "Highlight «\(shown)»", command: MarkCommand.mark, arguments: [argument]))
         }
         if let edit = markRuleFileEdit(forDocument: uri, target: target) {
@@ -111,7 +112,7 @@ extension Server {
         let marks = configuration.sessionMarks
         guard !marks.marks.isEmpty else { return [] }
         var found: [SessionMarks.Mark] = []
-        if let same = marks.mark(text: target.text, wholeWord: target.wholeWord) { found.append(same) }
+        found += marks.marks.filter { $0.text == target.text }
         if let (_, config, list) = matches(ofDocument: uri) {
             let first = list.matches.partitionPoint { $0.utf8Range.upperBound >= target.utf8Range.lowerBound }
             for match in list.matches[first...] {

@@ -8,8 +8,10 @@ import Seeded
 // large document, types into each, and reports latency percentiles, the time of a full token
 // request on the large document next to the engine's own scan of it, and the server's memory.
 //
-//   swift build -c release && .build/release/highlight-load [--server PATH] [--edits N] [--lines N] [--regex PATTERN]
-//   (`--regex` adds a rule, for example one that matches across a line break.)
+//   swift build -c release && .build/release/highlight-load [--server PATH] [--edits N] [--lines N] [--regex PATTERN] [--marks N]
+//   (`--regex` adds a rule, for example one that matches across a line break; `--marks N` marks
+//   N texts of the corpus for the session, as the Highlight code action does, before typing:
+//   TODO and FIXME as words, then ABC-1, ABC-2… literally; `--mark-words A,B,…` marks those words.)
 //   (`--soak` runs the reliability soak instead; see Soak.swift. `--during` measures keystrokes
 //   during long work; see During.swift.)
 
@@ -23,6 +25,10 @@ var editCount = 300
 var largeLineCount = 100_000
 /// An extra rule (`--regex`), such as one that matches across a line break.
 var extraRegex: String?
+/// How many texts to mark for the session (`--marks`) before typing.
+var markCount = 0
+/// Words to mark instead (`--mark-words`), each as a whole word.
+var markWords: [String]?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -30,8 +36,10 @@ while let argument = arguments.popFirst() {
     case "--edits": editCount = arguments.popFirst().flatMap { Int($0) } ?? editCount
     case "--lines": largeLineCount = arguments.popFirst().flatMap { Int($0) } ?? largeLineCount
     case "--regex": extraRegex = arguments.popFirst()
+    case "--marks": markCount = arguments.popFirst().flatMap { Int($0) } ?? markCount
+    case "--mark-words": markWords = arguments.popFirst().map { $0.split(separator: ",").map(String.init) }
     default:
-        print("usage: highlight-load [--server PATH] [--edits N] [--lines N] [--regex PATTERN]")
+        print("usage: highlight-load [--server PATH] [--edits N] [--lines N] [--regex PATTERN] [--marks N | --mark-words A,B,…]")
         exit(2)
     }
 }
@@ -44,6 +52,14 @@ let session = try ServerSession(executable: serverPath)
 let options: JSON = extraRegex.map { ["rules": [["name": "extra", "regex": .string($0)]]] } ?? [:]
 _ = try session.request("initialize", ["processId": .null, "capabilities": [:], "rootUri": .null, "initializationOptions": options])
 session.notify("initialized", [:])
+// Session marks: by default texts about as frequent as the built-in rules' matches (TODO and
+// FIXME as words, which the marks take over, then ticket prefixes, literally), or given words.
+let marks: [(text: String, wholeWord: Bool)] = markWords.map { $0.map { ($0, true) } }
+    ?? Array(([("TODO", true), ("FIXME", true)] + (1...9).map { ("ABC-\($0)", false) }).prefix(markCount))
+let markedWords = marks.map(\.text)
+for mark in marks {
+    _ = try session.request("workspace/executeCommand", ["command": "highlight.mark", "arguments": [["text": .string(mark.text), "wholeWord": .bool(mark.wholeWord)]]])
+}
 
 let smallText = Corpus.lines(count: 10, seed: 1)
 let largeText = Corpus.lines(count: largeLineCount, seed: 2)
@@ -137,7 +153,8 @@ func row(_ name: String, _ values: [Double]) -> String {
     String(format: "%-34@ p50 %8.3f ms   p95 %8.3f ms   max %8.3f ms", name as NSString, percentile(values, 0.5), percentile(values, 0.95), values.last ?? .nan)
 }
 print("highlight-load: \(editCount) single-character edits per document, each followed by semanticTokens/full/delta"
-      + (extraRegex.map { " (extra rule: \($0))" } ?? ""))
+      + (extraRegex.map { " (extra rule: \($0))" } ?? "")
+      + (markedWords.isEmpty ? "" : " (\(markedWords.count) marks: \(markedWords.joined(separator: ", ")))"))
 print(row("10-line document", small))
 print(row("\(largeLineCount)-line document (\(largeBytes.count / 1_000_000) MB)", large))
 print(String(format: "ratio large/small                   p50 %8.2f      p95 %8.2f", percentile(large, 0.5) / percentile(small, 0.5), percentile(large, 0.95) / percentile(small, 0.95)))

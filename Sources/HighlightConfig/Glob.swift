@@ -43,8 +43,9 @@ public struct Glob: Sendable, Hashable {
         var parser = GlobParser(scalars: Array(text.unicodeScalars))
         tree = parser.parsePattern()
         nfa = GlobNFA(tree, acceptIndex: 0)
-        let trimmed = text.filter { $0 != "/" }
-        matchesEmptyPath = trimmed.isEmpty || trimmed == "**"
+        // Only a pattern of nothing but `**` segments matches the empty path (the root itself):
+        // `*/*` needs two segments, even though its stars could each match nothing.
+        matchesEmptyPath = text.split(separator: "/", omittingEmptySubsequences: true).allSatisfy { $0 == "**" }
     }
 
     /// Whether the relative path (segments separated by `/`) matches.

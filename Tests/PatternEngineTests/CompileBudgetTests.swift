@@ -76,7 +76,7 @@ import Testing
     /// Config amplification, seeded: random rule sets of counted repetitions over large classes, nested
     /// groups and alternations never build more than the budgets allow, and the rules under budget work.
     @Test func randomRuleSetsStayWithinTheBudget() {
-        let seed = UInt64.random(in: 0...UInt64.max)
+        let seed: UInt64 = 2_026_112_5  // fixed, so that CI is repeatable; change it to explore
         var generator = SplitMix64(seed: seed)
         let atoms = [#"\pL"#, #"\w"#, #"(?i)\w"#, "[a-z]", ".", #"\d"#, #"\p{Greek}"#, "[^x]", "a|b"]
         for _ in 0..<6 {

@@ -93,9 +93,13 @@ struct SessionMarks {
         var styles: [String: Style] = [:]
         for (index, style) in Self.palette.enumerated() { styles[Self.ruleName(ofSlot: index + 1)] = style }
         let rules = marks.map { mark in
-            RuleDefinition(
+            var rule = RuleDefinition(
                 name: mark.ruleName, pattern: .words([mark.text]), caseSensitive: true, wholeWord: mark.wholeWord,
                 style: .named(mark.ruleName))
+            // Marks are matches like any other: listed, so they show in the outline, the
+            // workspace list and the plugins' next/previous commands.
+            rule.applicability.list = true
+            return rule
         }
         return ConfigLayer(styles: styles, rules: rules)
     }

@@ -8,49 +8,12 @@
 -- then edits the buffer and checks again. Exits 0 when every check passes, 1 otherwise.
 
 local api = vim.api
-local failures = 0
-local checks = 0
+local T = dofile("editors/neovim/test/support.lua")
+local say, check, all_clients, write_file = T.say, T.check, T.all_clients, T.write_file
 local timeout_ms = tonumber(os.getenv("HIGHLIGHT_LS_TEST_TIMEOUT_MS") or "") or 15000
 
-local function say(message)
-  io.stdout:write(message .. "\n")
-end
-
--- vim.lsp.get_clients (0.10+) replaces get_active_clients, deprecated on 0.11.
-local function all_clients()
-  if vim.lsp.get_clients then
-    return vim.lsp.get_clients()
-  end
-  return vim.lsp.get_active_clients()
-end
-
 local function finish()
-  vim.lsp.stop_client(all_clients())
-  vim.wait(2000, function()
-    return #all_clients() == 0
-  end, 20)
-  if failures > 0 then
-    say(string.format("neovim: FAILED (%d of %d checks failed)", failures, checks))
-    vim.cmd("cquit 1")
-  else
-    say(string.format("neovim: ok (%d checks)", checks))
-    vim.cmd("qall!")
-  end
-end
-
-local function check(condition, message)
-  checks = checks + 1
-  if not condition then
-    failures = failures + 1
-    say("FAIL: " .. message)
-  end
-  return condition
-end
-
-local function write_file(path, text)
-  local file = assert(io.open(path, "wb"))
-  file:write(text)
-  file:close()
+  T.finish("neovim", true)
 end
 
 -- The extmarks of our namespace as { line, start byte, end byte, group }, in order.
@@ -123,7 +86,7 @@ if binary == nil or binary == "" then
 end
 if vim.fn.executable(binary) ~= 1 then
   say("FAIL: highlight-ls binary not executable: " .. binary .. " (set HIGHLIGHT_LS)")
-  failures = failures + 1
+  T.failures = T.failures + 1
   finish()
   return
 end

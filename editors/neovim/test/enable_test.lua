@@ -14,31 +14,12 @@
 -- message for a missing binary, and a clean shutdown. Exits 0 when every check passes.
 
 local api = vim.api
-local failures = 0
-local checks = 0
+local T = dofile("editors/neovim/test/support.lua")
+local say, check, all_clients, write_file = T.say, T.check, T.all_clients, T.write_file
 local timeout_ms = tonumber(os.getenv("HIGHLIGHT_LS_TEST_TIMEOUT_MS") or "") or 15000
 
-local function say(message)
-  io.stdout:write(message .. "\n")
-end
-
-local function check(condition, message)
-  checks = checks + 1
-  if not condition then
-    failures = failures + 1
-    say("FAIL: " .. message)
-  end
-  return condition
-end
-
 local function finish()
-  if failures > 0 then
-    say(string.format("neovim 0.11 enable: FAILED (%d of %d checks failed)", failures, checks))
-    vim.cmd("cquit 1")
-  else
-    say(string.format("neovim 0.11 enable: ok (%d checks)", checks))
-    vim.cmd("qall!")
-  end
+  T.finish("neovim 0.11 enable", false)
 end
 
 if vim.fn.has("nvim-0.11") ~= 1 then
@@ -50,12 +31,6 @@ end
 -- The test runs once Neovim has started (after VimEnter), as a user's session would: before
 -- that, vim.lsp.enable leaves buffers already open to their next FileType.
 local function main()
-
-  local function write_file(path, text)
-    local file = assert(io.open(path, "wb"))
-    file:write(text)
-    file:close()
-  end
 
   local function read_file(path)
     local file = io.open(path, "rb")

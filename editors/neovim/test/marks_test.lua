@@ -11,31 +11,12 @@
 -- check passes.
 
 local api = vim.api
-local failures = 0
-local checks = 0
+local T = dofile("editors/neovim/test/support.lua")
+local say, check, all_clients, write_file = T.say, T.check, T.all_clients, T.write_file
 local timeout_ms = tonumber(os.getenv("HIGHLIGHT_LS_TEST_TIMEOUT_MS") or "") or 15000
 
-local function say(message)
-  io.stdout:write(message .. "\n")
-end
-
-local function check(condition, message)
-  checks = checks + 1
-  if not condition then
-    failures = failures + 1
-    say("FAIL: " .. message)
-  end
-  return condition
-end
-
 local function finish()
-  if failures > 0 then
-    say(string.format("neovim marks: FAILED (%d of %d checks failed)", failures, checks))
-    vim.cmd("cquit 1")
-  else
-    say(string.format("neovim marks: ok (%d checks)", checks))
-    vim.cmd("qall!")
-  end
+  T.finish("neovim marks", false)
 end
 
 if vim.fn.has("nvim-0.11") ~= 1 then
@@ -52,11 +33,6 @@ local function main()
 
   local workspace = vim.fn.resolve(vim.fn.tempname())
   vim.fn.mkdir(workspace, "p")
-  local function write_file(path, text)
-    local file = assert(io.open(path, "wb"))
-    file:write(text)
-    file:close()
-  end
   write_file(workspace .. "/.highlights.json", "{}\n")
   write_file(workspace .. "/notes.txt", "alpha beta alphabet\nbeta alpha a.b(c) aXb(c)\n")
   write_file(workspace .. "/later.txt", "beta then alpha\n")

@@ -1,0 +1,53 @@
+-- What every Neovim test here shares: counted checks, output, the running clients, writing a
+-- file, and the exit status. Each test loads it with dofile from the repository's root, as
+-- editors/run-tests.sh runs them.
+
+local M = { failures = 0, checks = 0 }
+
+function M.say(message)
+  io.stdout:write(message .. "\n")
+end
+
+-- vim.lsp.get_clients (0.10+) replaces get_active_clients, deprecated on 0.11.
+function M.all_clients()
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients()
+  end
+  return vim.lsp.get_active_clients()
+end
+
+-- Counts a check; says what failed. Returns the condition.
+function M.check(condition, message)
+  M.checks = M.checks + 1
+  if not condition then
+    M.failures = M.failures + 1
+    M.say("FAIL: " .. message)
+  end
+  return condition
+end
+
+function M.write_file(path, text)
+  local file = assert(io.open(path, "wb"))
+  file:write(text)
+  file:close()
+end
+
+-- Prints the outcome under `name` and quits with status 1 when any check failed. With
+-- `stop_clients`, the servers are stopped first and given two seconds to exit.
+function M.finish(name, stop_clients)
+  if stop_clients then
+    vim.lsp.stop_client(M.all_clients())
+    vim.wait(2000, function()
+      return #M.all_clients() == 0
+    end, 20)
+  end
+  if M.failures > 0 then
+    M.say(string.format("%s: FAILED (%d of %d checks failed)", name, M.failures, M.checks))
+    vim.cmd("cquit 1")
+  else
+    M.say(string.format("%s: ok (%d checks)", name, M.checks))
+    vim.cmd("qall!")
+  end
+end
+
+return M

@@ -142,6 +142,15 @@ struct LiteralPrefilter: Sendable {
             return nil
         }
     }
+
+    /// The lanes as two 64-bit words, lanes 0-7 in `low` (lane `i` in bits `8i..<8i+8`) and 8-15 in `high`.
+    @inline(__always)
+    static func words(_ lanes: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
+        withUnsafeBytes(of: lanes) { bytes in
+            (UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)),
+             UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+    }
 }
 
 /// Up to eight bytes, one of which every match contains within its first `maxOffset + 1` bytes, found sixteen bytes at a time.
@@ -278,42 +287,6 @@ struct RareByteScan: Sendable, CustomStringConvertible {
             position &+= 1
         }
         return nil
-    }
-}
-
-/// A rough byte frequency of source code and prose, used only to pick the rare bytes a prefilter scans for.
-enum ByteFrequency {
-    /// The estimated share of `byte` in typical text, in percent.
-    static func estimatedPercentage(of byte: UInt8) -> Double {
-        switch byte {
-        case 0x20: return 14
-        case UInt8(ascii: "e"): return 7
-        case UInt8(ascii: "t"), UInt8(ascii: "a"), UInt8(ascii: "o"), UInt8(ascii: "i"), UInt8(ascii: "n"),
-             UInt8(ascii: "s"), UInt8(ascii: "r"):
-            return 4
-        case UInt8(ascii: "l"), UInt8(ascii: "c"), UInt8(ascii: "d"), UInt8(ascii: "u"), 0x0A:
-            return 2.5
-        case UInt8(ascii: "f"):
-            // if, for, func, self, of.
-            return 2
-        case UInt8(ascii: "x"):
-            return 0.5
-        case UInt8(ascii: "q"), UInt8(ascii: "z"), UInt8(ascii: "j"):
-            return 0.2
-        case UInt8(ascii: "a")...UInt8(ascii: "z"):
-            return 1.2
-        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ";"),
-             UInt8(ascii: "="), UInt8(ascii: "\""), UInt8(ascii: "_"), UInt8(ascii: "/"), UInt8(ascii: ":"):
-            return 1
-        case UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return 0.8
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            return 0.5
-        case 0x80...0xFF:
-            return 0.2
-        default:
-            return 0.1
-        }
     }
 }
 
@@ -551,6 +524,15 @@ enum SIMDLanes {
             if low != 0 { return low.trailingZeroBitCount &>> 3 }
             if high != 0 { return 8 &+ (high.trailingZeroBitCount &>> 3) }
             return nil
+        }
+    }
+
+    /// The lanes as two 64-bit words, lanes 0-7 in `low` (lane `i` in bits `8i..<8i+8`) and 8-15 in `high`.
+    @inline(__always)
+    static func words(_ lanes: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
+        withUnsafeBytes(of: lanes) { bytes in
+            (UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)),
+             UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
         }
     }
 }

@@ -67,6 +67,16 @@ struct LiteralAutomaton: Sendable {
         var usesPrefilter: Bool
         /// The largest dense table, in bytes, before falling back to the sparse form.
         var denseByteBudget: Int
+        /// Whether a few words are searched by fingerprints instead of the automaton (FingerprintSearch.swift).
+        var usesFingerprintSearch: Bool
+
+        /// Creates a configuration; the fingerprint search follows `usesPrefilter` unless given.
+        init(kind: Kind?, usesPrefilter: Bool, denseByteBudget: Int, usesFingerprintSearch: Bool? = nil) {
+            self.kind = kind
+            self.usesPrefilter = usesPrefilter
+            self.denseByteBudget = denseByteBudget
+            self.usesFingerprintSearch = usesFingerprintSearch ?? usesPrefilter
+        }
 
         static let automatic = Configuration(kind: nil, usesPrefilter: true, denseByteBudget: 16 << 20)
     }
@@ -101,6 +111,8 @@ struct LiteralAutomaton: Sendable {
     let matchStateCount: Int
     let exactBytes: [[UInt8]]
     let prefilter: LiteralPrefilter?
+    /// For a few words, the search that replaces the automaton's (same matches, no states).
+    let fingerprintSearch: FingerprintSearch?
     let maximumPatternUTF8Length: Int
     /// The number of states.
     var stateCount: Int { depth.count }
@@ -344,6 +356,7 @@ struct LiteralAutomaton: Sendable {
             }
         }
         prefilter = configuration.usesPrefilter ? LiteralPrefilter(firstBytes: firstBytes, variants: variantBytes) : nil
+        fingerprintSearch = configuration.usesFingerprintSearch ? FingerprintSearch(patternSet: patternSet) : nil
     }
 }
 
@@ -399,6 +412,9 @@ extension LiteralAutomaton {
         in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int,
         accept: RuleSet.MatchFilter? = nil
     ) -> Match? {
+        if let fingerprintSearch {
+            return fingerprintSearch.nextMatch(in: text, from: utf8Offset, startLimit: startLimit, accept: accept)
+        }
         let limit = min(startLimit, text.count)
         guard utf8Offset >= 0, utf8Offset < limit, matchStateCount > 0 else { return nil }
         return byteClasses.withUnsafeBufferPointer { classes in

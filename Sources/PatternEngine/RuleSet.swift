@@ -45,6 +45,8 @@ public struct RuleSet: Sendable {
         public var denseAutomatonByteBudget: Int
         /// Whether the literal words may use a prefilter (default true); benchmarks turn it off to time the bare automaton.
         public var usesLiteralPrefilter: Bool
+        /// Whether a few words are searched by SIMD fingerprints instead of the automaton (default true, with the prefilter).
+        public var usesFingerprintSearch: Bool
 
         /// What compiling one regex rule may spend (states, bytes, time); a rule over it is an error, the others work.
         public var ruleCompileBudget: CompileBudget
@@ -54,11 +56,13 @@ public struct RuleSet: Sendable {
         /// Creates limits.
         public init(
             maximumMatchCount: Int? = nil, denseAutomatonByteBudget: Int = 16 << 20, usesLiteralPrefilter: Bool = true,
+            usesFingerprintSearch: Bool = true,
             ruleCompileBudget: CompileBudget = .rule, ruleSetCompileBudget: CompileBudget = .ruleSet
         ) {
             self.maximumMatchCount = maximumMatchCount
             self.denseAutomatonByteBudget = denseAutomatonByteBudget
             self.usesLiteralPrefilter = usesLiteralPrefilter
+            self.usesFingerprintSearch = usesFingerprintSearch
             self.ruleCompileBudget = ruleCompileBudget
             self.ruleSetCompileBudget = ruleSetCompileBudget
         }
@@ -99,7 +103,8 @@ public struct RuleSet: Sendable {
         self.init(
             rules: rules, limits: limits,
             automatonConfiguration: LiteralAutomaton.Configuration(
-                kind: nil, usesPrefilter: limits.usesLiteralPrefilter, denseByteBudget: limits.denseAutomatonByteBudget))
+                kind: nil, usesPrefilter: limits.usesLiteralPrefilter, denseByteBudget: limits.denseAutomatonByteBudget,
+                usesFingerprintSearch: limits.usesLiteralPrefilter && limits.usesFingerprintSearch))
     }
 
     /// Compiles the rules with an explicit automaton configuration (tests use it to force each variant).

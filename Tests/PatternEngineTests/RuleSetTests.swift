@@ -27,8 +27,12 @@ import Testing
     }
 
     /// Every automaton variant: dense or sparse, with or without a prefilter.
+    /// Every automaton kind bare, with its prefilter, and with the fingerprint search for a few words.
     static let configurations: [LiteralAutomaton.Configuration] = LiteralAutomaton.Kind.allCases.flatMap { kind in
-        [true, false].map { LiteralAutomaton.Configuration(kind: kind, usesPrefilter: $0, denseByteBudget: 16 << 20) }
+        [(false, false), (true, false), (true, true)].map {
+            LiteralAutomaton.Configuration(
+                kind: kind, usesPrefilter: $0.0, denseByteBudget: 16 << 20, usesFingerprintSearch: $0.1)
+        }
     }
 
     /// Runs one case against every variant and the reference engine.

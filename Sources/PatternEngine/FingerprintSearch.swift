@@ -1,0 +1,353 @@
+// Finding a few literal words without the automaton: SIMD fingerprints, then a direct check.
+//
+// Each variant (one byte string of one word; see LiteralPatterns.swift) picks
+// a *fingerprint*: two of its positions whose bytes are the rarest in source
+// code by the background table (ByteFrequency.swift), not the rarest within
+// the words. A side of a fingerprint is "the byte at offset k from the start,
+// OR 0x20, equals b": with 0x20 it accepts both cases of an ASCII letter (a
+// case-insensitive word), without it exactly one byte. Sixteen candidate
+// starts are tested at once, one unaligned load per side:
+//
+//     word "parseQuery", fingerprint Q@5 y@9 (rare in code)
+//     text  . . . x p a r s e Q u e r y . . . . . .
+//     lanes p  ─────────────▶ load at p+5, compare with Q  ┐ AND ─▶ lanes where a
+//           p  ─────────────▶ load at p+9, compare with y  ┘       match may start
+//
+// Several fingerprints are ORed (identical ones merged); one fingerprint is
+// the packed-pair search (PackedPairSearch.swift), kept in registers and
+// unrolled. Teddy compares nibbles through a byte shuffle (`pshufb`), which the
+// baseline x86-64 the release build targets (SSE2) does not have, so here each
+// fingerprint costs its own comparisons; that is why the set is small.
+//
+// A lane that survives is a start to check in text order. The variants that
+// can start with its byte are tried longest first, then by priority (rule
+// order, then word order), eight bytes at a time, and the first that passes
+// its whole-word and `accept` checks is the match: the earliest start wins,
+// then the longest, then the first rule — the automaton's leftmost-longest
+// order, without its states.
+
+/// A search for a few literal words: fingerprints compared sixteen starts at a time, then each hit checked directly.
+struct FingerprintSearch: Sendable {
+    /// One side of a fingerprint: the byte at `offset` from a match's start, ORed with `foldMask`, equals `byte`.
+    struct Side: Sendable, Hashable, Comparable {
+        var offset: Int
+        var byte: UInt8
+        /// 0x20 for both cases of an ASCII letter (`byte` is then lowercase), 0 for exactly `byte`.
+        var foldMask: UInt8
+
+        static func < (a: Side, b: Side) -> Bool {
+            (a.offset, a.byte, a.foldMask) < (b.offset, b.byte, b.foldMask)
+        }
+    }
+
+    /// Two sides that every occurrence of some variant has (the same side twice for a one-byte variant).
+    struct Fingerprint: Sendable, Hashable, Comparable {
+        var first: Side
+        var second: Side
+
+        static func < (a: Fingerprint, b: Fingerprint) -> Bool {
+            (a.first, a.second) < (b.first, b.second)
+        }
+    }
+
+    /// One byte string to check at a candidate start.
+    struct Variant: Sendable {
+        /// Where its bytes and masks begin in `needleBytes` and `foldMaskBytes`.
+        var byteStart: Int
+        var utf8Count: Int
+        var patternIndex: Int
+        var ruleIndex: Int
+        var wholeWord: Bool
+    }
+
+    /// The most variants searched this way; above it the automaton is cheaper per byte.
+    static let maximumVariants = 24
+    /// The furthest position inside a word a fingerprint may use (loads stay within sixteen bytes of a start).
+    static let maximumOffset = 15
+
+    let fingerprints: [Fingerprint]
+    /// The largest offset of any side.
+    let maximumSideOffset: Int
+    /// The estimated share of text positions where some fingerprint holds, in percent.
+    let estimatedHitPercentage: Double
+    let variants: [Variant]
+    /// Per variant, its bytes as compared: the exact bytes, or the folded bytes (ASCII letters lowercase).
+    private let needleBytes: [UInt8]
+    /// Per variant byte, 0x20 where either case of an ASCII letter matches, else 0.
+    private let foldMaskBytes: [UInt8]
+    /// The variants a start byte can begin: `candidateList[candidateStart[b]..<candidateStart[b + 1]]`, longest
+    /// first, then by priority.
+    private let candidateStart: [Int32]
+    private let candidateList: [Int32]
+    /// Per fingerprint: fold mask and needle of the first side, then of the second side.
+    private let vectors: [SIMD16<UInt8>]
+    /// Per fingerprint: the offsets of the first and second side.
+    private let sideOffsets: [Int]
+
+    /// Picks a fingerprint per variant of `patternSet`; nil when there are none or more than `maximumVariants`.
+    init?(patternSet: LiteralPatternSet, maximumVariants: Int = FingerprintSearch.maximumVariants) {
+        guard !patternSet.variants.isEmpty, patternSet.variants.count <= maximumVariants else { return nil }
+        var variants: [Variant] = []
+        var needles: [UInt8] = []
+        var masks: [UInt8] = []
+        var chosen: Set<Fingerprint> = []
+        for variant in patternSet.variants {
+            let bytes: [UInt8]
+            let mask: [UInt8]
+            if let exact = variant.exactBytes {
+                // A case-sensitive word over folded letters: its exact bytes decide, and they imply the folded ones.
+                bytes = exact
+                mask = [UInt8](repeating: 0, count: exact.count)
+            } else {
+                bytes = variant.foldedBytes
+                mask = bytes.map { patternSet.foldedLetters[Int($0)] ? 0x20 : 0 }
+            }
+            guard !bytes.isEmpty else { return nil }
+            let pattern = patternSet.patterns[variant.patternIndex]
+            variants.append(Variant(
+                byteStart: needles.count, utf8Count: bytes.count, patternIndex: variant.patternIndex,
+                ruleIndex: pattern.ruleIndex, wholeWord: pattern.wholeWord))
+            needles += bytes
+            masks += mask
+            chosen.insert(Self.fingerprint(bytes: bytes, foldMask: mask))
+        }
+        let sorted = chosen.sorted()
+        fingerprints = sorted
+        maximumSideOffset = sorted.reduce(0) { max($0, $1.first.offset, $1.second.offset) }
+        estimatedHitPercentage = sorted.reduce(0) { total, fingerprint in
+            let first = Self.estimatedPercentage(fingerprint.first)
+            if fingerprint.first == fingerprint.second { return total + first }
+            return total + first * Self.estimatedPercentage(fingerprint.second) / 100
+        }
+        self.variants = variants
+        needleBytes = needles
+        foldMaskBytes = masks
+
+        // Candidates per start byte: a folded first byte lists the variant under both cases.
+        var lists = [[Int32]](repeating: [], count: 256)
+        let order = variants.indices.sorted {
+            (variants[$1].utf8Count, variants[$0].patternIndex) < (variants[$0].utf8Count, variants[$1].patternIndex)
+        }
+        for index in order {
+            let variant = variants[index]
+            let first = needles[variant.byteStart]
+            lists[Int(first)].append(Int32(truncatingIfNeeded: index))
+            if masks[variant.byteStart] != 0 {
+                lists[Int(first & ~0x20)].append(Int32(truncatingIfNeeded: index))
+            }
+        }
+        var starts: [Int32] = [0]
+        var flat: [Int32] = []
+        for list in lists {
+            flat += list
+            starts.append(Int32(truncatingIfNeeded: flat.count))
+        }
+        candidateStart = starts
+        candidateList = flat
+
+        var vectors: [SIMD16<UInt8>] = []
+        var offsets: [Int] = []
+        for fingerprint in sorted {
+            for side in [fingerprint.first, fingerprint.second] {
+                vectors.append(SIMD16(repeating: side.foldMask))
+                vectors.append(SIMD16(repeating: side.byte))
+                offsets.append(side.offset)
+            }
+        }
+        self.vectors = vectors
+        sideOffsets = offsets
+    }
+
+    /// The share of text bytes that can pass `side`, in percent, by the background table.
+    static func estimatedPercentage(_ side: Side) -> Double {
+        let exact = ByteFrequency.estimatedPercentage(of: side.byte)
+        return side.foldMask == 0 ? exact : exact + ByteFrequency.estimatedPercentage(of: side.byte & ~side.foldMask)
+    }
+
+    /// The two positions (of the first sixteen) whose bytes are rarest in source code; ties go to the earlier position.
+    static func fingerprint(bytes: [UInt8], foldMask: [UInt8]) -> Fingerprint {
+        let sides = (0..<min(bytes.count, maximumOffset + 1)).map {
+            Side(offset: $0, byte: bytes[$0], foldMask: foldMask[$0])
+        }
+        let ranked = sides.sorted { (estimatedPercentage($0), $0.offset) < (estimatedPercentage($1), $1.offset) }
+        let rarest = ranked[0]
+        let second = ranked.count > 1 ? ranked[1] : rarest
+        // The earlier offset first, so merged fingerprints compare equal whatever their ranking.
+        return rarest.offset <= second.offset
+            ? Fingerprint(first: rarest, second: second) : Fingerprint(first: second, second: rarest)
+    }
+
+    /// A description for tests: each fingerprint as `byte@offset` pairs, `~` marking both cases.
+    var fingerprintDescription: String {
+        func side(_ side: Side) -> String {
+            String(decoding: [side.byte], as: UTF8.self) + (side.foldMask == 0 ? "" : "~") + "@\(side.offset)"
+        }
+        return fingerprints.map { $0.first == $0.second ? side($0.first) : side($0.first) + "+" + side($0.second) }
+            .joined(separator: " ")
+    }
+}
+
+// MARK: - Searching
+
+extension FingerprintSearch {
+    /// The leftmost-longest match that starts in `utf8Offset..<startLimit` (earlier bytes are context), or nil.
+    ///
+    /// - Complexity: O(n · fingerprints / 16) over the bytes skipped, plus O(word length) per fingerprint hit.
+    func nextMatch(
+        in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int, accept: RuleSet.MatchFilter?
+    ) -> Match? {
+        let limit = min(startLimit, text.count)
+        guard utf8Offset >= 0, utf8Offset < limit, let base = text.baseAddress else { return nil }
+        return needleBytes.withUnsafeBufferPointer { needles in
+            foldMaskBytes.withUnsafeBufferPointer { masks in
+                candidateStart.withUnsafeBufferPointer { candidateStart in
+                    candidateList.withUnsafeBufferPointer { candidateList in
+                        variants.withUnsafeBufferPointer { variants in
+                            let checker = StartChecker(
+                                text: text, needles: needles, masks: masks, candidateStart: candidateStart,
+                                candidateList: candidateList, variants: variants, accept: accept)
+                            if fingerprints.count == 1 {
+                                return packedPairSearch(
+                                    UnsafeRawPointer(base), checker: checker, from: utf8Offset, limit: limit)
+                            }
+                            return vectors.withUnsafeBufferPointer { vectors in
+                                sideOffsets.withUnsafeBufferPointer { offsets in
+                                    fingerprintSearch(
+                                        UnsafeRawPointer(base), vectors: vectors, offsets: offsets, checker: checker,
+                                        from: utf8Offset, limit: limit)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Several fingerprints, ORed sixteen starts at a time.
+    @inline(__always)
+    private func fingerprintSearch(
+        _ raw: UnsafeRawPointer, vectors: UnsafeBufferPointer<SIMD16<UInt8>>, offsets: UnsafeBufferPointer<Int>,
+        checker: StartChecker, from: Int, limit: Int
+    ) -> Match? {
+        var position = from
+        // Every load of a block starting at `position` stays inside the text while `position <= lastBlock`.
+        let lastBlock = checker.text.count &- maximumSideOffset &- 16
+        let zero = SIMD16<UInt8>(repeating: 0)
+        let count = fingerprints.count
+        while position < limit, position <= lastBlock {
+            var hits = SIMDMask<SIMD16<Int8>>(repeating: false)
+            var index = 0
+            while index < count {
+                let side = index &<< 1
+                let vector = index &<< 2
+                let first = raw.loadUnaligned(fromByteOffset: position &+ offsets[side], as: SIMD16<UInt8>.self)
+                let second = raw.loadUnaligned(fromByteOffset: position &+ offsets[side &+ 1], as: SIMD16<UInt8>.self)
+                hits = hits .| (((first | vectors[vector]) .== vectors[vector &+ 1])
+                    .& ((second | vectors[vector &+ 2]) .== vectors[vector &+ 3]))
+                index &+= 1
+            }
+            let lanes = zero.replacing(with: 0xFF, where: hits)
+            if let found = checker.firstMatch(inLanes: lanes, blockStart: position, limit: limit) {
+                return found.match
+            }
+            position &+= 16
+        }
+        return checker.firstMatch(from: position, limit: limit)
+    }
+}
+
+/// Checks candidate starts against the variants that can begin there, in the automaton's order of preference.
+struct StartChecker {
+    let text: UnsafeBufferPointer<UInt8>
+    let needles: UnsafeBufferPointer<UInt8>
+    let masks: UnsafeBufferPointer<UInt8>
+    let candidateStart: UnsafeBufferPointer<Int32>
+    let candidateList: UnsafeBufferPointer<Int32>
+    let variants: UnsafeBufferPointer<FingerprintSearch.Variant>
+    let accept: RuleSet.MatchFilter?
+
+    /// The outcome of checking one block's lanes: a match, or the end of the search (a start at or past the limit).
+    struct Found {
+        var match: Match?
+    }
+
+    /// The first match at a lane marked 0xFF in `lanes` (starts `blockStart + lane`); nil when none matches.
+    ///
+    /// A `Found` with no match means a marked start reached `limit`: no match can start later.
+    @inline(__always)
+    func firstMatch(inLanes lanes: SIMD16<UInt8>, blockStart: Int, limit: Int) -> Found? {
+        let words = SIMDLanes.words(lanes)
+        if words.low | words.high == 0 { return nil }
+        var word = words.low
+        var laneBase = 0
+        for half in 0..<2 {
+            if half == 1 {
+                word = words.high
+                laneBase = 8
+            }
+            while word != 0 {
+                let lane = laneBase &+ (word.trailingZeroBitCount &>> 3)
+                word &= ~(UInt64(0xFF) &<< UInt64((lane &- laneBase) &<< 3))
+                let start = blockStart &+ lane
+                if start >= limit { return Found(match: nil) }
+                if let match = match(at: start) { return Found(match: match) }
+            }
+        }
+        return nil
+    }
+
+    /// The first match starting in `from..<limit`, checking every start (the last few bytes of a text).
+    func firstMatch(from: Int, limit: Int) -> Match? {
+        var start = from
+        while start < limit {
+            if let match = match(at: start) { return match }
+            start &+= 1
+        }
+        return nil
+    }
+
+    /// The preferred variant that occurs at `start` and passes its checks, as a match; nil when none does.
+    @inline(__always)
+    func match(at start: Int) -> Match? {
+        let first = Int(text[start])
+        var index = Int(candidateStart[first])
+        let end = Int(candidateStart[first &+ 1])
+        while index < end {
+            let variant = variants[Int(candidateList[index])]
+            index &+= 1
+            guard text.count &- start >= variant.utf8Count, occurs(variant, at: start) else { continue }
+            let range = start..<(start &+ variant.utf8Count)
+            if variant.wholeWord, !WordBoundary.accepts(text, utf8Range: range) { continue }
+            // A rejected word is skipped like one failing its boundaries, so it hides nothing.
+            if let accept, !accept(variant.ruleIndex, range) { continue }
+            return Match(ruleIndex: variant.ruleIndex, utf8Range: range)
+        }
+        return nil
+    }
+
+    /// Whether the variant's bytes (folded where its mask says) are at `start`; the caller checked the length.
+    @inline(__always)
+    private func occurs(_ variant: FingerprintSearch.Variant, at start: Int) -> Bool {
+        guard let textBase = text.baseAddress, let needleBase = needles.baseAddress, let maskBase = masks.baseAddress
+        else { return false }
+        let textRaw = UnsafeRawPointer(textBase)
+        let needleRaw = UnsafeRawPointer(needleBase)
+        let maskRaw = UnsafeRawPointer(maskBase)
+        let count = variant.utf8Count
+        var offset = 0
+        while count &- offset >= 8 {
+            let bytes = textRaw.loadUnaligned(fromByteOffset: start &+ offset, as: UInt64.self)
+            let mask = maskRaw.loadUnaligned(fromByteOffset: variant.byteStart &+ offset, as: UInt64.self)
+            let needle = needleRaw.loadUnaligned(fromByteOffset: variant.byteStart &+ offset, as: UInt64.self)
+            if bytes | mask != needle { return false }
+            offset &+= 8
+        }
+        while offset < count {
+            let index = variant.byteStart &+ offset
+            if text[start &+ offset] | masks[index] != needles[index] { return false }
+            offset &+= 1
+        }
+        return true
+    }
+}

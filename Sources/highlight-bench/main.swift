@@ -1,10 +1,17 @@
-// The engine benchmark: `swift run -c release highlight-bench [--size MB] [--runs N] [--rg]`.
+// The engine benchmark: `swift run -c release highlight-bench [--size MB] [--runs N] [--rg] [--corpus FILE]`.
 //
 // It generates a reproducible corpus (seeded), times the rule set on it for
 // literal word lists of several sizes, typical regexes and a pathological
 // regex, and compares with a memchr-style floor measured in the same process
 // and, with `--rg`, with ripgrep on the same corpus and patterns. Figures are
 // best of N runs; record them in BENCHMARKS.md with the command line.
+//
+// The "present words" cases draw 1, 10, 24 and 100 words at random (seeded)
+// from the identifiers of the corpus itself, so they share bytes with
+// everything else, and time each list three ways in the same process: as
+// shipped (fingerprints for a few words), the automaton with its prefilter,
+// and the bare automaton. `--corpus FILE` replaces the generated corpus with
+// any file, e.g. a real tree concatenated.
 
 import Foundation
 import PatternEngine
@@ -17,6 +24,7 @@ struct Options {
     var runs = 5
     var compareWithRipgrep = false
     var only: String?
+    var corpusPath: String?
 
     init(arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -26,8 +34,9 @@ struct Options {
             case "--runs": runs = iterator.next().flatMap(Int.init).map { max(1, $0) } ?? runs
             case "--rg": compareWithRipgrep = true
             case "--only": only = iterator.next()
+            case "--corpus": corpusPath = iterator.next()
             default:
-                print("usage: highlight-bench [--size MB] [--runs N] [--rg] [--only LABEL-SUBSTRING]")
+                print("usage: highlight-bench [--size MB] [--runs N] [--rg] [--only LABEL-SUBSTRING] [--corpus FILE]")
                 exit(2)
             }
         }
@@ -168,7 +177,13 @@ let options = Options(arguments: CommandLine.arguments)
 let corpusVocabulary = identifierVocabulary(count: 2_000, seed: 1)
 let corpusWords = Set(corpusVocabulary)
 let otherVocabulary = identifierVocabulary(count: 3_000, seed: 2).filter { !corpusWords.contains($0) }
-let corpus = makeCorpus(bytes: options.sizeInMegabytes * 1_000_000, vocabulary: corpusVocabulary)
+let corpus: [UInt8] = options.corpusPath.map { path in
+    guard let data = FileManager.default.contents(atPath: path) else {
+        print("cannot read \(path)")
+        exit(1)
+    }
+    return [UInt8](data)
+} ?? makeCorpus(bytes: options.sizeInMegabytes * 1_000_000, vocabulary: corpusVocabulary)
 let runs = options.runs
 let temporaryDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("highlight-bench-\(getpid())")
 let corpusURL = temporaryDirectory.appendingPathComponent("corpus.txt")
@@ -178,7 +193,7 @@ if options.compareWithRipgrep {
 }
 defer { try? FileManager.default.removeItem(at: temporaryDirectory) }
 
-print("corpus: \(corpus.count) bytes (\(options.sizeInMegabytes) MB), best of \(runs) runs")
+print("corpus: \(options.corpusPath ?? "generated"), \(corpus.count) bytes, best of \(runs) runs")
 
 let floorSeconds = corpus.withUnsafeBufferPointer { buffer in
     best(of: runs) { swarScan(buffer, for: 0x01) }.seconds
@@ -233,6 +248,56 @@ for count in [1, 10, 100, 1_000] {
 for pattern in ["TODO|FIXME", "\\b[A-Z]{2,}-\\d+\\b", "#[0-9a-fA-F]{6}\\b"] {
     measure("regex \(pattern)", rules: [Rule(name: pattern, pattern: .regex(pattern))],
             ripgrepArguments: ["--count-matches", "-e", pattern])
+}
+
+/// The distinct identifiers of the corpus (`[A-Za-z_][A-Za-z0-9_]{5,30}`, as scripts/bench-list.py draws them), in order of first appearance.
+func corpusIdentifiers(_ text: [UInt8]) -> [String] {
+    var seen: Set<[UInt8]> = []
+    var ordered: [String] = []
+    var index = 0
+    func isStart(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || byte == 0x5F }
+    func isInner(_ byte: UInt8) -> Bool { isStart(byte) || (byte >= 0x30 && byte <= 0x39) }
+    while index < text.count {
+        guard isStart(text[index]), index == 0 || !isInner(text[index - 1]) else {
+            index += 1
+            continue
+        }
+        var end = index + 1
+        while end < text.count, isInner(text[end]) { end += 1 }
+        let length = end - index
+        if length >= 6, length <= 31, seen.insert(Array(text[index..<end])).inserted {
+            ordered.append(String(decoding: text[index..<end], as: UTF8.self))
+        }
+        index = end
+    }
+    return ordered
+}
+
+// Present words: drawn from the corpus's own identifiers, timed as shipped, with the automaton, and bare.
+let presentIdentifiers = corpusIdentifiers(corpus)
+var presentGenerator = SplitMix64(seed: 12)
+for count in [1, 10, 24, 100] where presentIdentifiers.count >= count {
+    var pool = presentIdentifiers
+    var list: [String] = []
+    while list.count < count, !pool.isEmpty {
+        list.append(pool.remove(at: presentGenerator.next(below: pool.count)))
+    }
+    let rules = [Rule(name: "words", pattern: .words(list))]
+    var ripgrepArguments: [String]?
+    if options.compareWithRipgrep {
+        let patternsURL = temporaryDirectory.appendingPathComponent("present-\(count).txt")
+        try? Data((list.sorted { $0.utf8.count > $1.utf8.count }.joined(separator: "\n") + "\n").utf8).write(to: patternsURL)
+        ripgrepArguments = ["--count-matches", "-F", "-f", patternsURL.path]
+    }
+    let label = count == 1 ? "present word (\(list[0]))" : "\(count) present words"
+    measure(label, rules: rules, ripgrepArguments: ripgrepArguments)
+    measure(label + ", automaton with prefilter", rules: rules,
+            limits: RuleSet.Limits(usesFingerprintSearch: false), ripgrepArguments: nil)
+    measure(label + ", bare automaton", rules: rules, limits: RuleSet.Limits(usesLiteralPrefilter: false), ripgrepArguments: nil)
+    let insensitive = [Rule(name: "words", pattern: .words(list), caseSensitive: false)]
+    measure(label + ", case-insensitive", rules: insensitive, ripgrepArguments: ripgrepArguments.map { ["-i"] + $0 })
+    measure(label + ", case-insensitive, automaton with prefilter", rules: insensitive,
+            limits: RuleSet.Limits(usesFingerprintSearch: false), ripgrepArguments: nil)
 }
 
 // Compile time for 1,000 words.

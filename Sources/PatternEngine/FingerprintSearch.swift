@@ -60,8 +60,13 @@ struct FingerprintSearch: Sendable {
         var wholeWord: Bool
     }
 
-    /// The most variants searched this way; above it the automaton is cheaper per byte.
+    /// The most variants searched this way; well above the point where the automaton is cheaper per byte.
     static let maximumVariants = 24
+    /// The cost of one fingerprint in the loop, in automaton steps per text byte, measured with `highlight-bench`
+    /// (ten fingerprints cost about what 0.9 steps do; one, unrolled in registers, about 0.05).
+    static let stepsPerFingerprint = 0.09
+    /// The cost of checking one hit, in automaton steps.
+    static let stepsPerHit = 3.0
     /// The furthest position inside a word a fingerprint may use (loads stay within sixteen bytes of a start).
     static let maximumOffset = 15
 
@@ -70,6 +75,13 @@ struct FingerprintSearch: Sendable {
     let maximumSideOffset: Int
     /// The estimated share of text positions where some fingerprint holds, in percent.
     let estimatedHitPercentage: Double
+    /// The estimated cost per text byte, in automaton steps, to compare with the automaton's (1 bare, less with a prefilter).
+    var estimatedStepsPerByte: Double {
+        let loop = fingerprints.count == 1 ? 0.05 : Self.stepsPerFingerprint * Double(fingerprints.count)
+        return loop + estimatedHitPercentage / 100 * Self.stepsPerHit
+    }
+    /// Whether some side folds case (an OR before its comparison); without any, the loop skips the ORs.
+    let hasFoldedSides: Bool
     let variants: [Variant]
     /// Per variant, its bytes as compared: the exact bytes, or the folded bytes (ASCII letters lowercase).
     private let needleBytes: [UInt8]
@@ -114,7 +126,7 @@ struct FingerprintSearch: Sendable {
         let sorted = chosen.sorted()
         fingerprints = sorted
         maximumSideOffset = sorted.reduce(0) { max($0, $1.first.offset, $1.second.offset) }
-        estimatedHitPercentage = sorted.reduce(0) { total, fingerprint in
+        estimatedHitPercentage = sorted.reduce(0.0) { total, fingerprint in
             let first = Self.estimatedPercentage(fingerprint.first)
             if fingerprint.first == fingerprint.second { return total + first }
             return total + first * Self.estimatedPercentage(fingerprint.second) / 100
@@ -156,6 +168,7 @@ struct FingerprintSearch: Sendable {
         }
         self.vectors = vectors
         sideOffsets = offsets
+        hasFoldedSides = sorted.contains { $0.first.foldMask != 0 || $0.second.foldMask != 0 }
     }
 
     /// The share of text bytes that can pass `side`, in percent, by the background table.
@@ -235,17 +248,30 @@ extension FingerprintSearch {
         let lastBlock = checker.text.count &- maximumSideOffset &- 16
         let zero = SIMD16<UInt8>(repeating: 0)
         let count = fingerprints.count
+        let folds = hasFoldedSides
         while position < limit, position <= lastBlock {
             var hits = SIMDMask<SIMD16<Int8>>(repeating: false)
             var index = 0
-            while index < count {
-                let side = index &<< 1
-                let vector = index &<< 2
-                let first = raw.loadUnaligned(fromByteOffset: position &+ offsets[side], as: SIMD16<UInt8>.self)
-                let second = raw.loadUnaligned(fromByteOffset: position &+ offsets[side &+ 1], as: SIMD16<UInt8>.self)
-                hits = hits .| (((first | vectors[vector]) .== vectors[vector &+ 1])
-                    .& ((second | vectors[vector &+ 2]) .== vectors[vector &+ 3]))
-                index &+= 1
+            if folds {
+                while index < count {
+                    let side = index &<< 1
+                    let vector = index &<< 2
+                    let first = raw.loadUnaligned(fromByteOffset: position &+ offsets[side], as: SIMD16<UInt8>.self)
+                    let second = raw.loadUnaligned(fromByteOffset: position &+ offsets[side &+ 1], as: SIMD16<UInt8>.self)
+                    hits = hits .| (((first | vectors[vector]) .== vectors[vector &+ 1])
+                        .& ((second | vectors[vector &+ 2]) .== vectors[vector &+ 3]))
+                    index &+= 1
+                }
+            } else {
+                // Exact bytes only: the masks are zero, so the ORs are left out.
+                while index < count {
+                    let side = index &<< 1
+                    let vector = index &<< 2
+                    let first = raw.loadUnaligned(fromByteOffset: position &+ offsets[side], as: SIMD16<UInt8>.self)
+                    let second = raw.loadUnaligned(fromByteOffset: position &+ offsets[side &+ 1], as: SIMD16<UInt8>.self)
+                    hits = hits .| ((first .== vectors[vector &+ 1]) .& (second .== vectors[vector &+ 3]))
+                    index &+= 1
+                }
             }
             let lanes = zero.replacing(with: 0xFF, where: hits)
             if let found = checker.firstMatch(inLanes: lanes, blockStart: position, limit: limit) {

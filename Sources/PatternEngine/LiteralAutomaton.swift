@@ -67,8 +67,11 @@ struct LiteralAutomaton: Sendable {
         var usesPrefilter: Bool
         /// The largest dense table, in bytes, before falling back to the sparse form.
         var denseByteBudget: Int
-        /// Whether a few words are searched by fingerprints instead of the automaton (FingerprintSearch.swift).
+        /// Whether a few words may be searched by fingerprints instead of the automaton (FingerprintSearch.swift),
+        /// when that is estimated cheaper than the automaton with its prefilter.
         var usesFingerprintSearch: Bool
+        /// Whether fingerprints are used whenever the words allow, whatever the estimates (tests).
+        var forcesFingerprintSearch = false
 
         /// Creates a configuration; the fingerprint search follows `usesPrefilter` unless given.
         init(kind: Kind?, usesPrefilter: Bool, denseByteBudget: Int, usesFingerprintSearch: Bool? = nil) {
@@ -356,7 +359,14 @@ struct LiteralAutomaton: Sendable {
             }
         }
         prefilter = configuration.usesPrefilter ? LiteralPrefilter(firstBytes: firstBytes, variants: variantBytes) : nil
-        fingerprintSearch = configuration.usesFingerprintSearch ? FingerprintSearch(patternSet: patternSet) : nil
+        // Fingerprints replace the automaton where they are estimated cheaper than it (with its prefilter, or bare).
+        if configuration.usesFingerprintSearch, let search = FingerprintSearch(patternSet: patternSet),
+           configuration.forcesFingerprintSearch
+            || search.estimatedStepsPerByte < (prefilter?.estimatedStepsPerByte ?? 1.0) {
+            fingerprintSearch = search
+        } else {
+            fingerprintSearch = nil
+        }
     }
 }
 

@@ -54,6 +54,8 @@ struct LiteralPrefilter: Sendable {
     }
 
     let scan: Scan
+    /// The estimated cost of searching with this prefilter, in automaton steps per text byte (1 is the bare automaton).
+    let estimatedStepsPerByte: Double
     /// `firstBytes[b] != 0` when a match can start with `b`.
     let firstBytes: [UInt8]
 
@@ -84,10 +86,12 @@ struct LiteralPrefilter: Sendable {
             let pairsCost = pairs.map { $0.estimatedStepsPerByte + 0.1 + 0.02 * Double($0.pairCount) } ?? .infinity
             if let bytes, bytesCost <= pairsCost, bytesCost <= Self.maximumStepsPerByte {
                 scan = .rareBytes(bytes)
+                estimatedStepsPerByte = bytesCost
                 return
             }
             if let pairs, pairsCost <= Self.maximumStepsPerByte {
                 scan = .rarePairs(pairs)
+                estimatedStepsPerByte = pairsCost
                 return
             }
         }
@@ -97,6 +101,8 @@ struct LiteralPrefilter: Sendable {
         }
         if estimatedFrequency <= Self.maximumTableFrequency {
             scan = .table
+            // A quarter step per byte for the loop, plus the steps its stops cost.
+            estimatedStepsPerByte = 0.25 + estimatedFrequency / 100 * Self.stepsPerHit
         } else {
             return nil
         }

@@ -6,8 +6,12 @@ import Testing
 /// The fingerprint and packed-pair searches against the bare automaton and the reference engine.
 @Suite struct FingerprintSearchTests {
     /// The configuration under test (fingerprints on), and the bare automaton it must agree with.
-    static let fingerprints = LiteralAutomaton.Configuration(
-        kind: .dense, usesPrefilter: true, denseByteBudget: 16 << 20, usesFingerprintSearch: true)
+    static let fingerprints: LiteralAutomaton.Configuration = {
+        var configuration = LiteralAutomaton.Configuration(
+            kind: .dense, usesPrefilter: true, denseByteBudget: 16 << 20, usesFingerprintSearch: true)
+        configuration.forcesFingerprintSearch = true
+        return configuration
+    }()
     static let bare = LiteralAutomaton.Configuration(
         kind: .dense, usesPrefilter: false, denseByteBudget: 16 << 20, usesFingerprintSearch: false)
 
@@ -187,11 +191,18 @@ import Testing
         }
     }
 
-    /// Which search a rule set uses: fingerprints up to the limit, the automaton above; the pair rarest in code.
+    /// Which search a rule set uses: fingerprints where estimated cheaper (one word), the automaton otherwise; the
+    /// pair rarest in code.
     @Test func fingerprintsAreChosenByTheBackgroundTable() {
         func fingerprints(_ rules: [Rule]) -> String? {
-            RuleSet(rules: rules).literalAutomaton?.fingerprintSearch?.fingerprintDescription
+            RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.fingerprints)
+                .literalAutomaton?.fingerprintSearch?.fingerprintDescription
         }
+        func chosen(_ rules: [Rule]) -> Bool { RuleSet(rules: rules).literalAutomaton?.fingerprintSearch != nil }
+        #expect(chosen([words(["parseQuery"])]))
+        #expect(chosen([words(["todo"], caseSensitive: false)]))
+        // Ten words that share a rare byte: ten fingerprints cost more than the automaton's one-byte prefilter.
+        #expect(!chosen([words((0..<10).map { "Q\($0)x" })]))
         #expect(fingerprints([words(["parseQuery"])]) == "Q@5+y@9")
         #expect(fingerprints([words(["todo"], caseSensitive: false)]) == "o~@1+d~@2")
         #expect(fingerprints([words(["x"])]) == "x@0")

@@ -27,11 +27,13 @@ import Testing
     }
 
     /// Every automaton variant: dense or sparse, with or without a prefilter.
-    /// Every automaton kind bare, with its prefilter, and with the fingerprint search for a few words.
+    /// Every automaton kind bare, with its prefilter, and with the fingerprint search whenever the words allow it.
     static let configurations: [LiteralAutomaton.Configuration] = LiteralAutomaton.Kind.allCases.flatMap { kind in
         [(false, false), (true, false), (true, true)].map {
-            LiteralAutomaton.Configuration(
+            var configuration = LiteralAutomaton.Configuration(
                 kind: kind, usesPrefilter: $0.0, denseByteBudget: 16 << 20, usesFingerprintSearch: $0.1)
+            configuration.forcesFingerprintSearch = $0.1
+            return configuration
         }
     }
 

@@ -8,14 +8,18 @@ import TextIndex
 // and available on request to any client. The payload is compact: a table of the styles used
 // in the document and a flat array of single-line ranges, four integers each.
 //
-// Line marks (an overview ruler mark, a gutter sign, a whole-line background) are drawn once
-// per line, however many matches or styled groups the line has, so they come apart from the
-// ranges: `lines` holds, for each line with a mark, four integers — the line and the index of
-// the style whose ruler mark, gutter sign and whole-line background it draws, each -1 for none.
-// Of the segments on a line, the first (leftmost) whose style has a mark of a kind gives it:
+// Gutter signs and whole-line backgrounds are drawn once per line, however many matches or
+// styled groups the line has, so they come apart from the ranges: `lines` holds, for each line
+// with one, three integers — the line and the index of the style whose gutter sign and
+// whole-line background it draws, each -1 for none. Of the segments on a line, the first
+// (leftmost) whose style has a mark of a kind gives it:
 //
-//     ranges: 4,2,6,0  4,10,13,1   style 0 has a gutter sign, style 1 a sign and a ruler mark
-//     lines:  4,0,-1,1             line 4: style 0's sign, no whole line, style 1's ruler mark
+//     ranges: 4,2,6,0  4,10,13,1   style 0 has a whole line, style 1 a sign and a whole line
+//     lines:  4,1,0                line 4: style 1's sign, style 0's whole line
+//
+// An overview ruler mark is drawn by the editor per range (a ruler has one pixel row for many
+// lines), so it stays in the style and adds nothing to `lines`: the built-in styles, which
+// mark the ruler, leave the payload as small as it was.
 
 extension Server {
     var decorationsMethod: String { "highlight/publishDecorations" }
@@ -103,28 +107,25 @@ extension Server {
     }
 }
 
-/// Which line marks a style draws.
+/// Which per-line marks a style draws.
 private struct LineMarkKinds {
     var gutter: Bool
     var wholeLine: Bool
-    var overviewRuler: Bool
 
     init(_ style: Style) {
         gutter = style.gutter != nil
         wholeLine = style.wholeLine
-        overviewRuler = style.overviewRuler != nil
     }
 
-    var any: Bool { gutter || wholeLine || overviewRuler }
+    var any: Bool { gutter || wholeLine }
 }
 
-/// The line marks of one line while its segments are read: for each kind, the first style that draws it.
+/// The marks of one line while its segments are read: for each kind, the first style that draws it.
 private struct PendingLineMarks {
     /// The zero-based line, or -1 before the first line.
     var line: Int
     var gutterStyle: Int?
     var wholeLineStyle: Int?
-    var overviewRulerStyle: Int?
 
     init(line: Int) {
         self.line = line
@@ -134,16 +135,14 @@ private struct PendingLineMarks {
     mutating func take(_ marks: LineMarkKinds, of styleIndex: Int) {
         if marks.gutter, gutterStyle == nil { gutterStyle = styleIndex }
         if marks.wholeLine, wholeLineStyle == nil { wholeLineStyle = styleIndex }
-        if marks.overviewRuler, overviewRulerStyle == nil { overviewRulerStyle = styleIndex }
     }
 
-    /// Appends `line, gutter, wholeLine, overviewRuler` (-1 for none) when the line has any mark.
+    /// Appends `line, gutter, wholeLine` (-1 for none) when the line has a mark.
     func append(to lines: inout [JSON]) {
-        guard line >= 0, gutterStyle != nil || wholeLineStyle != nil || overviewRulerStyle != nil else { return }
+        guard line >= 0, gutterStyle != nil || wholeLineStyle != nil else { return }
         lines.append(.integer(line))
         lines.append(.integer(gutterStyle ?? -1))
         lines.append(.integer(wholeLineStyle ?? -1))
-        lines.append(.integer(overviewRulerStyle ?? -1))
     }
 }
 

@@ -32,12 +32,11 @@
 ;; line order, and only the overlays that differ from those already drawn are created or
 ;; deleted, so an edit costs a walk of the lines and the overlays it changed.
 ;;
-;; Line marks (a gutter sign, a whole-line background, an overview ruler mark) come once per
-;; line in `lines': the line, then the style index of each mark, -1 for none.  A line with a
-;; sign or a whole line gets one overlay over the whole line: a dot in the left fringe in the
-;; sign's colour (a fringe shows bitmaps, not text), the sign's text in the left margin for
-;; windows that have one (terminals have no fringe), and an `:extend' background.  Emacs has no
-;; overview ruler, so ruler marks are not drawn.
+;; Gutter signs and whole-line backgrounds come once per line in `lines': the line, then the
+;; style index of each, -1 for none.  Such a line gets one overlay over the whole line: a dot
+;; in the left fringe in the sign's colour (a fringe shows bitmaps, not text), the sign's text
+;; in the left margin for windows that have one (terminals have no fringe), and an `:extend'
+;; background.  Emacs has no overview ruler, so a style's `overviewRuler' is not drawn.
 ;;
 ;; This file knows no LSP client.  `highlight-ls-lsp' (lsp-mode) and `highlight-ls-eglot'
 ;; (Eglot) are loaded when their client is, and implement the generic functions below.
@@ -541,14 +540,14 @@ Translucent colours blend over BACKDROP."
   (setq highlight-ls--line-overlays nil))
 
 (defun highlight-ls--draw-line-marks (styles lines backdrop)
-  "Draw LINES, the flat vector LINE GUTTER WHOLE-LINE RULER ....
+  "Draw LINES, the flat vector LINE GUTTER WHOLE-LINE ....
 Replace the line marks drawn before.  GUTTER and WHOLE-LINE are indices
 into the vector STYLES, or -1.  Each line with a sign or a whole line gets
 one overlay from its start to the next line's: a sign in the sign's face,
 and the whole line's face.  Translucent colours blend over BACKDROP.  Lines
 past the buffer's end are left out."
   (highlight-ls--clear-line-marks)
-  (let ((limit (- (length lines) 3))
+  (let ((limit (- (length lines) 2))
         (index 0)
         (made nil))
     (save-excursion
@@ -586,7 +585,7 @@ past the buffer's end are left out."
                                    (highlight-ls--sign-string styles (aref lines (+ index 1))
                                                               sign)))
                     (push overlay made)))))
-            (setq index (+ index 4))))))
+            (setq index (+ index 3))))))
     (setq highlight-ls--line-overlays (nreverse made))))
 
 (defun highlight-ls--buffer-for-uri (uri)

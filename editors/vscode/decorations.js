@@ -10,16 +10,20 @@
 // `planDecorations` turns that into one entry per style: a stable key, the options of a
 // TextEditorDecorationType, and the ranges to set for it.
 //
-// Line marks come apart, once per line (`lines`: line, then the style index of its gutter
-// sign, its whole-line background and its overview ruler mark, -1 for none), with their
+// A style's overview ruler mark is drawn by its own type, on its ranges (`overviewRulerColor`
+// and a lane). Gutter signs and whole lines come apart, once per line (`lines`: line, then the
+// style index of its gutter sign and its whole-line background, -1 for none), with their
 // colours resolved by the server:
 //
 //   styles: [ { rule: "bug", gutter: { text: "B", color: "#d32f2fff" }, overviewRuler: { color: "#d32f2fff", lane: "right" } } ]
-//   lines:  [ 4, 0, -1, 0 ]   // line 4: style 0's sign and ruler mark, no whole line
+//   lines:  [ 4, 0, -1 ]   // line 4: style 0's sign, no whole line
 //
-// Each kind of mark gets decoration types of its own (`gutterIconPath`, `isWholeLine`,
-// `overviewRulerColor`), one per distinct look, set on whole lines.
+// Each kind gets decoration types of its own (`gutterIconPath`, `isWholeLine`), one per
+// distinct look, set on whole lines.
 'use strict';
+
+/** The lanes of the overview ruler the server names, as `vscode.OverviewRulerLane` names them. */
+const rulerLanes = { left: 'Left', center: 'Center', right: 'Right', full: 'Full' };
 
 /** Whether `value` is a `#rrggbbaa` or `#rrggbb` colour (the server always sends the first). */
 function isColor(value) {
@@ -29,9 +33,10 @@ function isColor(value) {
 /**
  * The DecorationRenderOptions drawing a style on its ranges, with `light` and `dark` variants
  * where the style's colours would be hard to read on that kind of theme (below), and without
- * `rangeBehavior` (an enum of the `vscode` module, added by the extension). Colours stay
- * `#rrggbbaa`, which CSS understands. Line marks are drawn by types of their own
- * (`lineMarkOptions`).
+ * `rangeBehavior` (an enum of the `vscode` module, added by the extension), and with the
+ * style's overview ruler mark (`overviewRulerLane` a lane name, `Center`, made the `vscode` enum
+ * by the extension). Colours stay `#rrggbbaa`, which CSS understands. Gutter signs and whole
+ * lines are drawn by types of their own (`lineMarkOptions`).
  */
 function renderOptions(style) {
   const options = {};
@@ -49,6 +54,11 @@ function renderOptions(style) {
   if (style.underline === true) lines.push('underline');
   if (style.strikethrough === true) lines.push('line-through');
   if (lines.length > 0) options.textDecoration = lines.join(' ');
+  const ruler = style.overviewRuler;
+  if (ruler && typeof ruler === 'object' && isColor(ruler.color)) {
+    options.overviewRulerColor = ruler.color;
+    options.overviewRulerLane = rulerLanes[ruler.lane] || 'Center';
+  }
   const light = themeVariant(options, themes.light);
   const dark = themeVariant(options, themes.dark);
   if (light) options.light = light;
@@ -163,10 +173,7 @@ function themeVariant(options, theme) {
 // Line marks ---------------------------------------------------------------------------------
 
 /** The kinds of line mark, in the order of their style indices in `lines`. */
-const lineMarkKinds = ['gutter', 'wholeLine', 'overviewRuler'];
-
-/** The lanes of the overview ruler the server names, as `vscode.OverviewRulerLane` names them. */
-const rulerLanes = { left: 'Left', center: 'Center', right: 'Right', full: 'Full' };
+const lineMarkKinds = ['gutter', 'wholeLine'];
 
 /** `text` with the characters XML gives a meaning escaped. */
 function escapeXml(text) {
@@ -195,8 +202,8 @@ function gutterIconUri(sign) {
 
 /**
  * The DecorationRenderOptions of one kind of line mark of a style, or undefined when the style
- * has no valid mark of that kind. `overviewRulerLane` is a lane name (`Center`), turned into
- * the `vscode` enum by the extension; `gutterIconPath` a `data:` URI string, turned into a Uri.
+ * has no valid mark of that kind. `gutterIconPath` is a `data:` URI string, turned into a Uri
+ * by the extension.
  */
 function lineMarkOptions(kind, style) {
   const mark = style && typeof style === 'object' ? style[kind] : undefined;
@@ -208,9 +215,6 @@ function lineMarkOptions(kind, style) {
     case 'wholeLine':
       if (!isColor(mark.backgroundColor)) return undefined;
       return { isWholeLine: true, backgroundColor: mark.backgroundColor };
-    case 'overviewRuler':
-      if (!isColor(mark.color)) return undefined;
-      return { overviewRulerColor: mark.color, overviewRulerLane: rulerLanes[mark.lane] || 'Center' };
     default:
       return undefined;
   }
@@ -251,7 +255,8 @@ function utf16Column(lineText, column, encoding) {
 /**
  * Turns a decorations payload into `[{ key, style, options, ranges }]`, one entry per style,
  * each range `{ line, startCharacter, endCharacter }` in UTF-16 code units, followed by one
- * entry per line-mark look, `{ key, kind, options, lines }`, with the lines to mark. Malformed
+ * entry per gutter-sign or whole-line look, `{ key, kind, options, lines }`, with the lines to
+ * mark. Malformed
  * ranges (not four non-negative integers, an unknown style, empty) and line entries (a style
  * index that is not -1 and names no style with that mark) are skipped. `lineText(line)` gives a
  * line's text, needed only when the payload's columns are not UTF-16.
@@ -285,7 +290,7 @@ function planLineMarks(payload, styles) {
   const entries = new Map();
   // Options of each style's marks, computed once per style and kind.
   const optionsOf = lineMarkKinds.map(() => new Map());
-  for (let offset = 0; offset + 3 < lines.length; offset += 4) {
+  for (let offset = 0; offset + 2 < lines.length; offset += 3) {
     const line = lines[offset];
     if (!isIndex(line)) continue;
     lineMarkKinds.forEach((kind, kindIndex) => {

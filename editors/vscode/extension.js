@@ -44,8 +44,8 @@ function protocolUri(uri) {
   return state && state.client ? state.client.protocolUri(uri) : uri.toString();
 }
 
-/** The options of a line mark's decoration type, with the `vscode` values its plan names. */
-function lineMarkTypeOptions(options) {
+/** A decoration type's options with the `vscode` values its plan names: a Uri, a lane. */
+function typeOptions(options) {
   const result = { ...options };
   if (typeof options.gutterIconPath === 'string') result.gutterIconPath = vscode.Uri.parse(options.gutterIconPath);
   if (typeof options.overviewRulerLane === 'string') {
@@ -57,8 +57,8 @@ function lineMarkTypeOptions(options) {
 function decorationType(entry) {
   let type = state.decorationTypes.get(entry.key);
   if (!type) {
-    type = vscode.window.createTextEditorDecorationType(entry.kind ? lineMarkTypeOptions(entry.options) : {
-      ...entry.options,
+    type = vscode.window.createTextEditorDecorationType(entry.kind ? typeOptions(entry.options) : {
+      ...typeOptions(entry.options),
       // A highlight covers the text it matched: typing at its edge must not stretch it until
       // the server's next answer.
       rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
@@ -76,7 +76,7 @@ function draw(editor, payload) {
   const used = new Set();
   for (const entry of plan) {
     if (entry.kind) {
-      // A line mark covers its line's text, so that the overview ruler shows it too.
+      // A line mark is set on its line's text.
       const lines = entry.lines.filter((line) => line < document.lineCount);
       if (lines.length === 0) continue;
       used.add(entry.key);

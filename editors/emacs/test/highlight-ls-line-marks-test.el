@@ -192,7 +192,7 @@ LINE-FACE its own face."
              :styles (vector (list :rule "x" :gutter (list :color "#ff0000ff"))
                              (list :rule "y" :wholeLine (list :backgroundColor "red")))
              :ranges []
-             :lines (vector 0 0 -1 -1  1 1 1 1  2 7 7 7  99 0 -1 -1)))
+             :lines (vector 0 0 -1  1 1 1  2 7 7  99 0 -1)))
       (highlight-ls-test-check (equal (highlight-ls-line-marks--drawn)
                                       '((0 1 ((:foreground "#ff0000") "●") nil)))
                                "only the valid entry draws: %S" (highlight-ls-line-marks--drawn))

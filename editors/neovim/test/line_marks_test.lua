@@ -157,7 +157,7 @@ plugin.apply_decorations({
   positionEncoding = "utf-8",
   styles = { { rule = "x", gutter = { text = "TOO WIDE", color = "#ff0000ff" } }, { rule = "y", color = "#ff0000ff" } },
   ranges = { 0, 0, 3, 0 },
-  lines = { 0, 0, -1, -1, 1, 1, 1, 1, 2, 7, 7, 7, 99, 0, -1, -1 },
+  lines = { 0, 0, -1, 1, 1, 1, 2, 7, 7, 99, 0, -1 },
 })
 marks = line_marks()
 check(#marks == 1 and marks[1].line == 0, "only the valid entry draws: " .. vim.inspect(marks))

@@ -193,11 +193,19 @@ const bug = {
 const focus = { rule: 'focus', backgroundColor: '#f9a82533', wholeLine: { backgroundColor: '#f9a82533' } };
 const owned = { rule: 'owned', color: '#1976d2ff', gutter: { color: '#1976d2ff' }, overviewRuler: { color: '#1976d2ff', lane: 'center' } };
 
-test('renderOptions leaves line marks to their own types', () => {
-  assert.deepEqual(renderOptions(bug), renderOptions({ rule: 'bug', color: '#ffffffff', backgroundColor: '#d32f2fff' }));
-  assert.deepEqual(renderOptions(focus), { backgroundColor: '#f9a82533' });
-  assert.equal(renderOptions(owned).overviewRulerColor, undefined);
-  assert.equal(renderOptions(owned).isWholeLine, undefined);
+test('renderOptions draws the ruler mark on the ranges and leaves signs and whole lines to their own types', async (t) => {
+  const cases = [
+    ['right lane', bug, { ...renderOptions({ rule: 'bug', color: '#ffffffff', backgroundColor: '#d32f2fff' }), overviewRulerColor: '#d32f2fff', overviewRulerLane: 'Right' }],
+    ['centre lane, no sign', owned, { ...renderOptions({ rule: 'owned', color: '#1976d2ff' }), overviewRulerColor: '#1976d2ff', overviewRulerLane: 'Center' }],
+    ['left lane', { overviewRuler: { color: '#000000ff', lane: 'left' } }, { overviewRulerColor: '#000000ff', overviewRulerLane: 'Left' }],
+    ['full width', { overviewRuler: { color: '#000000ff', lane: 'full' } }, { overviewRulerColor: '#000000ff', overviewRulerLane: 'Full' }],
+    ['an unknown lane is the centre', { overviewRuler: { color: '#000000ff', lane: 'up' } }, { overviewRulerColor: '#000000ff', overviewRulerLane: 'Center' }],
+    ['a ruler mark without a valid colour', { overviewRuler: { color: 'red', lane: 'left' } }, {}],
+    ['no whole line on the ranges', focus, { backgroundColor: '#f9a82533' }],
+  ];
+  for (const [name, style, expected] of cases) {
+    await t.test(name, () => assert.deepEqual(renderOptions(style), expected));
+  }
 });
 
 test('gutterSvg draws the sign text in its colour, or a dot', async (t) => {
@@ -227,11 +235,7 @@ test('lineMarkOptions maps each kind of mark', async (t) => {
   const cases = [
     ['gutter', 'gutter', bug, { gutterIconPath: gutterIconUri(bug.gutter), gutterIconSize: 'contain' }],
     ['whole line', 'wholeLine', focus, { isWholeLine: true, backgroundColor: '#f9a82533' }],
-    ['ruler, right lane', 'overviewRuler', bug, { overviewRulerColor: '#d32f2fff', overviewRulerLane: 'Right' }],
-    ['ruler, centre lane', 'overviewRuler', owned, { overviewRulerColor: '#1976d2ff', overviewRulerLane: 'Center' }],
-    ['ruler, left lane', 'overviewRuler', { overviewRuler: { color: '#000000ff', lane: 'left' } }, { overviewRulerColor: '#000000ff', overviewRulerLane: 'Left' }],
-    ['ruler, full width', 'overviewRuler', { overviewRuler: { color: '#000000ff', lane: 'full' } }, { overviewRulerColor: '#000000ff', overviewRulerLane: 'Full' }],
-    ['an unknown lane is the centre', 'overviewRuler', { overviewRuler: { color: '#000000ff', lane: 'up' } }, { overviewRulerColor: '#000000ff', overviewRulerLane: 'Center' }],
+    ['a ruler mark is not a line mark', 'overviewRuler', bug, undefined],
     ['no mark of that kind', 'wholeLine', bug, undefined],
     ['a mark without a valid colour', 'gutter', { gutter: { text: 'x', color: 'red' } }, undefined],
     ['a whole line without a colour', 'wholeLine', { wholeLine: true }, undefined],
@@ -248,27 +252,26 @@ test('planDecorations: line marks get one entry per kind and look, with their li
   const plan = planDecorations({
     styles: [bug, owned, ownedGroup, focus],
     ranges: [0, 0, 3, 0, 0, 8, 11, 0, 1, 0, 5, 1, 1, 5, 8, 2, 1, 8, 9, 1, 1, 10, 15, 3, 5, 0, 3, 0],
-    lines: [0, 0, -1, 0, 1, 1, 3, 1, 5, 0, -1, 0],
+    lines: [0, 0, -1, 1, 1, 3, 5, 0, -1],
   });
   assert.deepEqual(plan.slice(0, 4).map((entry) => entry.ranges.length), [3, 2, 1, 1]);
+  assert.deepEqual(plan.slice(0, 4).map((entry) => entry.options.overviewRulerLane), ['Right', 'Center', 'Center', undefined]);
   assert.deepEqual(plan.slice(4).map((entry) => [entry.kind, entry.lines, entry.options]), [
     ['gutter', [0, 5], lineMarkOptions('gutter', bug)],
-    ['overviewRuler', [0, 5], lineMarkOptions('overviewRuler', bug)],
     ['gutter', [1], lineMarkOptions('gutter', owned)],
     ['wholeLine', [1], lineMarkOptions('wholeLine', focus)],
-    ['overviewRuler', [1], lineMarkOptions('overviewRuler', owned)],
   ]);
   // Equal looks share an entry, whatever style they came with.
-  const shared = planDecorations({ styles: [owned, { ...owned, rule: 'other' }], ranges: [], lines: [0, 0, -1, 0, 2, 1, -1, 1] });
-  assert.deepEqual(shared.slice(2).map((entry) => [entry.kind, entry.lines]), [['gutter', [0, 2]], ['overviewRuler', [0, 2]]]);
+  const shared = planDecorations({ styles: [owned, { ...owned, rule: 'other' }], ranges: [], lines: [0, 0, -1, 2, 1, -1] });
+  assert.deepEqual(shared.slice(2).map((entry) => [entry.kind, entry.lines]), [['gutter', [0, 2]]]);
 });
 
 test('planDecorations skips malformed line entries', async (t) => {
   const cases = [
-    ['a style without that mark', [0, -1, 0, -1]],
-    ['an unknown style', [0, 5, 5, 5]],
-    ['a negative line', [-1, 0, -1, 0]],
-    ['not integers', [0, '0', 0.5, null]],
+    ['a style without that mark', [0, -1, 0]],
+    ['an unknown style', [0, 5, 5]],
+    ['a negative line', [-1, 0, -1]],
+    ['not integers', [0, '0', 0.5]],
     ['a trailing partial entry', [0, 0]],
   ];
   for (const [name, lines] of cases) {

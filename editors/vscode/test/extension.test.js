@@ -289,7 +289,7 @@ test('decorations: notifications are drawn, ClosedClosed, with theme variants', 
   await deactivate();
 });
 
-test('line marks: gutter icons, whole lines and ruler marks get types of their own, set on whole lines', async () => {
+test('line marks: ruler marks on the ranges; gutter icons and whole lines get types of their own, set on whole lines', async () => {
   await activate();
   const client = clients[0];
   const shown = editor('file:///w/m.txt', 1, ['BUG and BUG', 'TODO(ann) FOCUS', 'plain']);
@@ -305,35 +305,39 @@ test('line marks: gutter icons, whole lines and ruler marks get types of their o
     textDocument: { uri: 'file:///w/m.txt', version: 1 },
     styles: [bug, owned, focus],
     ranges: [0, 0, 3, 0, 0, 8, 11, 0, 1, 0, 9, 1, 1, 10, 15, 2],
-    lines: [0, 0, -1, 0, 1, 1, 2, 1],
+    lines: [0, 0, -1, 1, 1, 2],
   });
   const types = callsNamed('createTextEditorDecorationType').map((call) => call[1]);
   const svg = (uri) => Buffer.from(uri.parsed.slice('data:image/svg+xml;base64,'.length), 'base64').toString('utf8');
-  // Three range types, then per line-mark look: bug's sign and ruler mark, owned's, focus's whole line.
-  assert.deepEqual(types.slice(0, 3), [bug, owned, focus].map((style) => ({ ...renderOptions(style), rangeBehavior: 1 })));
+  // Three range types, the ruler marks with them, in the vscode enum's lanes.
+  assert.deepEqual(types.slice(0, 3), [
+    { ...renderOptions(bug), rangeBehavior: 1, overviewRulerLane: vscode.OverviewRulerLane.Right },
+    { ...renderOptions(owned), rangeBehavior: 1, overviewRulerLane: vscode.OverviewRulerLane.Center },
+    { ...renderOptions(focus), rangeBehavior: 1 },
+  ]);
+  assert.equal(types[0].overviewRulerColor, '#d32f2fff');
+  assert.equal(types[1].overviewRulerColor, '#1976d2ff');
+  // Then one per line-mark look: bug's sign, owned's sign, focus's whole line.
   const lineTypes = types.slice(3);
-  assert.equal(lineTypes.length, 5);
+  assert.equal(lineTypes.length, 3);
   assert.deepEqual(lineTypes.map((options) => Object.keys(options).sort()), [
-    ['gutterIconPath', 'gutterIconSize'], ['overviewRulerColor', 'overviewRulerLane'],
-    ['gutterIconPath', 'gutterIconSize'], ['isWholeLine', 'backgroundColor'].sort(), ['overviewRulerColor', 'overviewRulerLane'],
+    ['gutterIconPath', 'gutterIconSize'], ['gutterIconPath', 'gutterIconSize'], ['backgroundColor', 'isWholeLine'],
   ]);
   assert.match(svg(lineTypes[0].gutterIconPath), /<text [^>]*fill="#d32f2f"[^>]*>B<\/text>/);
-  assert.match(svg(lineTypes[2].gutterIconPath), /<circle [^>]*fill="#1976d2"/);
-  assert.deepEqual(lineTypes[1], { overviewRulerColor: '#d32f2fff', overviewRulerLane: vscode.OverviewRulerLane.Right });
-  assert.deepEqual(lineTypes[3], { isWholeLine: true, backgroundColor: '#f9a82533' });
-  assert.deepEqual(lineTypes[4], { overviewRulerColor: '#1976d2ff', overviewRulerLane: vscode.OverviewRulerLane.Center });
-  // Each line-mark type is set on the whole text of its lines.
+  assert.match(svg(lineTypes[1].gutterIconPath), /<circle [^>]*fill="#1976d2"/);
+  assert.deepEqual(lineTypes[2], { isWholeLine: true, backgroundColor: '#f9a82533' });
+  // The ranges carry the ruler marks; each line-mark type is set on the whole text of its lines.
   const setOn = (options) => shown.calls.filter((call) => call[0].options === options).flatMap((call) => call[1]);
+  assert.deepEqual(setOn(types[0]), [new fakes.Range(0, 0, 0, 3), new fakes.Range(0, 8, 0, 11)]);
+  assert.deepEqual(setOn(types[1]), [new fakes.Range(1, 0, 1, 9)]);
   assert.deepEqual(setOn(lineTypes[0]), [new fakes.Range(0, 0, 0, 11)]);
-  assert.deepEqual(setOn(lineTypes[1]), [new fakes.Range(0, 0, 0, 11)]);
+  assert.deepEqual(setOn(lineTypes[1]), [new fakes.Range(1, 0, 1, 15)]);
   assert.deepEqual(setOn(lineTypes[2]), [new fakes.Range(1, 0, 1, 15)]);
-  assert.deepEqual(setOn(lineTypes[3]), [new fakes.Range(1, 0, 1, 15)]);
-  assert.deepEqual(setOn(lineTypes[4]), [new fakes.Range(1, 0, 1, 15)]);
 
   // A payload without line marks clears them; one past the document's end draws none.
   shown.calls = [];
   shown.document.version = 2;
-  publish({ textDocument: { uri: 'file:///w/m.txt', version: 2 }, styles: [bug], ranges: [0, 0, 3, 0], lines: [7, 0, -1, 0] });
+  publish({ textDocument: { uri: 'file:///w/m.txt', version: 2 }, styles: [bug], ranges: [0, 0, 3, 0], lines: [7, 0, -1] });
   for (const options of lineTypes) assert.deepEqual(setOn(options), []);
   assert.deepEqual(setOn(types[0]), [new fakes.Range(0, 0, 0, 3)]);
   await deactivate();
@@ -371,16 +375,13 @@ test('the real server\'s decorations, drawn by the extension, cover exactly the 
       const shown = editor(uri, 1, lines);
       vscode.window.visibleTextEditors = [shown];
       client.handlers.get('highlight/publishDecorations')(payload);
-      // Ranges are drawn by types with a range behaviour; line marks by types without.
-      const rangeCalls = shown.calls.filter((call) => call[0].options.rangeBehavior === 1);
-      const drawn = rangeCalls.flatMap((call) => call[1]);
+      const drawn = shown.calls.flatMap((call) => call[1]);
       assert.deepEqual(sorted(drawn), expected.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
-      // The built-in labels mark the overview ruler, in their colours, once per line with a match.
-      const marks = shown.calls.filter((call) => call[0].options.overviewRulerColor);
-      assert.deepEqual(marks.map((call) => call[0].options.overviewRulerLane), marks.map(() => vscode.OverviewRulerLane.Center));
-      assert.deepEqual(sorted(marks.flatMap((call) => call[1])), [[0, 0, 22], [2, 0, 21], [3, 0, 12]]);
-      // Built-in styles have no gutter sign or whole line.
-      assert.equal(shown.calls.length, rangeCalls.length + marks.length);
+      // Built-in styles have no gutter sign or whole line: every type is a range type.
+      for (const call of shown.calls) assert.equal(call[0].options.rangeBehavior, 1);
+      // The built-in labels mark the overview ruler in the centre lane, in their background colours.
+      const rulerColors = new Set(shown.calls.map((call) => `${call[0].options.overviewRulerLane} ${call[0].options.overviewRulerColor}`));
+      assert.deepEqual([...rulerColors].sort(), ['2 #1976d2ff', '2 #d32f2fff', '2 #ef6c00ff', '2 #f9a825ff']);
       await deactivate();
     });
   }

@@ -11,11 +11,11 @@
 -- The built-in styles follow the colour scheme (their groups link to `Todo` and `Diagnostic*`);
 -- a style the user wrote in .highlights.json or settings is drawn exactly.
 --
--- Line marks come once per line in `lines` (line, then the style index of its gutter sign, its
--- whole-line background and its overview ruler mark, -1 for none). A line with a sign or a
--- whole line gets one more extmark at its start: `sign_text` with `sign_hl_group`
--- (`HighlightLsSign<Rule>`, the sign's colour) and `line_hl_group` (`HighlightLsLine<Rule>`,
--- the line's background). Neovim has no overview ruler, so ruler marks are not drawn.
+-- Gutter signs and whole lines come once per line in `lines` (line, then the style index of
+-- its gutter sign and its whole-line background, -1 for none). Such a line gets one more
+-- extmark at its start: `sign_text` with `sign_hl_group` (`HighlightLsSign<Rule>`, the sign's
+-- colour) and `line_hl_group` (`HighlightLsLine<Rule>`, the line's background). Neovim has no
+-- overview ruler, so a style's `overviewRuler` is not drawn.
 --
 -- Works on Neovim 0.7 and later:
 --   0.11+      lsp/highlight-ls.lua, so vim.lsp.enable("highlight-ls") alone starts it; setup()
@@ -689,7 +689,7 @@ function M.apply_decorations(result)
   end
   local lines = type(result.lines) == "table" and result.lines or {}
   local mark_cache = {}
-  for offset = 1, #lines - 3, 4 do
+  for offset = 1, #lines - 2, 3 do
     local line = lines[offset]
     if is_index(line) and line < line_count then
       local options = line_mark_options(styles, lines[offset + 1], lines[offset + 2], mark_cache)

@@ -120,6 +120,23 @@ import Testing
             }
         }
     }
+
+    /// Sets of random globs of every shape (most go through the literal-run filter): the set finds exactly what
+    /// each glob finds on its own.
+    @Test func aGlobSetOfWildcardGlobsFindsWhatEachGlobFinds() {
+        let seed: UInt64 = 13
+        var generator = GlobTestGenerator(seed: seed)
+        for _ in 0..<60 {
+            let globs = (0..<Int.random(in: 1...120, using: &generator)).map { _ in Glob(Self.randomGlob(using: &generator)) }
+            let set = GlobSet(globs)
+            for _ in 0..<30 {
+                let path = Self.randomPath(using: &generator)
+                let segments = path.split(separator: "/").map { Array($0.unicodeScalars) }
+                let expected = globs.indices.filter { globs[$0].matches(path) }
+                #expect(set.matchingIndices(segments: segments[...]) == expected, "seed \(seed): \(path) with \(globs.map(\.pattern))")
+            }
+        }
+    }
 }
 
 /// SplitMix64, so a printed seed replays a run.

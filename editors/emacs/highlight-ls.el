@@ -501,19 +501,12 @@ Return the number of overlays made and deleted."
 (defconst highlight-ls-default-sign "●"
   "The sign text shown in the margin for a gutter mark without text of its own.")
 
-(defun highlight-ls--sign-string (styles index face)
-  "The `before-string' of the gutter mark of style INDEX of STYLES, drawn in FACE.
-A dot in the left fringe, then the sign's text in the left margin; each shows
-where the window has that fringe or margin and is nothing elsewhere."
-  (let* ((mark (highlight-ls--get (aref styles index) :gutter))
-         (text (highlight-ls--get mark :text)))
-    (concat (propertize "*" 'display (list 'left-fringe 'highlight-ls-sign face))
-            (propertize "*" 'display
-                        (list '(margin left-margin)
-                              (propertize (if (and (stringp text) (> (length text) 0))
-                                              text
-                                            highlight-ls-default-sign)
-                                          'face face))))))
+(defun highlight-ls--sign-string (face text)
+  "The `before-string' of a gutter sign of TEXT drawn in FACE.
+A dot in the left fringe, then TEXT in the left margin; each shows where the
+window has that fringe or margin and is nothing elsewhere."
+  (concat (propertize "*" 'display (list 'left-fringe 'highlight-ls-sign face))
+          (propertize "*" 'display (list '(margin left-margin) (propertize text 'face face)))))
 
 (defun highlight-ls--line-mark-face (styles index key color-key kind backdrop)
   "The face of a line mark, or nil when there is none to draw.
@@ -539,17 +532,17 @@ Translucent colours blend over BACKDROP."
   (mapc #'delete-overlay highlight-ls--line-overlays)
   (setq highlight-ls--line-overlays nil))
 
-(defun highlight-ls--draw-line-marks (styles lines backdrop)
-  "Draw LINES, the flat vector LINE GUTTER WHOLE-LINE ....
-Replace the line marks drawn before.  GUTTER and WHOLE-LINE are indices
-into the vector STYLES, or -1.  Each line with a sign or a whole line gets
-one overlay from its start to the next line's: a sign in the sign's face,
-and the whole line's face.  Translucent colours blend over BACKDROP.  Lines
-past the buffer's end are left out."
-  (highlight-ls--clear-line-marks)
+(defun highlight-ls--line-mark-spans (styles lines backdrop)
+  "Return the spans to draw for LINES, the flat vector LINE GUTTER WHOLE-LINE ....
+Each span is (START END LINE-FACE SIGN-FACE SIGN-INDEX), in buffer order:
+from a line's start to the next line's, the whole line's face and
+the sign's face (either may be nil), and the index in the vector STYLES of
+the style giving the sign.  GUTTER and WHOLE-LINE are indices into STYLES,
+or -1.  Translucent colours blend over BACKDROP.  Lines past the buffer's
+end are left out."
   (let ((limit (- (length lines) 2))
         (index 0)
-        (made nil))
+        (spans nil))
     (save-excursion
       (save-restriction
         (widen)
@@ -557,7 +550,8 @@ past the buffer's end are left out."
         (let ((current 0))
           (while (< index limit)
             (let* ((line (aref lines index))
-                   (sign (highlight-ls--line-mark-face styles (aref lines (+ index 1)) :gutter :color
+                   (sign-index (aref lines (+ index 1)))
+                   (sign (highlight-ls--line-mark-face styles sign-index :gutter :color
                                                        'sign backdrop))
                    (whole (highlight-ls--line-mark-face styles (aref lines (+ index 2)) :wholeLine
                                                         :backgroundColor 'line backdrop)))
@@ -573,20 +567,86 @@ past the buffer's end are left out."
                       (goto-char (point-min))
                       (setq current 0))
                   (setq current line)
-                  (let* ((start (point))
-                         (end (progn (forward-line 1) (point)))
-                         (overlay (make-overlay start end nil t nil)))
-                    (goto-char start)
-                    (overlay-put overlay 'highlight-ls-line t)
-                    (overlay-put overlay 'priority (1- highlight-ls-overlay-priority))
-                    (when whole (overlay-put overlay 'face whole))
-                    (when sign
-                      (overlay-put overlay 'before-string
-                                   (highlight-ls--sign-string styles (aref lines (+ index 1))
-                                                              sign)))
-                    (push overlay made)))))
+                  (let ((start (point)))
+                    (forward-line 1)
+                    (push (list start (point) whole sign sign-index) spans)
+                    (goto-char start)))))
             (setq index (+ index 3))))))
-    (setq highlight-ls--line-overlays (nreverse made))))
+    (nreverse spans)))
+
+(defvar-local highlight-ls--line-mark-churn 0
+  "How many line overlays the latest notification made and deleted.")
+
+(defun highlight-ls--draw-line-marks (styles lines backdrop)
+  "Draw LINES, the flat vector LINE GUTTER WHOLE-LINE ....
+Each line with a sign or a whole line gets one overlay from its start to the
+next line's: a sign in the sign's face, and the whole line's face.  As for
+the ranges, the overlays already drawn are kept where they are right (they
+move with the text), so an edit makes and deletes only the overlays of the
+lines it changed.  STYLES, LINES and BACKDROP as in
+`highlight-ls--line-mark-spans'.  Return the number of overlays made and
+deleted."
+  (let ((old highlight-ls--line-overlays)
+        (spans (highlight-ls--line-mark-spans styles lines backdrop))
+        (drawn nil)
+        (churn 0))
+    (while (or old spans)
+      (let ((overlay (car old))
+            (span (car spans)))
+        (cond
+         ;; Deleted, or evaporated with its text.
+         ((and overlay (null (overlay-start overlay)))
+          (pop old))
+         ((null span)
+          (delete-overlay overlay)
+          (pop old)
+          (setq churn (1+ churn)))
+         ((null overlay)
+          (push (highlight-ls--make-line-overlay styles span) drawn)
+          (pop spans)
+          (setq churn (1+ churn)))
+         (t
+          (let ((start (overlay-start overlay))
+                (end (overlay-end overlay)))
+            (cond
+             ((and (= start (nth 0 span)) (= end (nth 1 span))
+                   (eq (overlay-get overlay 'face) (nth 2 span))
+                   (equal (overlay-get overlay 'highlight-ls-sign)
+                          (highlight-ls--sign-key styles span)))
+              (push overlay drawn)
+              (pop old)
+              (pop spans))
+             ((or (< start (nth 0 span)) (and (= start (nth 0 span)) (<= end (nth 1 span))))
+              (delete-overlay overlay)
+              (pop old)
+              (setq churn (1+ churn)))
+             (t
+              (push (highlight-ls--make-line-overlay styles span) drawn)
+              (pop spans)
+              (setq churn (1+ churn)))))))))
+    (setq highlight-ls--line-overlays (nreverse drawn)
+          highlight-ls--line-mark-churn churn)
+    churn))
+
+(defun highlight-ls--sign-key (styles span)
+  "Return the face and text of the sign of SPAN, (FACE TEXT), or nil.
+They are compared with an overlay's.  STYLES and SPAN as in
+`highlight-ls--line-mark-spans'."
+  (when (nth 3 span)
+    (let ((text (highlight-ls--get (highlight-ls--get (aref styles (nth 4 span)) :gutter) :text)))
+      (list (nth 3 span) (if (and (stringp text) (> (length text) 0)) text highlight-ls-default-sign)))))
+
+(defun highlight-ls--make-line-overlay (styles span)
+  "Make the overlay drawing SPAN, from `highlight-ls--line-mark-spans' with STYLES."
+  (let ((overlay (make-overlay (nth 0 span) (nth 1 span) nil t nil))
+        (sign (highlight-ls--sign-key styles span)))
+    (overlay-put overlay 'highlight-ls-line t)
+    (overlay-put overlay 'priority (1- highlight-ls-overlay-priority))
+    (when (nth 2 span) (overlay-put overlay 'face (nth 2 span)))
+    (when sign
+      (overlay-put overlay 'highlight-ls-sign sign)
+      (overlay-put overlay 'before-string (highlight-ls--sign-string (nth 0 sign) (nth 1 sign))))
+    overlay))
 
 (defun highlight-ls--buffer-for-uri (uri)
   "Return the live buffer connected to highlight-ls whose URI is URI, or nil."

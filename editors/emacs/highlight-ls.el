@@ -532,17 +532,31 @@ Translucent colours blend over BACKDROP."
   (mapc #'delete-overlay highlight-ls--line-overlays)
   (setq highlight-ls--line-overlays nil))
 
+(defvar highlight-ls--line-span-buffer []
+  "Where the line-mark spans are written, reused so that drawing allocates little.")
+
 (defun highlight-ls--line-mark-spans (styles lines backdrop)
-  "Return the spans to draw for LINES, the flat vector LINE GUTTER WHOLE-LINE ....
-Each span is (START END LINE-FACE SIGN-FACE SIGN-INDEX), in buffer order:
-from a line's start to the next line's, the whole line's face and
-the sign's face (either may be nil), and the index in the vector STYLES of
-the style giving the sign.  GUTTER and WHOLE-LINE are indices into STYLES,
-or -1.  Translucent colours blend over BACKDROP.  Lines past the buffer's
-end are left out."
-  (let ((limit (- (length lines) 2))
-        (index 0)
-        (spans nil))
+  "Write the spans to draw for LINES, the flat vector LINE GUTTER WHOLE-LINE ....
+They go into `highlight-ls--line-span-buffer' as START END LINE-FACE
+SIGN-FACE SIGN-TEXT SIGN-STRING ..., in buffer order: from a line's start to
+the next line's, the whole line's face, the sign's face (either may be nil),
+its text and the `before-string' drawing it (one per sign, shared).  Return
+the number of elements written.  GUTTER and WHOLE-LINE are
+indices into the vector STYLES, or -1.  Translucent colours blend over
+BACKDROP.  Lines past the buffer's end are left out."
+  (let* ((limit (- (length lines) 2))
+         (index 0)
+         (count 0)
+         (style-count (length styles))
+         (spans (let ((size (* 6 (/ (length lines) 3))))
+                  (when (< (length highlight-ls--line-span-buffer) size)
+                    (setq highlight-ls--line-span-buffer (make-vector size nil)))
+                  highlight-ls--line-span-buffer))
+         ;; Each style's faces and sign, found once per notification: a face parses a colour.
+         (sign-faces (make-vector style-count 'unknown))
+         (sign-texts (make-vector style-count nil))
+         (sign-strings (make-vector style-count nil))
+         (line-faces (make-vector style-count 'unknown)))
     (save-excursion
       (save-restriction
         (widen)
@@ -551,10 +565,30 @@ end are left out."
           (while (< index limit)
             (let* ((line (aref lines index))
                    (sign-index (aref lines (+ index 1)))
-                   (sign (highlight-ls--line-mark-face styles sign-index :gutter :color
-                                                       'sign backdrop))
-                   (whole (highlight-ls--line-mark-face styles (aref lines (+ index 2)) :wholeLine
-                                                        :backgroundColor 'line backdrop)))
+                   (line-index (aref lines (+ index 2)))
+                   (sign (and (highlight-ls--natural-p sign-index) (< sign-index style-count)
+                              (let ((known (aref sign-faces sign-index)))
+                                (when (eq known 'unknown)
+                                  (setq known (aset sign-faces sign-index
+                                                    (highlight-ls--line-mark-face
+                                                     styles sign-index :gutter :color 'sign backdrop)))
+                                  (let ((text (highlight-ls--get
+                                               (highlight-ls--get (aref styles sign-index) :gutter) :text)))
+                                    (aset sign-texts sign-index
+                                          (if (and (stringp text) (> (length text) 0))
+                                              text
+                                            highlight-ls-default-sign))
+                                    (when known
+                                      (aset sign-strings sign-index
+                                            (highlight-ls--sign-string known (aref sign-texts sign-index))))))
+                                known)))
+                   (whole (and (highlight-ls--natural-p line-index) (< line-index style-count)
+                               (let ((known (aref line-faces line-index)))
+                                 (if (eq known 'unknown)
+                                     (aset line-faces line-index
+                                           (highlight-ls--line-mark-face
+                                            styles line-index :wholeLine :backgroundColor 'line backdrop))
+                                   known)))))
               (when (and (highlight-ls--natural-p line) (or sign whole))
                 ;; The server sends the lines in order: move on from the last one.
                 (when (< line current)
@@ -562,17 +596,30 @@ end are left out."
                   (setq current 0))
                 ;; Past the end, `forward-line' falls short or stops at the end of a last
                 ;; line without a newline; either way point is not at the line's start.
-                (if (not (and (= 0 (forward-line (- line current))) (bolp)))
+                (if (not (or (= line current)
+                             (and (= 0 (forward-line (- line current))) (bolp))))
                     (progn
                       (goto-char (point-min))
                       (setq current 0))
-                  (setq current line)
+                  ;; The line's end is found with `skip-chars-forward', as for the ranges;
+                  ;; point is left at the next line's start, where the next entry usually is.
                   (let ((start (point)))
-                    (forward-line 1)
-                    (push (list start (point) whole sign sign-index) spans)
-                    (goto-char start)))))
+                    (skip-chars-forward "^\n")
+                    (unless (eobp) (forward-char 1))
+                    (aset spans count start)
+                    (aset spans (+ count 1) (point))
+                    (aset spans (+ count 2) whole)
+                    (aset spans (+ count 3) sign)
+                    (aset spans (+ count 4) (and sign (aref sign-texts sign-index)))
+                    (aset spans (+ count 5) (and sign (aref sign-strings sign-index)))
+                    (setq count (+ count 6))
+                    (if (bolp)
+                        (setq current (1+ line))
+                      ;; The last line, without a newline: nothing follows it.
+                      (goto-char (point-min))
+                      (setq current 0))))))
             (setq index (+ index 3))))))
-    (nreverse spans)))
+    count))
 
 (defvar-local highlight-ls--line-mark-churn 0
   "How many line overlays the latest notification made and deleted.")
@@ -587,65 +634,67 @@ lines it changed.  STYLES, LINES and BACKDROP as in
 `highlight-ls--line-mark-spans'.  Return the number of overlays made and
 deleted."
   (let ((old highlight-ls--line-overlays)
-        (spans (highlight-ls--line-mark-spans styles lines backdrop))
+        (count (highlight-ls--line-mark-spans styles lines backdrop))
+        (spans highlight-ls--line-span-buffer)
+        (j 0)
         (drawn nil)
         (churn 0))
-    (while (or old spans)
-      (let ((overlay (car old))
-            (span (car spans)))
+    ;; As for the ranges: overlays made above the overlay centre of Emacs 28 are made faster.
+    (overlay-recenter (point-max))
+    (while (or old (< j count))
+      (let ((overlay (car old)))
         (cond
          ;; Deleted, or evaporated with its text.
          ((and overlay (null (overlay-start overlay)))
           (pop old))
-         ((null span)
+         ((>= j count)
           (delete-overlay overlay)
           (pop old)
           (setq churn (1+ churn)))
          ((null overlay)
-          (push (highlight-ls--make-line-overlay styles span) drawn)
-          (pop spans)
-          (setq churn (1+ churn)))
+          (push (highlight-ls--make-line-overlay spans j) drawn)
+          (setq j (+ j 6)
+                churn (1+ churn)))
          (t
           (let ((start (overlay-start overlay))
-                (end (overlay-end overlay)))
+                (end (overlay-end overlay))
+                (from (aref spans j))
+                (to (aref spans (+ j 1))))
             (cond
-             ((and (= start (nth 0 span)) (= end (nth 1 span))
-                   (eq (overlay-get overlay 'face) (nth 2 span))
-                   (equal (overlay-get overlay 'highlight-ls-sign)
-                          (highlight-ls--sign-key styles span)))
+             ((and (= start from) (= end to)
+                   (eq (overlay-get overlay 'face) (aref spans (+ j 2)))
+                   (eq (overlay-get overlay 'highlight-ls-sign-face) (aref spans (+ j 3)))
+                   (equal (overlay-get overlay 'highlight-ls-sign-text) (aref spans (+ j 4))))
               (push overlay drawn)
               (pop old)
-              (pop spans))
-             ((or (< start (nth 0 span)) (and (= start (nth 0 span)) (<= end (nth 1 span))))
+              (setq j (+ j 6)))
+             ((or (< start from) (and (= start from) (<= end to)))
               (delete-overlay overlay)
               (pop old)
               (setq churn (1+ churn)))
              (t
-              (push (highlight-ls--make-line-overlay styles span) drawn)
-              (pop spans)
-              (setq churn (1+ churn)))))))))
+              (push (highlight-ls--make-line-overlay spans j) drawn)
+              (setq j (+ j 6)
+                    churn (1+ churn)))))))))
     (setq highlight-ls--line-overlays (nreverse drawn)
           highlight-ls--line-mark-churn churn)
     churn))
 
-(defun highlight-ls--sign-key (styles span)
-  "Return the face and text of the sign of SPAN, (FACE TEXT), or nil.
-They are compared with an overlay's.  STYLES and SPAN as in
-`highlight-ls--line-mark-spans'."
-  (when (nth 3 span)
-    (let ((text (highlight-ls--get (highlight-ls--get (aref styles (nth 4 span)) :gutter) :text)))
-      (list (nth 3 span) (if (and (stringp text) (> (length text) 0)) text highlight-ls-default-sign)))))
-
-(defun highlight-ls--make-line-overlay (styles span)
-  "Make the overlay drawing SPAN, from `highlight-ls--line-mark-spans' with STYLES."
-  (let ((overlay (make-overlay (nth 0 span) (nth 1 span) nil t nil))
-        (sign (highlight-ls--sign-key styles span)))
+(defun highlight-ls--make-line-overlay (spans index)
+  "Make the overlay drawing the span at INDEX of SPANS.
+SPANS is as `highlight-ls--line-mark-spans' writes it."
+  (let ((overlay (make-overlay (aref spans index) (aref spans (+ index 1)) nil t nil))
+        (face (aref spans (+ index 2)))
+        (sign (aref spans (+ index 3)))
+        (text (aref spans (+ index 4)))
+        (before (aref spans (+ index 5))))
     (overlay-put overlay 'highlight-ls-line t)
     (overlay-put overlay 'priority (1- highlight-ls-overlay-priority))
-    (when (nth 2 span) (overlay-put overlay 'face (nth 2 span)))
+    (when face (overlay-put overlay 'face face))
     (when sign
-      (overlay-put overlay 'highlight-ls-sign sign)
-      (overlay-put overlay 'before-string (highlight-ls--sign-string (nth 0 sign) (nth 1 sign))))
+      (overlay-put overlay 'highlight-ls-sign-face sign)
+      (overlay-put overlay 'highlight-ls-sign-text text)
+      (overlay-put overlay 'before-string before))
     overlay))
 
 (defun highlight-ls--buffer-for-uri (uri)

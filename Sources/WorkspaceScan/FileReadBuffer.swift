@@ -49,9 +49,12 @@ final class FileReadBuffer {
     ///
     /// The size is taken from `fstat` on the open file; a file that shrinks while it is read is
     /// read as far as it went, and bytes appended after the `fstat` are left out.
+    /// With `binaryCheckBytes` above zero, the file's first bytes are read (that many, or all of a
+    /// smaller file) and a NUL byte among them gives `.binary` before the rest is read, so that a
+    /// binary file costs one small read whatever its size.
     /// With `mapsLargeFiles`, a file of `mappingThreshold` bytes or more is mapped rather than copied
     /// (see above for the risk); the mapping lasts until the next read.
-    func read(_ path: String, limit: Int, mapsLargeFiles: Bool = false) -> Result<Int, ScannedFile.Skipped> {
+    func read(_ path: String, limit: Int, mapsLargeFiles: Bool = false, binaryCheckBytes: Int = 0) -> Result<Int, ScannedFile.Skipped> {
         unmap()
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(.unreadable) }
@@ -60,17 +63,30 @@ final class FileReadBuffer {
         guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable) }
         guard let size = Int(exactly: info.st_size), size >= 0 else { return .failure(.unreadable) }
         guard size <= limit else { return .failure(.tooLarge) }
-        if mapsLargeFiles, size >= Self.mappingThreshold,
-           let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0),
+        let mapping = mapsLargeFiles && size >= Self.mappingThreshold
+        let head = min(size, max(binaryCheckBytes, 0))
+        // Only the first bytes until the file is known not to be binary.
+        reserve(head)
+        guard let base = storage.baseAddress else { return .failure(.unreadable) }
+        var filled = fill(descriptor, base, from: 0, to: head)
+        if head > 0, memchr(base, 0, filled) != nil { return .failure(.binary) }
+        guard filled == head else { return .success(filled) }
+        if mapping, let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0),
            address != UnsafeMutableRawPointer(bitPattern: -1) {
             mapped = UnsafeMutableRawBufferPointer(start: address, count: size)
             return .success(size)
         }
-        reserve(size)
-        guard let base = storage.baseAddress else { return .failure(.unreadable) }
-        var filled = 0
-        while filled < size {
-            let count = Foundation.read(descriptor, base + filled, size - filled)
+        reserve(size, keeping: filled)
+        guard let whole = storage.baseAddress else { return .failure(.unreadable) }
+        filled = fill(descriptor, whole, from: filled, to: size)
+        return .success(filled)
+    }
+
+    /// Reads from `descriptor` into `base[from..<to]` until it is full or the file ends; returns where it stopped.
+    private func fill(_ descriptor: Int32, _ base: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var filled = start
+        while filled < end {
+            let count = Foundation.read(descriptor, base + filled, end - filled)
             if count > 0 {
                 filled += count
             } else if count < 0 && errno == EINTR {
@@ -79,7 +95,7 @@ final class FileReadBuffer {
                 break
             }
         }
-        return .success(filled)
+        return filled
     }
 
     /// Calls `body` with the first `count` bytes (clamped to the capacity).
@@ -91,12 +107,15 @@ final class FileReadBuffer {
         return try body(UnsafeBufferPointer(rebasing: storage[0..<min(max(0, count), storage.count)]))
     }
 
-    /// Grows the storage to hold at least `count` bytes; old contents are not kept.
-    private func reserve(_ count: Int) {
+    /// Grows the storage to hold at least `count` bytes, keeping its first `kept` bytes.
+    private func reserve(_ count: Int, keeping kept: Int = 0) {
         guard count > storage.count else { return }
-        storage.deallocate()
         // Doubling keeps the number of regrowths logarithmic in the largest file.
         let doubled = storage.count.multipliedReportingOverflow(by: 2)
-        storage = .allocate(capacity: max(count, doubled.overflow ? count : doubled.partialValue))
+        let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, doubled.overflow ? count : doubled.partialValue))
+        let copied = min(max(kept, 0), storage.count)
+        if copied > 0, let from = storage.baseAddress, let to = grown.baseAddress { to.update(from: from, count: copied) }
+        storage.deallocate()
+        storage = grown
     }
 }

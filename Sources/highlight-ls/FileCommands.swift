@@ -51,7 +51,6 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     if isCheck { options.selection = .blocking }
     // Each prepared file's configuration, in walk order: the scanner returns one result per file, in that order.
     var configurationOfItem: [Int] = []
-    var absoluteFolders: [Substring: String] = [:]
     let scanned = WorkspaceScanner.scan(
         walking: roots, options: options,
         unreadableFolder: { folder in
@@ -59,20 +58,12 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             status = isCheck ? 2 : max(status, 1)
         },
         prepare: { file in
-            let rawFolder = file.path.lastIndex(of: "/").map { file.path[..<$0] } ?? "."
-            let folder: String
-            if let known = absoluteFolders[rawFolder] {
-                folder = known
-            } else {
-                folder = ConfigFile.absolutePath(rawFolder.isEmpty ? "/" : String(rawFolder), currentDirectory: lookup.currentDirectory)
-                absoluteFolders[rawFolder] = folder
-            }
-            let (index, relativePath) = lookup.configuration(forFile: file.path, absoluteFolder: folder, report: reportConfigProblem)
+            let (index, relativePath) = lookup.configuration(forWalkedFile: file.path, report: reportConfigProblem)
             configurationOfItem.append(index)
             var walked = file
             walked.relativePath = relativePath
-            let limit = namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
-            return ScanItem(file: walked, configuration: lookup.entries[index].configuration, maximumFileSize: limit)
+            let limit = !namedFiles.isEmpty && namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
+            return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
         })
 
     var writer: any ReportWriter
@@ -83,33 +74,39 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     case .github: writer = GitHubWriter(blocking: isCheck)
     case .junit: writer = JUnitWriter(command: request.command)
     }
+    let output = OutputBuffer()
     var matchCount = 0
     var filesWithMatches = 0
     var searchedCount = 0
     for (position, result) in scanned.enumerated() {
         let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+        // Standard output is buffered: what was found before a warning is written before it.
+        func warnInOrder(_ message: String) {
+            output.flush()
+            warn(message)
+        }
         var skipReason: String?
         switch result.skipped {
         case .tooLarge?:
             skipReason = "\(describeSize(result.file.size)) > \(describeSize(request.maximumFileSize)) limit"
-            warn("skipped \(result.file.path): \(skipReason ?? ""); name it or pass --max-filesize")
+            warnInOrder("skipped \(result.file.path): \(skipReason ?? ""); name it or pass --max-filesize")
         case .binary?:
             skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"
-            warn("skipped \(result.file.path): \(skipReason ?? "")")
+            warnInOrder("skipped \(result.file.path): \(skipReason ?? "")")
         case .unreadable?:
             skipReason = "cannot read it"
-            warn("cannot read \(result.file.path)")
+            warnInOrder("cannot read \(result.file.path)")
             status = isCheck ? 2 : max(status, 1)
         case nil:
             searchedCount += 1
         }
-        if result.truncated { warn("\(result.file.path): too many matches; only the first \(result.matches.count) are shown") }
+        if result.truncated { warnInOrder("\(result.file.path): too many matches; only the first \(result.matches.count) are shown") }
         matchCount += result.matches.count
         if !result.matches.isEmpty { filesWithMatches += 1 }
         let report = FileReport(
             scanned: result, configuration: entry, skipReason: skipReason,
             messages: request.format == .text || request.format == .json ? [] : messages(for: result, configuration: entry))
-        writeToStandardOutput(writer.file(report))
+        writer.file(report, to: output)
     }
 
     let configProblems = lookup.problemCount > 0 && !request.allowConfigErrors
@@ -120,7 +117,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     }
     // Matches are what `check` is for; the run itself failed only when it could not do its job.
     let failed = status > 1 || (status == 1 && !isCheck) || configProblems || noBlockingRule
-    writeToStandardOutput(writer.finish(RunSummary(command: request.command, matchCount: matchCount, fileCount: searchedCount, failed: failed)))
+    writer.finish(RunSummary(command: request.command, matchCount: matchCount, fileCount: searchedCount, failed: failed), to: output)
+    output.flush()
 
     if isCheck {
         if noBlockingRule {

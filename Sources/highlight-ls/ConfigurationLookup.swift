@@ -61,7 +61,7 @@ final class ConfigurationLookup {
         currentDirectory = ConfigFile.absolutePath(FileManager.default.currentDirectoryPath, currentDirectory: "/")
         guard let explicitPath else { return }
         let absolute = ConfigFile.absolutePath(explicitPath, currentDirectory: currentDirectory)
-        guard FileManager.default.fileExists(atPath: absolute) else {
+        guard ConfigFile.entryExists(atPath: absolute) else {
             report(ConfigDiagnostic(severity: .error, message: "no such file", source: explicitPath))
             return nil
         }
@@ -174,7 +174,8 @@ final class ConfigurationLookup {
     private func governingFolder(ofFolder folder: String) -> String? {
         if let known = governingAnswers[folder] { return known }
         let answer: String?
-        switch ConfigFile.searchStep(atFolder: folder, fileExists: { FileManager.default.fileExists(atPath: $0) }) {
+        // A dangling or looping link named .highlights.json governs too, and is reported when loaded.
+        switch ConfigFile.searchStep(atFolder: folder, fileExists: ConfigFile.entryExists(atPath:)) {
         case .governs: answer = folder
         case .stops: answer = nil
         case .goesUp: answer = governingFolder(ofFolder: ConfigFile.parentFolder(of: folder))

@@ -86,7 +86,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     case .github: writer = GitHubWriter(blocking: isCheck)
     case .junit: writer = JUnitWriter(command: request.command)
     }
-    let output = OutputBuffer()
+    var output = OutputBuffer()
     var matchCount = 0
     var filesWithMatches = 0
     var searchedCount = 0
@@ -119,13 +119,13 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         let report = FileReport(
             scanned: result, configuration: entry, skipReason: skipReason,
             messages: request.format == .text || request.format == .json ? [] : messages(for: result, configuration: entry))
-        writer.file(report, to: output)
+        writer.file(report, to: &output)
     }
     for problem in walkProblems {
         let file = WalkedFile(path: problem.path, relativePath: problem.path, size: 0, modificationTime: 0)
         let unread = ScannedFile(unreadable: file, reason: problem.reason)
         let reason = problem.kind == .folder ? "cannot read the folder: \(problem.reason); its files were not searched" : "cannot read it: \(problem.reason)"
-        writer.file(FileReport(scanned: unread, configuration: .builtInOnly, skipReason: reason, messages: []), to: output)
+        writer.file(FileReport(scanned: unread, configuration: .builtInOnly, skipReason: reason, messages: []), to: &output)
     }
 
     let configProblems = lookup.problemCount > 0 && !request.allowConfigErrors
@@ -136,7 +136,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     }
     // Matches are what `check` is for; the run itself failed only when it could not do its job.
     let failed = status > 1 || (status == 1 && !isCheck) || configProblems || noBlockingRule
-    writer.finish(RunSummary(command: request.command, matchCount: matchCount, fileCount: searchedCount, failed: failed), to: output)
+    writer.finish(RunSummary(command: request.command, matchCount: matchCount, fileCount: searchedCount, failed: failed), to: &output)
     output.flush()
 
     if isCheck {

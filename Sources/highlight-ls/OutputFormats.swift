@@ -37,14 +37,15 @@ struct RunSummary {
 /// Writes the results of `list` or `check` in one format.
 protocol ReportWriter {
     /// Called for each file in walk order; appends what to write now.
-    mutating func file(_ report: FileReport, to output: OutputBuffer)
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer)
     /// Called once at the end; appends what to write last.
-    mutating func finish(_ summary: RunSummary, to output: OutputBuffer)
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer)
 }
 
 /// Standard output's bytes, gathered and written in blocks of 64 KiB or more: a match costs a few
-/// copies into one buffer, not a `String` and a system call.
-final class OutputBuffer {
+/// copies into one buffer, not a `String` and a system call. A struct passed `inout`, so that its
+/// appends need no run-time exclusivity check (a class's stored property would, per append).
+struct OutputBuffer {
     private var bytes: [UInt8] = []
     private let descriptor: Int32
     private static let blockSize = 1 << 16
@@ -55,23 +56,21 @@ final class OutputBuffer {
         bytes.reserveCapacity(Self.blockSize + 4096)
     }
 
-    deinit { flush() }
-
-    func append(_ string: String) {
+    mutating func append(_ string: String) {
         bytes.append(contentsOf: string.utf8)
         flushWhenFull()
     }
 
-    func append(_ byte: UInt8) {
+    mutating func append(_ byte: UInt8) {
         bytes.append(byte)
     }
 
-    func append(_ part: [UInt8]) {
+    mutating func append(_ part: [UInt8]) {
         bytes.append(contentsOf: part)
     }
 
     /// Appends `string`'s bytes with each `\n` and `\r` written as the two characters `\n`, `\r`.
-    func appendEscapingLineBreaks(_ string: String) {
+    mutating func appendEscapingLineBreaks(_ string: String) {
         for byte in string.utf8 {
             switch byte {
             case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
@@ -82,7 +81,7 @@ final class OutputBuffer {
     }
 
     /// Appends `value` in decimal.
-    func appendDecimal(_ value: Int) {
+    mutating func appendDecimal(_ value: Int) {
         var magnitude = value.magnitude
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
@@ -100,12 +99,12 @@ final class OutputBuffer {
     }
 
     /// Writes the gathered bytes once they fill a block.
-    func flushWhenFull() {
+    mutating func flushWhenFull() {
         if bytes.count >= Self.blockSize { flush() }
     }
 
-    /// Writes every gathered byte.
-    func flush() {
+    /// Writes every gathered byte; the owner calls it last, and before anything else is written to the descriptor.
+    mutating func flush() {
         guard !bytes.isEmpty else { return }
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -136,7 +135,7 @@ func ruleName(_ ruleIndex: Int, in configuration: HighlightConfiguration) -> Str
 struct TextWriter: ReportWriter {
     var colours: Bool
 
-    mutating func file(_ report: FileReport, to output: OutputBuffer) {
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
         let path = report.scanned.file.path
         guard !colours else {
             for match in report.scanned.matches {
@@ -176,7 +175,7 @@ struct TextWriter: ReportWriter {
         }
     }
 
-    mutating func finish(_ summary: RunSummary, to output: OutputBuffer) {}
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {}
 
     /// The text with `\n` and `\r` written as `\\n` and `\\r`; most matches have neither and are returned as they are.
     private func escapingLineBreaks(_ text: String) -> String {
@@ -188,7 +187,7 @@ struct TextWriter: ReportWriter {
 // MARK: json
 
 struct JSONLinesWriter: ReportWriter {
-    mutating func file(_ report: FileReport, to output: OutputBuffer) {
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
         guard !report.scanned.matches.isEmpty else { return }
         let path = Array("{\"path\":\(jsonString(report.scanned.file.path)),\"line\":".utf8)
         var names: [Int: [UInt8]] = [:]
@@ -224,7 +223,7 @@ struct JSONLinesWriter: ReportWriter {
         }
     }
 
-    mutating func finish(_ summary: RunSummary, to output: OutputBuffer) {}
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {}
 }
 
 // MARK: github
@@ -234,7 +233,7 @@ struct GitHubWriter: ReportWriter {
     /// `check` reports errors; `list` reports each rule's severity (a notice when it has none).
     var blocking: Bool
 
-    mutating func file(_ report: FileReport, to output: OutputBuffer) {
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
         output.append(fileText(report))
     }
 
@@ -256,7 +255,7 @@ struct GitHubWriter: ReportWriter {
         return out
     }
 
-    mutating func finish(_ summary: RunSummary, to output: OutputBuffer) {}
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {}
 
     private func githubLevel(_ severity: RuleDefinition.Severity?) -> String {
         switch severity {
@@ -299,7 +298,7 @@ struct SARIFWriter: ReportWriter {
         self.currentDirectory = currentDirectory
     }
 
-    mutating func file(_ report: FileReport, to output: OutputBuffer) {
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
         output.append(fileText(report))
     }
 
@@ -327,7 +326,7 @@ struct SARIFWriter: ReportWriter {
         return ""
     }
 
-    mutating func finish(_ summary: RunSummary, to output: OutputBuffer) {
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {
         output.append(finishText(summary))
     }
 
@@ -446,7 +445,7 @@ struct JUnitWriter: ReportWriter {
         self.command = command
     }
 
-    mutating func file(_ report: FileReport, to output: OutputBuffer) {
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
         output.append(fileText(report))
     }
 
@@ -476,7 +475,7 @@ struct JUnitWriter: ReportWriter {
         return ""
     }
 
-    mutating func finish(_ summary: RunSummary, to output: OutputBuffer) {
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {
         output.append(finishText(summary))
     }
 

@@ -97,7 +97,7 @@ import Testing
     /// decoder, writer and output queue (an unknown method, answered -32601 with the id): a 23-digit integer, one below `Int.min` (which a double
     /// would turn into `Int.min`, another valid id) and a fraction with a trailing zero.
     @Test func requestIdsAreEchoedAsTheirExactText() throws {
-        let ids = ["12345678901234567890123", "-9223372036854775809", "-9223372036854775808", "2.50", "1E+2", "\"12345678901234567890123\""]
+        let ids = ["12345678901234567890123", "-9223372036854775809", "-9223372036854775808", "2.50", "1E+2", "-0", "\"12345678901234567890123\""]
         var input = message(initialize) + message(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#)
         for id in ids { input += message(#"{"jsonrpc":"2.0","id":\#(id),"method":"highlight/unknown","params":{}}"#) }
         input += message(#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#) + message(#"{"jsonrpc":"2.0","method":"exit"}"#)
@@ -110,6 +110,23 @@ import Testing
             #expect(bodies.contains { body in body.contains(#""id":\#(id),"#) || body.contains(#""id":\#(id)}"#) },
                 "id \(id) not echoed exactly: \(bodies)")
         }
+    }
+
+    /// A request still answered by a background job when `shutdown` arrives is answered before
+    /// the shutdown's own response (here `workspace/symbol`, whose job may not have finished).
+    @Test func shutdownAnswersTheRequestsJobsAreStillWorkingOn() throws {
+        var input = message(initialize) + message(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#)
+        for id in 10..<13 { input += message(#"{"jsonrpc":"2.0","id":\#(id),"method":"workspace/symbol","params":{"query":""}}"#) }
+        input += message(#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#) + message(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        let (status, output) = try run(input: input)
+        #expect(status == 0)
+        var framer = MessageFramer()
+        var answered: [RequestID] = []
+        for case .body(let body) in framer.append(output) {
+            if case .success(.response(let id, _)) = Message.decode(body: body) { answered.append(id) }
+        }
+        #expect(answered.count == 5 && Set(answered) == Set([1, 10, 11, 12, 2].map { RequestID($0) }), "\(answered)")
+        #expect(answered.last == RequestID(2), "shutdown was answered before the requests it ended: \(answered)")
     }
 
     /// A `$/cancelRequest` that arrives before its request cancels nothing: the request, sent

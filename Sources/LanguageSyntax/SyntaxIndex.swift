@@ -94,12 +94,16 @@ public struct SyntaxIndex: Sendable {
             }
         }
 
+        // In place: the following lines only move, in one pass without copies or per-element
+        // checks (this is the part of a keystroke that grows with the file).
         let tailStart = convergedAt ?? lineStarts.count
-        var tailStarts = Array(lineStarts[tailStart...])
+        lineStarts.replaceSubrange(firstLine..<tailStart, with: newStarts)
         if delta != 0 {
-            for index in tailStarts.indices { tailStarts[index] += delta }
+            let first = firstLine + newStarts.count
+            lineStarts.withUnsafeMutableBufferPointer { buffer in
+                for index in first..<buffer.count { buffer[index] &+= delta }
+            }
         }
-        lineStarts.replaceSubrange(firstLine..<lineStarts.count, with: newStarts + tailStarts)
         lineStartStates.replaceSubrange(firstLine..<tailStart, with: newStates)
         lineRegions.replaceSubrange(firstLine..<tailStart, with: newRegions)
         return firstLine..<(firstLine + newStarts.count)

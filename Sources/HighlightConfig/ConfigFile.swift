@@ -31,37 +31,149 @@ public enum ConfigFile {
 
     /// Reads and parses the file at `path`; diagnostics name `path` as their source.
     ///
+    /// The file is opened without waiting and without following a link by surprise
+    /// (`readRegularFile(atPath:limit:)`), so a FIFO, a device, a link loop or a dangling link in
+    /// its place is reported, never waited on and never taken for a missing file.
+    ///
     /// - Complexity: O(*n*) in the size of the file (at most `maximumSizeInBytes` bytes are read).
     public static func load(path: String) -> LoadResult {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
-        guard !isDirectory.boolValue else {
-            return .unusable([ConfigDiagnostic(severity: .error, message: "\(name) is a directory, not a file; it is ignored", source: path)])
-        }
-        // Opening a FIFO would wait for a writer forever, and a device might never end: only
-        // regular files (or links to them) are read.
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            return .unusable([ConfigDiagnostic(severity: .error, message: "\(name) is not a regular file; it is ignored", source: path)])
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .unusable([ConfigDiagnostic(severity: .error, message: "cannot open the file for reading; it is ignored", source: path)])
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            // One byte past the limit is enough to tell that the file is too large.
-            data = try handle.read(upToCount: maximumSizeInBytes + 1) ?? Data()
-        } catch {
-            return .unusable([ConfigDiagnostic(severity: .error, message: "cannot read the file (\(error)); it is ignored", source: path)])
-        }
-        guard data.count <= maximumSizeInBytes else {
+        let bytes: [UInt8]
+        switch readRegularFile(atPath: path, limit: maximumSizeInBytes) {
+        case .missing: return .missing
+        case .refused(let message):
+            return .unusable([ConfigDiagnostic(severity: .error, message: message, source: path)])
+        case .tooLarge:
             let message = "the file is larger than the limit of \(maximumSizeInBytes) bytes (4 MiB); it is ignored"
             return .unusable([ConfigDiagnostic(severity: .error, message: message, source: path)])
+        case .read(let contents): bytes = contents
         }
-        let (layer, diagnostics) = ConfigLayer.parse(fileContents: [UInt8](data), source: path)
+        let (layer, diagnostics) = ConfigLayer.parse(fileContents: bytes, source: path)
         guard let layer else { return .unusable(diagnostics) }
         return .loaded(layer, diagnostics: diagnostics)
+    }
+
+    /// What reading a configuration file from a repository gave.
+    public enum RegularFileRead: Sendable, Equatable {
+        /// Nothing of that name (not even a link).
+        case missing
+        /// The contents.
+        case read([UInt8])
+        /// Larger than the limit.
+        case tooLarge
+        /// Something of that name that cannot be read as a file, and why (a sentence for the user).
+        case refused(String)
+    }
+
+    /// Reads the regular file at `path`, at most `limit` bytes, so that nothing put in its place
+    /// (by a repository, or between a check and the open) can hang or trick the reader.
+    ///
+    /// The entry is looked at with `lstat`. A symbolic link is resolved deliberately (`realpath`):
+    /// a loop or a dangling link is refused with a message naming it. The file (or the link's
+    /// target) is then opened with `O_NONBLOCK | O_NOFOLLOW`, so a FIFO swapped in cannot block the
+    /// open and a link swapped in is refused, and the open descriptor is checked with `fstat`:
+    /// only a regular file is read, from that descriptor.
+    ///
+    /// - Complexity: a few system calls plus O(*n*) in the bytes read.
+    public static func readRegularFile(atPath path: String, limit: Int) -> RegularFileRead {
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+        var entry = stat()
+        guard lstat(path, &entry) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return .missing }
+            return .refused("cannot read the file: \(describeError(code)); it is ignored")
+        }
+        var target = path
+        if entry.st_mode & S_IFMT == S_IFLNK {
+            guard let resolved = realpath(path, nil) else {
+                let code = errno
+                let destination = linkDestination(path).map { " to \($0)" } ?? ""
+                switch code {
+                case ELOOP: return .refused("\(fileName) is a symbolic link\(destination) that loops (too many levels of symbolic links); it is ignored")
+                case ENOENT, ENOTDIR: return .refused("\(fileName) is a dangling symbolic link\(destination): its target does not exist; it is ignored")
+                default: return .refused("\(fileName) is a symbolic link\(destination) that cannot be resolved: \(describeError(code)); it is ignored")
+                }
+            }
+            target = String(cString: resolved)
+            free(resolved)
+            guard stat(target, &entry) == 0 else {
+                return .refused("\(fileName) is a symbolic link to \(target), which cannot be read: \(describeError(errno)); it is ignored")
+            }
+        }
+        // Refused before opening: opening a device can have effects of its own.
+        if let problem = notARegularFile(entry, fileName: fileName) { return .refused(problem) }
+
+        let descriptor = open(target, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: return .missing  // removed since it was looked at
+            case ELOOP: return .refused("\(fileName) was replaced by a symbolic link while it was opened; it is ignored")
+            default: return .refused("cannot open the file for reading: \(describeError(code)); it is ignored")
+            }
+        }
+        defer { close(descriptor) }
+        // What was opened is what is read: whatever the path names now, the descriptor is checked.
+        var opened = stat()
+        guard fstat(descriptor, &opened) == 0 else {
+            return .refused("cannot read the file: \(describeError(errno)); it is ignored")
+        }
+        if let problem = notARegularFile(opened, fileName: fileName) { return .refused(problem) }
+
+        var bytes: [UInt8] = []
+        let expected = Int(exactly: opened.st_size).map { min(max(0, $0), limit) + 1 } ?? 1
+        bytes.reserveCapacity(expected)
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        // One byte past the limit is enough to tell that the file is too large.
+        while bytes.count <= limit {
+            let wanted = min(chunk.count, limit + 1 - bytes.count)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
+            if count > 0 {
+                bytes += chunk[0..<count]
+            } else if count == 0 {
+                break
+            } else if errno == EINTR {
+                continue
+            } else {
+                return .refused("cannot read the file: \(describeError(errno)); it is ignored")
+            }
+        }
+        return bytes.count > limit ? .tooLarge : .read(bytes)
+    }
+
+    /// Why an entry described by `info` is not read as a configuration file, or nil for a regular file.
+    private static func notARegularFile(_ info: stat, fileName: String) -> String? {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "\(fileName) is a directory, not a file; it is ignored"
+        case S_IFIFO: return "\(fileName) is not a regular file (a FIFO); it is ignored"
+        case S_IFSOCK: return "\(fileName) is not a regular file (a socket); it is ignored"
+        case S_IFCHR, S_IFBLK: return "\(fileName) is not a regular file (a device); it is ignored"
+        default: return "\(fileName) is not a regular file; it is ignored"
+        }
+    }
+
+    /// The text a symbolic link holds, for messages.
+    private static func linkDestination(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBufferPointer { storage in
+            storage.baseAddress.map { readlink(path, $0, storage.count - 1) } ?? -1
+        }
+        guard count > 0, count < buffer.count else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `strerror` of `code`, lower-cased at the start to sit inside a sentence.
+    static func describeError(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        guard let first = text.first else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+
+    /// Whether there is a directory entry at `path` (a dangling or looping link counts), as the
+    /// lookup of configuration files asks: such an entry governs, and loading it reports what is wrong.
+    public static func entryExists(atPath path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 }
 
@@ -96,7 +208,7 @@ extension ConfigFile {
     ///   `ConfigFile.name` and `.git` inside each).
     public static func place(
         ofFile path: String, boundary: String? = nil, currentDirectory: String = FileManager.default.currentDirectoryPath,
-        fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+        fileExists: (String) -> Bool = ConfigFile.entryExists(atPath:)
     ) -> ConfigPlace {
         let absolute = absolutePath(path, currentDirectory: currentDirectory)
         let directory = parentFolder(of: absolute)
@@ -112,7 +224,7 @@ extension ConfigFile {
     /// file's relative path.
     public static func governingFolder(
         ofFolder folder: String, boundary: String? = nil,
-        fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+        fileExists: (String) -> Bool = ConfigFile.entryExists(atPath:)
     ) -> (folder: String?, stoppedAt: String) {
         let limit = boundary.map { absolutePath($0, currentDirectory: "/") }
         var current = absolutePath(folder, currentDirectory: "/")

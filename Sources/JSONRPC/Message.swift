@@ -88,7 +88,7 @@ extension Message {
         case nil: id = nil
         case .some(let value):
             switch value {
-            case .integer, .double, .string, .null: id = RequestID(value)
+            case .integer, .double, .number, .string, .null: id = RequestID(value)
             default:
                 return .failure(MessageDecodingError(id: nil, error: .invalidRequest("\"id\" must be a string or a number")))
             }

@@ -1,12 +1,18 @@
 /// A JSON value as read from or written to the wire or a config file.
 ///
-/// Integral numbers that fit in `Int` are kept as `.integer` so that request ids and
-/// positions round-trip exactly; every other number is a `.double`.
+/// Integral numbers that fit in `Int` are kept as `.integer`; every other number the parser reads
+/// is kept as its exact text (`.number`), so that request ids such as `12345678901234567890123`
+/// or `-9223372036854775809` are written back exactly as they came. `.double` is for numbers the
+/// program computes.
 public enum JSON: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int)
     case double(Double)
+    /// A number as written in a JSON text (RFC 8259 grammar), kept verbatim: the parser's form of
+    /// every number that is not an integer within `Int`. The writer copies it as it is (and
+    /// writes `null` for text that is not a JSON number).
+    case number(String)
     case string(String)
     case array([JSON])
     case object([String: JSON])
@@ -31,6 +37,13 @@ extension JSON {
         case .integer(let value): return value
         case .double(let value):
             return exactInteger(value)
+        case .number(let text):
+            // An integral literal reaches `.number` only when it is beyond `Int`; a fraction or an
+            // exponent is read as a double, trusted only where doubles are exact (|x| < 2^53), so
+            // that `-9223372036854775809` never turns into `Int.min`.
+            guard text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+                  let value = Double(text), value.magnitude < 9_007_199_254_740_992 else { return nil }
+            return exactInteger(value)
         default: return nil
         }
     }
@@ -40,6 +53,7 @@ extension JSON {
         switch self {
         case .integer(let value): return Double(value)
         case .double(let value): return value
+        case .number(let text): return Double(text)
         default: return nil
         }
     }
@@ -73,7 +87,7 @@ extension JSON {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
-        case .integer, .double: return "number"
+        case .integer, .double, .number: return "number"
         case .string: return "string"
         case .array: return "array"
         case .object: return "object"

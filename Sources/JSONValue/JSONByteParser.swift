@@ -335,7 +335,7 @@ struct JSONByteParser {
     /// Parses a number at `offset` following the RFC 8259 grammar.
     ///
     /// Integral literals (no fraction, no exponent) that fit in `Int` become `.integer`; every
-    /// other number becomes `.double` (values beyond the `Double` range become infinite).
+    /// other number becomes `.number` with its exact text.
     private mutating func parseNumber() throws(JSONSyntaxError) -> JSON {
         let start = offset
         var index = offset
@@ -395,11 +395,8 @@ struct JSONByteParser {
             let (positive, overflow) = (0).subtractingReportingOverflow(accumulator)
             if !overflow { return .integer(positive) }
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let double = Double(text) else {
-            throw error("number out of range", at: start)
-        }
-        return .double(double)
+        // Kept as written, so that a request id beyond `Int` or `Double` is echoed exactly.
+        return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
     }
 
     @inline(__always)

@@ -28,8 +28,8 @@ public struct JSONParseOptions: Sendable {
 /// Parses JSON texts (RFC 8259) from UTF-8 bytes, without Foundation.
 ///
 /// - Numbers: an integral literal (no fraction or exponent) that fits in `Int` becomes
-///   `.integer`; any other number becomes `.double`, so a 20-digit integer is a `.double`.
-///   A number beyond the range of `Double` becomes an infinite `.double`.
+///   `.integer`; any other number becomes `.number` with its text exactly as written, so a
+///   23-digit integer or `2.50` is written back unchanged (`doubleValue` reads it as a double).
 /// - Strings: invalid UTF-8 and unescaped control characters are errors. A `\u` escape of a
 ///   lone UTF-16 surrogate decodes to U+FFFD; an escaped surrogate pair decodes to its scalar.
 /// - Objects: when a key repeats, the last member wins.

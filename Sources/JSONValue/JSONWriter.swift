@@ -203,6 +203,7 @@ public struct JSONWriter: Sendable {
         case .bool(let value): appendStaticText(value ? "true" : "false")
         case .integer(let value): appendInteger(value)
         case .double(let value): appendDouble(value)
+        case .number(let text): appendNumberText(text)
         case .string(let value): appendString(value)
         case .array(let elements):
             bytes.append(ASCII.openBracket)
@@ -292,6 +293,16 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: value.description.utf8)
     }
 
+    /// Appends number text as it is when it is a JSON number, else `null`, so that the output
+    /// stays JSON whatever a caller put in a `.number`.
+    private mutating func appendNumberText(_ text: String) {
+        if isJSONNumberText(text.utf8) {
+            bytes.append(contentsOf: text.utf8)
+        } else {
+            appendStaticText("null")
+        }
+    }
+
     private mutating func appendString(_ string: String) {
         var string = string
         string.withUTF8 { appendEscaped(utf8: $0) }
@@ -353,4 +364,30 @@ extension JSON: CustomStringConvertible {
 
     /// The compact JSON text of the value.
     public var description: String { jsonText }
+}
+
+/// Whether `text` is a number by RFC 8259's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+func isJSONNumberText(_ text: String.UTF8View) -> Bool {
+    var bytes = text.makeIterator()
+    var next = bytes.next()
+    func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 &- UInt8(ascii: "0") < 10 } ?? false }
+    if next == UInt8(ascii: "-") { next = bytes.next() }
+    guard isDigit(next) else { return false }
+    if next == UInt8(ascii: "0") {
+        next = bytes.next()
+    } else {
+        while isDigit(next) { next = bytes.next() }
+    }
+    if next == UInt8(ascii: ".") {
+        next = bytes.next()
+        guard isDigit(next) else { return false }
+        while isDigit(next) { next = bytes.next() }
+    }
+    if next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+        next = bytes.next()
+        if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { next = bytes.next() }
+        guard isDigit(next) else { return false }
+        while isDigit(next) { next = bytes.next() }
+    }
+    return next == nil
 }

@@ -32,6 +32,7 @@ public enum StdioRunner {
                     // Decoding here keeps the server loop free while large texts are parsed.
                     switch Server.decodeIncoming(body: body) {
                     case .valid(let message):
+                        // Noted only for a request still waiting in the inbox (`PendingRequests`).
                         if case .notification("$/cancelRequest", let params) = message, let id = params?["id"] {
                             inbox.cancel(RequestID(id))
                         }
@@ -149,7 +150,7 @@ private final class Inbox: Sendable {
     private struct State {
         var items: [Item] = []
         var head = 0
-        var cancelled: Set<RequestID> = []
+        var requests = PendingRequests()
     }
 
     // NSCondition guards `state`; all access goes through `condition.lock()`.
@@ -161,22 +162,24 @@ private final class Inbox: Sendable {
         if case .message = item {
             while state.items.count - state.head >= Self.capacity { condition.wait() }
         }
+        if case .message(.request(let id, _, _)) = item { state.requests.received(id) }
         state.items.append(item)
         condition.broadcast()
         condition.unlock()
     }
 
+    /// Notes a `$/cancelRequest` for `id`, if a request with that id is waiting.
     func cancel(_ id: RequestID) {
         condition.lock()
-        // Only ids of requests still waiting can be cancelled; a bounded set either way.
-        if state.cancelled.count < 1024 { state.cancelled.insert(id) }
+        state.requests.cancel(id)
         condition.unlock()
     }
 
+    /// Called by the loop for each request it pops: whether it was cancelled while it waited.
     func takeCancellation(_ id: RequestID) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        return state.cancelled.remove(id) != nil
+        return state.requests.take(id)
     }
 
     /// The next item; calls `onIdle` (without the lock) before waiting when the inbox is empty.
@@ -195,9 +198,43 @@ private final class Inbox: Sendable {
         if state.head == state.items.count {
             state.items.removeAll(keepingCapacity: true)
             state.head = 0
-            state.cancelled.removeAll()
         }
         condition.unlock()
         return item
     }
+}
+
+/// The requests received but not yet taken by the server loop, and the cancellations noted for them.
+///
+/// A `$/cancelRequest` is kept only for a request that was received and is still waiting: one
+/// that arrives before its request, or names an id that is not waiting, is not kept, so it can
+/// never cancel a request that comes later (with the same id, or a reused one). A cancellation
+/// for a request the loop has already taken reaches the server in order, which stops its job if
+/// it has one (`BackgroundJobs.swift`). Both sets are bounded by the inbox's capacity.
+struct PendingRequests {
+    /// How many requests with each id are waiting (a client may reuse an id).
+    private var waiting: [RequestID: Int] = [:]
+    private var cancelled: Set<RequestID> = []
+
+    /// A request with `id` was put in the inbox.
+    mutating func received(_ id: RequestID) {
+        waiting[id, default: 0] += 1
+    }
+
+    /// Notes a cancellation of `id`; returns whether it was kept (a request with that id is waiting).
+    @discardableResult
+    mutating func cancel(_ id: RequestID) -> Bool {
+        guard waiting[id] != nil else { return false }
+        cancelled.insert(id)
+        return true
+    }
+
+    /// The loop took a request with `id`; returns whether it was cancelled while it waited.
+    mutating func take(_ id: RequestID) -> Bool {
+        if let count = waiting[id] { waiting[id] = count > 1 ? count - 1 : nil }
+        return cancelled.remove(id) != nil
+    }
+
+    /// The number of requests waiting.
+    var waitingCount: Int { waiting.values.reduce(0, +) }
 }

@@ -45,20 +45,35 @@ final class FileReadBuffer {
     /// The bytes the buffer can hold without growing.
     var capacity: Int { storage.count }
 
+    /// Why the last read failed, as a short phrase ("permission denied"), when it was `.unreadable`.
+    private(set) var lastFailure: String?
+
     /// Reads the file at `path` into the buffer and returns how many bytes it holds, or why not.
+    func read(_ path: String, limit: Int, mapsLargeFiles: Bool = false) -> Result<Int, ScannedFile.Skipped> {
+        read(WalkedFile(path: path, relativePath: path, size: 0, modificationTime: 0), limit: limit, mapsLargeFiles: mapsLargeFiles)
+    }
+
+    /// Reads `file` (by its path on disk) into the buffer and returns how many bytes it holds, or why not.
     ///
-    /// The size is taken from `fstat` on the open file; a file that shrinks while it is read is
-    /// read as far as it went, and bytes appended after the `fstat` are left out.
+    /// The file is opened with `O_NONBLOCK` and the open descriptor checked with `fstat`: a FIFO or
+    /// device put in a regular file's place since the walk is refused, never waited on. The size is
+    /// taken from `fstat` on the open file; a file that shrinks while it is read is read as far as
+    /// it went, and bytes appended after the `fstat` are left out. A read error fails the file.
     /// With `mapsLargeFiles`, a file of `mappingThreshold` bytes or more is mapped rather than copied
     /// (see above for the risk); the mapping lasts until the next read.
-    func read(_ path: String, limit: Int, mapsLargeFiles: Bool = false) -> Result<Int, ScannedFile.Skipped> {
+    func read(_ file: WalkedFile, limit: Int, mapsLargeFiles: Bool = false) -> Result<Int, ScannedFile.Skipped> {
         unmap()
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.unreadable) }
+        lastFailure = nil
+        let (descriptor, openError) = file.withFileSystemPath { path in
+            let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            return (descriptor, errno)
+        }
+        guard descriptor >= 0 else { return unreadable(FileSystemPath.describeError(openError)) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failure(.unreadable) }
-        guard let size = Int(exactly: info.st_size), size >= 0 else { return .failure(.unreadable) }
+        guard fstat(descriptor, &info) == 0 else { return unreadable(FileSystemPath.describeError(errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return unreadable("not a regular file") }
+        guard let size = Int(exactly: info.st_size), size >= 0 else { return unreadable("its size is out of range") }
         guard size <= limit else { return .failure(.tooLarge) }
         if mapsLargeFiles, size >= Self.mappingThreshold,
            let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0),
@@ -67,19 +82,24 @@ final class FileReadBuffer {
             return .success(size)
         }
         reserve(size)
-        guard let base = storage.baseAddress else { return .failure(.unreadable) }
+        guard let base = storage.baseAddress else { return unreadable("out of memory") }
         var filled = 0
         while filled < size {
             let count = Foundation.read(descriptor, base + filled, size - filled)
             if count > 0 {
                 filled += count
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
+            } else if count == 0 {
                 break
+            } else if errno != EINTR {
+                return unreadable(FileSystemPath.describeError(errno))
             }
         }
         return .success(filled)
+    }
+
+    private func unreadable(_ reason: String) -> Result<Int, ScannedFile.Skipped> {
+        lastFailure = reason
+        return .failure(.unreadable)
     }
 
     /// Calls `body` with the first `count` bytes (clamped to the capacity).

@@ -30,6 +30,15 @@ public struct ScannedFile: Sendable {
     public var skipped: Skipped?
     /// Whether the engine's match limit cut the matches short.
     public var truncated: Bool
+    /// Why the file could not be read ("permission denied"), when `skipped` is `.unreadable`.
+    public var unreadableReason: String? = nil
+}
+
+extension ScannedFile {
+    /// A file (or folder) that could not be read, and why ("permission denied"), for reports.
+    public init(unreadable file: WalkedFile, reason: String) {
+        self.init(file: file, languageID: nil, matches: [], skipped: .unreadable, truncated: false, unreadableReason: reason)
+    }
 }
 
 /// How files are scanned.
@@ -125,13 +134,13 @@ public enum WorkspaceScanner {
 
     /// Walks each of `roots` and scans its files on all cores while the walk goes on, each file
     /// with the configuration and size limit `prepare` gives it (on the calling thread, in walk
-    /// order); the results are in walk order, root after root. `unreadableFolder` is called with
-    /// each folder the walk could not list.
+    /// order); the results are in walk order, root after root. `problem` is called (on the calling
+    /// thread) with each folder, entry or ignore file the walk could not read.
     ///
     /// - Complexity: O(total bytes) spread over the cores, plus the walk and one `prepare` per file.
     public static func scan(
         walking roots: [String], walkOptions: WorkspaceWalker.Options = WorkspaceWalker.Options(),
-        options: ScanOptions = ScanOptions(), unreadableFolder: (String) -> Void = { _ in }, prepare: (WalkedFile) -> ScanItem
+        options: ScanOptions = ScanOptions(), problem: (WalkProblem) -> Void = { _ in }, prepare: (WalkedFile) -> ScanItem
     ) -> [ScannedFile] {
         let queue = ScanQueue()
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -152,7 +161,7 @@ public enum WorkspaceScanner {
         var batch: [ScanItem] = []
         batch.reserveCapacity(ScanQueue.batchSize)
         for root in roots {
-            WorkspaceWalker.walk(under: root, options: walkOptions, unreadableFolder: unreadableFolder) { file in
+            WorkspaceWalker.walk(under: root, options: walkOptions, problem: problem) { file in
                 batch.append(prepare(file))
                 if batch.count == ScanQueue.batchSize {
                     queue.add(batch)
@@ -185,10 +194,11 @@ public enum WorkspaceScanner {
         if filter.isEmpty { return result }
 
         let count: Int
-        switch buffer.read(file.path, limit: options.maximumFileSize, mapsLargeFiles: options.mapsLargeFiles) {
+        switch buffer.read(file, limit: options.maximumFileSize, mapsLargeFiles: options.mapsLargeFiles) {
         case .success(let read): count = read
         case .failure(let reason):
             result.skipped = reason
+            result.unreadableReason = buffer.lastFailure
             return result
         }
         buffer.withBytes(count: count) { bytes in

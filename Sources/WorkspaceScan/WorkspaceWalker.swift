@@ -8,21 +8,135 @@ import Foundation
 
 /// A regular file found by the walk.
 public struct WalkedFile: Sendable, Hashable {
-    /// The path as the walk reached it (the root joined with the relative path).
+    /// The path as the walk reached it (the root joined with the relative path). A path that is
+    /// not valid UTF-8 is shown escaped (`FileSystemPath.displayed`); `undecodedPath` then holds it.
     public var path: String
-    /// The path relative to the root, segments separated by `/`.
+    /// The path relative to the root, segments separated by `/` (escaped as `path` is).
     public var relativePath: String
     /// The size in bytes when listed.
     public var size: Int
     /// The modification time when listed, in nanoseconds since 1970.
     public var modificationTime: Int64
+    /// The path's bytes on disk when they are not valid UTF-8; nil when `path` is the path on disk.
+    public var undecodedPath: [UInt8]?
 
     /// Creates a file entry.
-    public init(path: String, relativePath: String, size: Int, modificationTime: Int64) {
+    public init(path: String, relativePath: String, size: Int, modificationTime: Int64, undecodedPath: [UInt8]? = nil) {
         self.path = path
         self.relativePath = relativePath
         self.size = size
         self.modificationTime = modificationTime
+        self.undecodedPath = undecodedPath
+    }
+
+    /// Calls `body` with the path to open, as the file system knows it (NUL-terminated).
+    public func withFileSystemPath<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        try FileSystemPath.withCString(display: path, bytes: undecodedPath, body)
+    }
+}
+
+/// Something the walk could not read, so that nothing is left out silently.
+public struct WalkProblem: Sendable, Hashable {
+    /// What could not be read.
+    public enum Kind: Sendable, Hashable {
+        /// A folder that could not be listed (or listed only in part): some of its files were not searched.
+        case folder
+        /// An entry that could not be looked at (it vanished, or an I/O error): it was not searched.
+        case entry
+        /// An ignore file that was not read (not a regular file, too large, unreadable): more is
+        /// searched, nothing less.
+        case ignoreFile
+    }
+
+    /// The path, shown as `WalkedFile.path` is.
+    public var path: String
+    /// Why, as a short phrase ("permission denied").
+    public var reason: String
+    public var kind: Kind
+
+    /// Creates a problem.
+    public init(path: String, reason: String, kind: Kind) {
+        self.path = path
+        self.reason = reason
+        self.kind = kind
+    }
+}
+
+/// Paths as bytes: file names on Linux are any bytes but `/` and NUL, and the walk keeps them so.
+public enum FileSystemPath {
+    /// `bytes` as text: valid UTF-8 as it is; otherwise each byte that does not begin a valid UTF-8
+    /// sequence is written `\xNN` (two upper-case hex digits) and each backslash `\\`, so that the
+    /// name shows what is on disk and stays valid text in every output format. A valid name is
+    /// never changed.
+    ///
+    /// - Complexity: O(*n*) in the number of bytes.
+    public static func displayed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        let array = Array(bytes)
+        if let text = String(validating: array, as: UTF8.self) { return text }
+        let digits = Array("0123456789ABCDEF".unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        while index < array.count {
+            if let (scalar, length) = scalar(at: index, in: array) {
+                if scalar == "\\" {
+                    out.append("\\")
+                    out.append("\\")
+                } else {
+                    out.append(scalar)
+                }
+                index += length
+            } else {
+                let byte = array[index]
+                out.append("\\")
+                out.append("x")
+                out.append(digits[Int(byte >> 4)])
+                out.append(digits[Int(byte & 0x0F)])
+                index += 1
+            }
+        }
+        return String(out)
+    }
+
+    /// The scalar of the valid UTF-8 sequence that begins at `index`, and its length, or nil.
+    private static func scalar(at index: Int, in bytes: [UInt8]) -> (Unicode.Scalar, Int)? {
+        let lead = bytes[index]
+        if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
+        let length: Int
+        let lowest: UInt32
+        switch lead {
+        case 0xC2...0xDF: length = 2; lowest = 0x80
+        case 0xE0...0xEF: length = 3; lowest = 0x800
+        case 0xF0...0xF4: length = 4; lowest = 0x10000
+        default: return nil
+        }
+        guard index + length <= bytes.count else { return nil }
+        var value = UInt32(lead) & (0xFF >> (length + 1))
+        for offset in 1..<length {
+            let byte = bytes[index + offset]
+            guard byte & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(byte & 0x3F)
+        }
+        // Overlong forms, surrogates and values past U+10FFFF are invalid.
+        guard value >= lowest, let scalar = Unicode.Scalar(value) else { return nil }
+        return (scalar, length)
+    }
+
+    /// Calls `body` with `bytes` (when given) or `display` as a NUL-terminated C string.
+    static func withCString<Result>(display: String, bytes: [UInt8]?, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        guard let bytes else { return try display.withCString(body) }
+        let terminated = bytes.map { CChar(bitPattern: $0) } + [0]
+        return try terminated.withUnsafeBufferPointer { buffer in
+            // `buffer` is never empty: it ends with the NUL just appended.
+            guard let base = buffer.baseAddress else { return try "".withCString(body) }
+            return try body(base)
+        }
+    }
+
+    /// `strerror` of `code`, lower-cased at the start to sit inside a sentence ("permission denied").
+    public static func describeError(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        guard let first = text.first else { return text }
+        return first.lowercased() + text.dropFirst()
     }
 }
 
@@ -42,6 +156,9 @@ public enum WorkspaceWalker {
         }
     }
 
+    /// Ignore files larger than this (16 MiB) are not read (and reported).
+    public static let maximumIgnoreFileBytes = 16 << 20
+
     /// The regular files under `root` (or `root` itself when it is a file), in walk order: the entries
     /// of each directory by the bytes of their names, a subdirectory's files where its name falls.
     ///
@@ -56,83 +173,162 @@ public enum WorkspaceWalker {
     ///
     /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
     public static func walk(under root: String, options: Options = Options(), visit: (WalkedFile) -> Void) {
-        walk(under: root, options: options, unreadableFolder: { _ in }, visit: visit)
+        walk(under: root, options: options, problem: { _ in }, visit: visit)
     }
 
     /// Calls `visit` with each regular file under `root`, as `walk(under:options:visit:)` does, and
-    /// `unreadableFolder` with each folder that could not be listed (so that nothing is left out silently).
+    /// `problem` with each folder, entry or ignore file that could not be read (so that nothing is
+    /// left out silently). Names that are not valid UTF-8 are walked and searched like any other.
     ///
     /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
     public static func walk(
-        under root: String, options: Options = Options(), unreadableFolder: (String) -> Void, visit: (WalkedFile) -> Void
+        under root: String, options: Options = Options(), problem: (WalkProblem) -> Void, visit: (WalkedFile) -> Void
     ) {
         var info = stat()
-        guard stat(root, &info) == 0 else { return }
+        guard stat(root, &info) == 0 else {
+            problem(WalkProblem(path: root, reason: FileSystemPath.describeError(errno), kind: .entry))
+            return
+        }
         if (info.st_mode & S_IFMT) != S_IFDIR {
             let name = root.split(separator: "/").last.map(String.init) ?? root
             visit(WalkedFile(path: root, relativePath: name, size: Int(info.st_size), modificationTime: nanoseconds(info)))
             return
         }
         walk(
-            directory: root, relative: "", segments: [], ignores: IgnoreStack(), options: options, unreadable: unreadableFolder,
-            visit: visit)
+            directory: root, directoryBytes: nil, relative: "", segments: [], ignores: IgnoreStack(), options: options,
+            problem: problem, visit: visit)
     }
 
+    /// One entry of a directory: its name's bytes (the sort key), and the name as shown.
+    private struct Entry {
+        var bytes: [UInt8]
+        var name: String
+        var isValidUTF8: Bool
+    }
+
+    /// Walks `directory` (as shown; `directoryBytes` is its path on disk when that differs).
     private static func walk(
-        directory: String, relative: String, segments: [[Unicode.Scalar]], ignores: IgnoreStack, options: Options,
-        unreadable: (String) -> Void, visit: (WalkedFile) -> Void
+        directory: String, directoryBytes: [UInt8]?, relative: String, segments: [[Unicode.Scalar]], ignores: IgnoreStack,
+        options: Options, problem: (WalkProblem) -> Void, visit: (WalkedFile) -> Void
     ) {
-        guard let handle = opendir(directory) else {
-            unreadable(directory)
+        // errno is read in the closure, before anything else can change it.
+        let (opened, openError) = FileSystemPath.withCString(display: directory, bytes: directoryBytes) { path in
+            let handle = opendir(path)
+            return (handle, errno)
+        }
+        guard let handle = opened else {
+            problem(WalkProblem(path: directory, reason: FileSystemPath.describeError(openError), kind: .folder))
             return
         }
         // Kept open while the entries are visited: each is looked up relative to it, not by its whole path.
         defer { closedir(handle) }
         let directoryDescriptor = dirfd(handle)
-        var entries: [(key: [UInt8], name: String)] = []
+        var entries: [Entry] = []
         var ignoreFilesPresent: Set<String> = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        while true {
+            errno = 0
+            guard let entry = readdir(handle) else {
+                // The end, or an error that cut the listing short: its files were not all seen.
+                if errno != 0 {
+                    problem(WalkProblem(path: directory, reason: FileSystemPath.describeError(errno), kind: .folder))
+                }
+                break
             }
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            let valid = String(validating: bytes, as: UTF8.self)
+            let name = valid ?? FileSystemPath.displayed(bytes)
             if name == ".gitignore" || name == ".ignore" { ignoreFilesPresent.insert(name) }
             if name == "." || name == ".." || name == ".git" { continue }
             if !options.includesHidden, name.hasPrefix(".") { continue }
-            entries.append((Array(name.utf8), name))
+            entries.append(Entry(bytes: bytes, name: name, isValidUTF8: valid != nil))
         }
         // Entries in byte order, each directory walked where its name falls: a stable order without a global sort.
-        entries.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        entries.sort { $0.bytes.lexicographicallyPrecedes($1.bytes) }
 
         var ignores = ignores
         if options.respectsIgnoreFiles {
             // Pushed shallowest-precedence first, so `.ignore` ends up above `.gitignore`.
             for name in [".gitignore", ".ignore"] where ignoreFilesPresent.contains(name) {
-                let path = join(directory, name)
-                guard let data = FileManager.default.contents(atPath: path) else { continue }
-                ignores = ignores.pushing(IgnoreFile(text: String(decoding: data, as: UTF8.self), directory: relative))
+                switch readIgnoreFile(name, directoryDescriptor: directoryDescriptor) {
+                case .success(let data):
+                    ignores = ignores.pushing(IgnoreFile(text: String(decoding: data, as: UTF8.self), directory: relative))
+                case .failure(let reason):
+                    problem(WalkProblem(path: join(directory, name), reason: reason.text, kind: .ignoreFile))
+                }
             }
         }
 
         var entrySegments = segments + [[]]
-        for (_, name) in entries {
-            let path = join(directory, name)
-            let relativePath = relative.isEmpty ? name : relative + "/" + name
+        for entry in entries {
+            let path = join(directory, entry.name)
+            let relativePath = relative.isEmpty ? entry.name : relative + "/" + entry.name
+            // The path on disk, kept only when it differs from the one shown.
+            var pathBytes: [UInt8]?
+            if directoryBytes != nil || !entry.isValidUTF8 {
+                var joined = directoryBytes ?? Array(directory.utf8)
+                if joined.last != UInt8(ascii: "/") { joined.append(UInt8(ascii: "/")) }
+                pathBytes = joined + entry.bytes
+            }
             var info = stat()
-            guard directoryDescriptor >= 0 ? fstatat(directoryDescriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 : lstat(path, &info) == 0
-            else { continue }
+            // 0, or the errno of the failed look.
+            let lookError: Int32
+            if directoryDescriptor >= 0 {
+                lookError = FileSystemPath.withCString(display: entry.name, bytes: entry.isValidUTF8 ? nil : entry.bytes) {
+                    fstatat(directoryDescriptor, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : errno
+                }
+            } else {
+                lookError = FileSystemPath.withCString(display: path, bytes: pathBytes) { lstat($0, &info) == 0 ? 0 : errno }
+            }
+            guard lookError == 0 else {
+                problem(WalkProblem(path: path, reason: FileSystemPath.describeError(lookError), kind: .entry))
+                continue
+            }
             let type = info.st_mode & S_IFMT
-            entrySegments[entrySegments.count - 1] = Array(name.unicodeScalars)
+            entrySegments[entrySegments.count - 1] = Array(entry.name.unicodeScalars)
             if type == S_IFDIR {
                 if ignores.isIgnored(segments: entrySegments, isDirectory: true) { continue }
                 walk(
-                    directory: path, relative: relativePath, segments: entrySegments, ignores: ignores, options: options,
-                    unreadable: unreadable, visit: visit)
+                    directory: path, directoryBytes: pathBytes, relative: relativePath, segments: entrySegments, ignores: ignores,
+                    options: options, problem: problem, visit: visit)
             } else if type == S_IFREG {
                 if ignores.isIgnored(segments: entrySegments, isDirectory: false) { continue }
                 visit(WalkedFile(
-                    path: path, relativePath: relativePath, size: Int(info.st_size), modificationTime: nanoseconds(info)))
+                    path: path, relativePath: relativePath, size: Int(info.st_size), modificationTime: nanoseconds(info),
+                    undecodedPath: pathBytes))
             }
         }
+    }
+
+    /// Why an ignore file was not read.
+    private struct IgnoreFileProblem: Error {
+        var text: String
+    }
+
+    /// Reads the ignore file `name` of the open directory: without waiting on a FIFO put in its
+    /// place (`O_NONBLOCK`, then `fstat` of the descriptor), and at most `maximumIgnoreFileBytes`.
+    private static func readIgnoreFile(_ name: String, directoryDescriptor: Int32) -> Result<[UInt8], IgnoreFileProblem> {
+        let descriptor = openat(directoryDescriptor, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(IgnoreFileProblem(text: FileSystemPath.describeError(errno))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failure(IgnoreFileProblem(text: FileSystemPath.describeError(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(IgnoreFileProblem(text: "not a regular file")) }
+        guard info.st_size <= maximumIgnoreFileBytes else {
+            return .failure(IgnoreFileProblem(text: "larger than \(maximumIgnoreFileBytes >> 20) MiB"))
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while bytes.count <= maximumIgnoreFileBytes {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[0..<count]
+            } else if count == 0 {
+                return .success(bytes)
+            } else if errno != EINTR {
+                return .failure(IgnoreFileProblem(text: FileSystemPath.describeError(errno)))
+            }
+        }
+        return .failure(IgnoreFileProblem(text: "larger than \(maximumIgnoreFileBytes >> 20) MiB"))
     }
 
     private static func join(_ directory: String, _ name: String) -> String {

@@ -167,7 +167,10 @@ extension CommandLineSpec {
                 details: [
                     "Directories are walked as the editor's workspace list walks them: hidden entries and .git are skipped, "
                         + ".gitignore and .ignore files are obeyed, symbolic links are not followed, binary files and files "
-                        + "over the size limit are skipped and named on stderr. PATH defaults to the current directory.",
+                        + "over the size limit are skipped and named on stderr. A file or folder that cannot be read is named "
+                        + "on stderr with the reason, and list exits 1. A name that is not valid UTF-8 is searched like any "
+                        + "other and shown with each byte that is not UTF-8 as \\xNN (and its backslashes as \\\\). "
+                        + "PATH defaults to the current directory.",
                     "Lines and columns are 1-based; the column counts bytes, as grep and rg do (json and sarif also give "
                         + "UTF-16 positions).",
                 ]),
@@ -176,9 +179,10 @@ extension CommandLineSpec {
                 operands: ("PATH...", .path, false),
                 options: [config, format, json, color, maxFilesize, allowConfigErrors, help],
                 details: [
-                    "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path "
-                        + "that cannot be read, or a configuration with no blocking rule exits 2. Files are walked as for "
-                        + "list; PATH defaults to the current directory.",
+                    "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path, "
+                        + "file or folder that cannot be read (each named on stderr with the reason), or a configuration "
+                        + "with no blocking rule exits 2, so nothing is skipped silently. Files are walked as for list; "
+                        + "PATH defaults to the current directory.",
                 ]),
             CommandSpec(
                 name: "init", summary: "Write a commented .highlights.json to start from.",
@@ -207,10 +211,10 @@ extension CommandLineSpec {
         ],
         exitStatus: [
             ("0", "Success; for check, no blocking match."),
-            ("1", "check: a blocking rule matched. list and print: a file could not be read. The server: it stopped "
+            ("1", "check: a blocking rule matched. list and print: a file or folder could not be read. The server: it stopped "
                 + "without shutdown."),
             ("2", "Bad arguments, a missing path, a configuration with problems (unless --allow-config-errors), "
-                + "check with no blocking rule, or check unable to read a file."),
+                + "check with no blocking rule, or check unable to read a file or folder."),
         ],
         environment: [
             ("NO_COLOR", "When set and not empty, --color auto does not colour."),

@@ -39,7 +39,7 @@ final class ConfigurationLookup {
         currentDirectory = ConfigFile.absolutePath(FileManager.default.currentDirectoryPath, currentDirectory: "/")
         guard let explicitPath else { return }
         let absolute = ConfigFile.absolutePath(explicitPath, currentDirectory: currentDirectory)
-        guard FileManager.default.fileExists(atPath: absolute) else {
+        guard ConfigFile.entryExists(atPath: absolute) else {
             report(ConfigDiagnostic(severity: .error, message: "no such file", source: explicitPath))
             return nil
         }
@@ -84,7 +84,8 @@ final class ConfigurationLookup {
         if let known = folderAnswers[folder] { return known }
         let governing = ConfigFile.governingFolder(ofFolder: folder) { path in
             if let known = existence[path] { return known }
-            let exists = FileManager.default.fileExists(atPath: path)
+            // A dangling or looping link named .highlights.json governs too, and is reported when loaded.
+            let exists = ConfigFile.entryExists(atPath: path)
             existence[path] = exists
             return exists
         }.folder

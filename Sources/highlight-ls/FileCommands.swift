@@ -51,11 +51,23 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     if isCheck { options.selection = .blocking }
     // Each prepared file's configuration, in walk order: the scanner returns one result per file, in that order.
     var configurationOfItem: [Int] = []
+    // What the walk could not read, written to the report after the files (text and JSON only warn).
+    var walkProblems: [WalkProblem] = []
     var absoluteFolders: [Substring: String] = [:]
     let scanned = WorkspaceScanner.scan(
         walking: roots, options: options,
-        unreadableFolder: { folder in
-            warn("cannot read \(folder): \(String(cString: strerror(errno))); its files were not searched")
+        problem: { problem in
+            switch problem.kind {
+            case .folder:
+                warn("cannot read \(problem.path): \(problem.reason); its files were not searched")
+            case .entry:
+                warn("cannot read \(problem.path): \(problem.reason); it was not searched")
+            case .ignoreFile:
+                // Not obeying it searches more, never less: a warning, not a failure.
+                warn("\(problem.path) not obeyed: \(problem.reason)")
+                return
+            }
+            walkProblems.append(problem)
             status = isCheck ? 2 : max(status, 1)
         },
         prepare: { file in
@@ -97,8 +109,9 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"
             warn("skipped \(result.file.path): \(skipReason ?? "")")
         case .unreadable?:
-            skipReason = "cannot read it"
-            warn("cannot read \(result.file.path)")
+            let reason = result.unreadableReason ?? "unknown error"
+            skipReason = "cannot read it: \(reason)"
+            warn("cannot read \(result.file.path): \(reason); it was not searched")
             status = isCheck ? 2 : max(status, 1)
         case nil:
             searchedCount += 1
@@ -110,6 +123,12 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             scanned: result, configuration: entry, skipReason: skipReason,
             messages: request.format == .text || request.format == .json ? [] : messages(for: result, configuration: entry))
         writeToStandardOutput(writer.file(report))
+    }
+    for problem in walkProblems {
+        let file = WalkedFile(path: problem.path, relativePath: problem.path, size: 0, modificationTime: 0)
+        let unread = ScannedFile(unreadable: file, reason: problem.reason)
+        let reason = problem.kind == .folder ? "cannot read the folder: \(problem.reason); its files were not searched" : "cannot read it: \(problem.reason)"
+        writeToStandardOutput(writer.file(FileReport(scanned: unread, configuration: .builtInOnly, skipReason: reason, messages: [])))
     }
 
     let configProblems = lookup.problemCount > 0 && !request.allowConfigErrors
@@ -152,7 +171,7 @@ func messages(for result: ScannedFile, configuration: HighlightConfiguration) ->
             && configuration.details[match.ruleIndex].needsCaptures
     }
     // Groups are found again in the file's bytes, which are read a second time only when a template needs them.
-    let bytes: [UInt8] = needsText ? Array(String(decoding: FileManager.default.contents(atPath: result.file.path) ?? Data(), as: UTF8.self).utf8) : []
+    let bytes: [UInt8] = needsText ? Array(String(decoding: contents(of: result.file), as: UTF8.self).utf8) : []
     return bytes.withUnsafeBufferPointer { text in
         result.matches.map { match in
             let name = ruleName(match.ruleIndex, in: configuration)
@@ -167,6 +186,42 @@ func messages(for result: ScannedFile, configuration: HighlightConfiguration) ->
                 guard groups.indices.contains(group), let range = groups[group] else { return nil }
                 return String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
             }
+        }
+    }
+}
+
+/// The bytes of a walked file (by its path on disk), or none when it cannot be read again.
+func contents(of file: WalkedFile) -> [UInt8] {
+    (try? readRegularFile(file).get()) ?? []
+}
+
+/// Why a file could not be read, as a short phrase ("permission denied").
+struct FileReadFailure: Error {
+    var reason: String
+}
+
+/// The bytes of a regular file, opened with `O_NONBLOCK` and checked with `fstat`, so that a FIFO
+/// or a device is refused rather than waited on.
+func readRegularFile(_ file: WalkedFile) -> Result<[UInt8], FileReadFailure> {
+    let (descriptor, openError) = file.withFileSystemPath { path in
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        return (descriptor, errno)
+    }
+    guard descriptor >= 0 else { return .failure(FileReadFailure(reason: FileSystemPath.describeError(openError))) }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { return .failure(FileReadFailure(reason: FileSystemPath.describeError(errno))) }
+    guard info.st_mode & S_IFMT == S_IFREG else { return .failure(FileReadFailure(reason: "not a regular file")) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count > 0 {
+            bytes += chunk[0..<count]
+        } else if count == 0 {
+            return .success(bytes)
+        } else if errno != EINTR {
+            return .failure(FileReadFailure(reason: FileSystemPath.describeError(errno)))
         }
     }
 }
@@ -190,8 +245,11 @@ func runPrintCommand(paths: [String], explicitConfig: String?, colours: Bool, al
             status = 2
             continue
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            warn("cannot read \(path)")
+        let data: [UInt8]
+        switch readRegularFile(WalkedFile(path: path, relativePath: path, size: 0, modificationTime: 0)) {
+        case .success(let bytes): data = bytes
+        case .failure(let failure):
+            warn("cannot read \(path): \(failure.reason)")
             status = max(status, 1)
             continue
         }

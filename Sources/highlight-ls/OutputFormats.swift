@@ -113,7 +113,9 @@ struct GitHubWriter: ReportWriter {
         var out = ""
         let path = report.scanned.file.path.hasPrefix("./") ? String(report.scanned.file.path.dropFirst(2)) : report.scanned.file.path
         if let reason = report.skipReason {
-            out += "::warning file=\(property(path))::\(data("not searched: \(reason)"))\n"
+            // A file the gate could not read fails the run: an error, not a warning.
+            let level = report.scanned.skipped == .unreadable ? "error" : "warning"
+            out += "::\(level) file=\(property(path))::\(data("not searched: \(reason)"))\n"
         }
         for (match, message) in zip(report.scanned.matches, report.messages) {
             let level = blocking ? "error" : githubLevel(severity(of: match.ruleIndex, in: report.configuration))
@@ -169,7 +171,7 @@ struct SARIFWriter: ReportWriter {
     }
 
     mutating func file(_ report: FileReport) -> String {
-        let uri = artifactURI(report.scanned.file.path)
+        let uri = artifactURI(report.scanned.file)
         if let reason = report.skipReason {
             notifications.append(
                 "{\"level\":\"warning\",\"message\":{\"text\":\(jsonString("\(report.scanned.file.path) not searched: \(reason)"))},"
@@ -237,7 +239,18 @@ struct SARIFWriter: ReportWriter {
     }
 
     /// A location relative to SRCROOT (the current directory) when the file is inside it, else an absolute file URI.
-    private func artifactURI(_ path: String) -> String {
+    /// A path that is not valid UTF-8 is percent-encoded from its bytes on disk, so the URI names the file exactly.
+    private func artifactURI(_ file: WalkedFile) -> String {
+        if let bytes = file.undecodedPath {
+            var relative = bytes[...]
+            while relative.starts(with: Array("./".utf8)) { relative = relative.dropFirst(2) }
+            if relative.first != UInt8(ascii: "/"), !relative.starts(with: Array("../".utf8)) {
+                return "{\"uri\":\(jsonString(percentEncodedBytes(relative))),\"uriBaseId\":\"SRCROOT\"}"
+            }
+            let absolute = relative.first == UInt8(ascii: "/") ? Array(relative) : Array(currentDirectory.utf8) + [UInt8(ascii: "/")] + relative
+            return "{\"uri\":\(jsonString("file://" + percentEncodedBytes(absolute[...])))}"
+        }
+        let path = file.path
         let absolute = ConfigFile.absolutePath(path, currentDirectory: currentDirectory)
         if let relative = ConfigFile.relativePath(of: absolute, inFolder: currentDirectory), !relative.isEmpty {
             return "{\"uri\":\(jsonString(percentEncodedPath(relative))),\"uriBaseId\":\"SRCROOT\"}"
@@ -247,6 +260,22 @@ struct SARIFWriter: ReportWriter {
 
     private func fileURI(_ absolutePath: String) -> String {
         "file://" + percentEncodedPath(absolutePath)
+    }
+
+    /// Path bytes with every byte but unreserved characters and `/` percent-encoded, as a URI path.
+    private func percentEncodedBytes(_ bytes: ArraySlice<UInt8>) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A path with every byte but unreserved characters and `/` percent-encoded, as a URI path.
@@ -285,7 +314,8 @@ struct JUnitWriter: ReportWriter {
         var testCase = "    <testcase classname=\"highlight-ls.\(command)\" name=\(xmlAttribute(path)) file=\(xmlAttribute(path))"
         if report.scanned.skipped == .unreadable {
             errors += 1
-            testCase += ">\n      <error message=\(xmlAttribute("cannot read \(path)")) type=\"unreadable\"/>\n    </testcase>\n"
+            let reason = report.skipReason ?? "cannot read it"
+            testCase += ">\n      <error message=\(xmlAttribute("\(path): \(reason)")) type=\"unreadable\"/>\n    </testcase>\n"
         } else if let reason = report.skipReason {
             skipped += 1
             testCase += ">\n      <skipped message=\(xmlAttribute(reason))/>\n    </testcase>\n"

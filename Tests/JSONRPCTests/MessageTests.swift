@@ -22,6 +22,40 @@ import Testing
             == .response(id: RequestID(2), result: .failure(ResponseError(code: -1, message: "no"))))
     }
 
+    /// Each id is answered with its exact text: numbers beyond `Int` and `Double`, one that a
+    /// double would round onto `Int.min` (a different, valid id), fractions and exponents as written.
+    @Test(arguments: [
+        "0", "-1", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
+        // (`-0` is the integer 0 and comes back as `0`: the same number, and no other request's id.)
+        "12345678901234567890123", "2.50", "1e400", "-0.0", "1E+2", "\"12345678901234567890123\"", "\"\"", "null",
+    ])
+    func requestIdsAreEchoedExactly(id: String) throws {
+        let request = try decode(#"{"jsonrpc":"2.0","id":\#(id),"method":"m"}"#).get()
+        guard case .request(let requestID, _, _) = request else {
+            Issue.record("not a request: \(request)")
+            return
+        }
+        let answer = Message.response(id: requestID, result: .success(.null)).json.jsonText
+        #expect(answer == #"{"id":\#(id),"jsonrpc":"2.0","result":null}"#)
+        // The same id in a `$/cancelRequest` names the same request.
+        let cancel = try decode(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":\#(id)}}"#).get()
+        guard case .notification(_, let params) = cancel, let cancelled = params?["id"] else {
+            Issue.record("no id in \(cancel)")
+            return
+        }
+        #expect(RequestID(cancelled) == requestID)
+    }
+
+    /// Ids that differ in their text are different requests, even when a double cannot tell them apart.
+    @Test func idsThatADoubleWouldMergeStayApart() throws {
+        let ids = try ["-9223372036854775809", "-9223372036854775808", "12345678901234567890123", "12345678901234567890124"].map { text in
+            let message = try decode(#"{"jsonrpc":"2.0","id":\#(text),"method":"m"}"#).get()
+            guard case .request(let id, _, _) = message else { return RequestID(.string("not a request: \(message)")) }
+            return id
+        }
+        #expect(Set(ids).count == ids.count)
+    }
+
     /// (body, expected error code, expected id)
     static let invalid: [(String, Int, JSON?)] = [
         ("{", ResponseError.parseErrorCode, nil),

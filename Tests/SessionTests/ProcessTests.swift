@@ -1,5 +1,6 @@
 import Foundation
 import JSONRPC
+import JSONValue
 import Testing
 
 /// The real executable over real pipes: exit codes and the stdout contract.
@@ -90,5 +91,48 @@ import Testing
 
     @Test func unknownArgument() throws {
         #expect(try run(["--bogus"], input: []).status == 2)
+    }
+
+    /// Request ids come back as the exact JSON text they were sent as, through the real reader,
+    /// decoder, writer and output queue (an unknown method, answered -32601 with the id): a 23-digit integer, one below `Int.min` (which a double
+    /// would turn into `Int.min`, another valid id) and a fraction with a trailing zero.
+    @Test func requestIdsAreEchoedAsTheirExactText() throws {
+        let ids = ["12345678901234567890123", "-9223372036854775809", "-9223372036854775808", "2.50", "1E+2", "\"12345678901234567890123\""]
+        var input = message(initialize) + message(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#)
+        for id in ids { input += message(#"{"jsonrpc":"2.0","id":\#(id),"method":"highlight/unknown","params":{}}"#) }
+        input += message(#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#) + message(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        let (status, output) = try run(input: input)
+        #expect(status == 0)
+        var framer = MessageFramer()
+        var bodies: [String] = []
+        for case .body(let body) in framer.append(output) { bodies.append(String(decoding: body, as: UTF8.self)) }
+        for id in ids {
+            #expect(bodies.contains { body in body.contains(#""id":\#(id),"#) || body.contains(#""id":\#(id)}"#) },
+                "id \(id) not echoed exactly: \(bodies)")
+        }
+    }
+
+    /// A `$/cancelRequest` that arrives before its request cancels nothing: the request, sent
+    /// after it, is answered normally (it is kept only for a request received and still waiting).
+    @Test func cancellationBeforeItsRequestCancelsNothing() throws {
+        let open = #"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///c.txt","languageId":"plaintext","version":1,"text":"TODO here"}}}"#
+        let input = message(initialize) + message(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#) + message(open)
+            + message(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":7}}"#)
+            + message(#"{"jsonrpc":"2.0","id":7,"method":"highlight/matches","params":{"textDocument":{"uri":"file:///c.txt"}}}"#)
+            + message(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"s"}}"#)
+            + message(#"{"jsonrpc":"2.0","id":"s","method":"highlight/matches","params":{"textDocument":{"uri":"file:///c.txt"}}}"#)
+            + message(#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#) + message(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        let (status, output) = try run(input: input)
+        #expect(status == 0)
+        var framer = MessageFramer()
+        var responses: [(RequestID, Result<JSON, ResponseError>)] = []
+        for case .body(let body) in framer.append(output) {
+            if case .success(.response(let id, let result)) = Message.decode(body: body) { responses.append((id, result)) }
+        }
+        for id in [RequestID(7), RequestID("s")] {
+            let answers = responses.filter { $0.0 == id }
+            #expect(answers.count == 1, "\(id): \(answers.count) answers")
+            #expect((try? answers.first?.1.get())?.arrayValue?.count == 1, "\(id) was not answered with its match: \(answers)")
+        }
     }
 }

@@ -526,8 +526,9 @@ struct ConfigurationLoad: Sendable {
     /// The diagnostics as LSP diagnostics, their positions converted with the file's line index.
     func lspDiagnostics(of diagnostics: [ConfigDiagnostic], path: String, buffer: [UInt8]?) -> [JSON] {
         guard !diagnostics.isEmpty else { return [] }
-        // The file is read again only when it has problems; it is at most 4 MiB.
-        let bytes = buffer ?? FileManager.default.contents(atPath: path).map { [UInt8]($0.prefix(ConfigFile.maximumSizeInBytes)) } ?? []
+        // The file is read again (the one safe way) only when it has problems; it is at most 4 MiB.
+        var bytes = buffer ?? []
+        if buffer == nil, case .read(let read) = ConfigFile.readRegularFile(atPath: path, limit: ConfigFile.maximumSizeInBytes) { bytes = read }
         let index = LineIndex(utf8: bytes)
         return diagnostics.map { diagnostic in
             let position: Position

@@ -7,7 +7,12 @@ enum ConfigKeys {
     static let rule = ["name", "words", "regex", "caseSensitive", "wholeWord", "style", "enabled", "groups", "severity", "message", "link",
                             "scope", "languages", "files", "list", "blocking"]
     /// Keys of a style, named or inline.
-    static let style = ["color", "backgroundColor", "borderColor", "bold", "italic", "underline", "strikethrough", "rounded"]
+    static let style = ["color", "backgroundColor", "borderColor", "bold", "italic", "underline", "strikethrough", "rounded",
+                        "overviewRuler", "gutter", "wholeLine"]
+    /// Keys of a style's `overviewRuler` written as an object.
+    static let overviewRuler = ["color", "lane"]
+    /// Keys of a style's `gutter` written as an object.
+    static let gutter = ["text", "color"]
     /// The style keys whose value is a colour; the others are booleans.
     static let colorStyleKeys: Set<String> = ["color", "backgroundColor", "borderColor"]
 

@@ -71,13 +71,14 @@ extension ConfigLayer {
 }
 
 /// The built-in styles: solid, rounded labels with a text colour chosen for contrast on the
-/// label, so that they read the same on light and dark themes.
+/// label, so that they read the same on light and dark themes. The labels and task items also
+/// mark the overview ruler, in the label's colour, so that they can be found in a long file.
 enum BuiltInStyles {
     /// The source named in messages about built-in configuration.
     static let source = "built-in defaults"
 
     private static func label(background: RGBAColor, text: RGBAColor) -> Style {
-        Style(color: text, backgroundColor: background, bold: true, rounded: true)
+        Style(color: text, backgroundColor: background, bold: true, rounded: true, overviewRuler: OverviewRulerMark())
     }
 
     private static let white = RGBAColor(red: 0xff, green: 0xff, blue: 0xff)
@@ -97,7 +98,7 @@ enum BuiltInStyles {
     static let deprecated = Style(color: RGBAColor(red: 0x9e, green: 0x9e, blue: 0x9e), strikethrough: true)
     /// Bold orange text with no background, for task items: their match runs from the line start,
     /// so a label would paint the indentation of a nested item.
-    static let task = Style(color: RGBAColor(red: 0xef, green: 0x6c, blue: 0x00), bold: true)
+    static let task = Style(color: RGBAColor(red: 0xef, green: 0x6c, blue: 0x00), bold: true, overviewRuler: OverviewRulerMark())
 
     /// Every built-in style by name.
     static let all: [String: Style] = [

@@ -218,7 +218,11 @@ struct LayerReader {
                 report(.warning, "unknown key \"\(key)\" in \(label)\(suffix)", at: origin(ofKeyAt: keyPath))
                 continue
             }
-            if ConfigKeys.colorStyleKeys.contains(key) {
+            if key == "overviewRuler" {
+                if let mark = readOverviewRuler(value, at: keyPath, label: label) { style.overviewRuler = mark }
+            } else if key == "gutter" {
+                if let sign = readGutter(value, at: keyPath, label: label) { style.gutter = sign }
+            } else if ConfigKeys.colorStyleKeys.contains(key) {
                 guard let text = value.stringValue, let color = RGBAColor(hex: text) else {
                     let found = value.stringValue.map { "\"\($0)\"" } ?? a(value.typeName)
                     let message = "\(label): \"\(key)\" must be a colour \"#rgb\", \"#rgba\", \"#rrggbb\" or \"#rrggbbaa\", not \(found)"
@@ -240,11 +244,113 @@ struct LayerReader {
                 case "italic": style.italic = flag
                 case "underline": style.underline = flag
                 case "strikethrough": style.strikethrough = flag
+                case "wholeLine": style.wholeLine = flag
                 default: style.rounded = flag
                 }
             }
         }
         return style
+    }
+
+    /// A colour of a line mark (`overviewRuler.color`, `gutter.color`), or `nil` after reporting why not.
+    private mutating func readMarkColor(_ value: JSON, at path: [JSONPathComponent], label: String, name: String) -> RGBAColor? {
+        if let text = value.stringValue, let color = RGBAColor(hex: text) { return color }
+        let found = value.stringValue.map { "\"\($0)\"" } ?? a(value.typeName)
+        let message = "\(label): \(name) must be a colour \"#rgb\", \"#rgba\", \"#rrggbb\" or \"#rrggbbaa\", not \(found)"
+        report(.error, message, at: origin(ofValueAt: path))
+        return nil
+    }
+
+    /// `overviewRuler`: `true` (the style's colour, centre lane), `false` (none), a colour, or
+    /// `{ "color", "lane" }`. Returns `.some(nil)` for none, and `nil` after reporting a bad value.
+    private mutating func readOverviewRuler(_ value: JSON, at path: [JSONPathComponent], label: String) -> OverviewRulerMark?? {
+        switch value {
+        case .bool(let on):
+            return .some(on ? OverviewRulerMark() : nil)
+        case .string:
+            return readMarkColor(value, at: path, label: label, name: "\"overviewRuler\"").map { .some(OverviewRulerMark(color: $0)) }
+        case .object(let members):
+            var mark = OverviewRulerMark()
+            for key in orderedKeys(of: members, at: path) {
+                guard let member = members[key] else { continue }
+                let memberPath = path + [.key(key)]
+                switch key {
+                case "color":
+                    guard let color = readMarkColor(member, at: memberPath, label: label, name: "\"overviewRuler.color\"") else { return nil }
+                    mark.color = color
+                case "lane":
+                    guard let text = member.stringValue, let lane = OverviewRulerMark.Lane(rawValue: text) else {
+                        let lanes = OverviewRulerMark.Lane.allCases.map(\.rawValue)
+                        let found = member.stringValue.map { "\"\($0)\"" } ?? a(member.typeName)
+                        let suffix = member.stringValue.map { ConfigKeys.suggestionSuffix(for: $0, among: lanes) } ?? ""
+                        let message = "\(label): \"overviewRuler.lane\" must be \"left\", \"center\", \"right\" or \"full\", not \(found)\(suffix)"
+                        report(.error, message, at: origin(ofValueAt: memberPath))
+                        return nil
+                    }
+                    mark.lane = lane
+                default:
+                    let suffix = ConfigKeys.suggestionSuffix(for: key, among: ConfigKeys.overviewRuler)
+                    report(.warning, "unknown key \"\(key)\" in \"overviewRuler\" of \(label)\(suffix)", at: origin(ofKeyAt: memberPath))
+                }
+            }
+            return .some(mark)
+        default:
+            let message = "\(label): \"overviewRuler\" must be true, false, a colour or an object with \"color\" and \"lane\", not \(a(value.typeName))"
+            report(.error, message, at: origin(ofValueAt: path))
+            return nil
+        }
+    }
+
+    /// `gutter`: `true` (the editor's sign in the style's colour), `false` (none), a sign text,
+    /// or `{ "text", "color" }`. Returns `.some(nil)` for none, and `nil` after reporting a bad value.
+    private mutating func readGutter(_ value: JSON, at path: [JSONPathComponent], label: String) -> GutterSign?? {
+        switch value {
+        case .bool(let on):
+            return .some(on ? GutterSign() : nil)
+        case .string:
+            return readSignText(value, at: path, label: label, name: "\"gutter\"").map { .some(GutterSign(text: $0)) }
+        case .object(let members):
+            var sign = GutterSign()
+            for key in orderedKeys(of: members, at: path) {
+                guard let member = members[key] else { continue }
+                let memberPath = path + [.key(key)]
+                switch key {
+                case "text":
+                    guard let text = readSignText(member, at: memberPath, label: label, name: "\"gutter.text\"") else { return nil }
+                    sign.text = text
+                case "color":
+                    guard let color = readMarkColor(member, at: memberPath, label: label, name: "\"gutter.color\"") else { return nil }
+                    sign.color = color
+                default:
+                    let suffix = ConfigKeys.suggestionSuffix(for: key, among: ConfigKeys.gutter)
+                    report(.warning, "unknown key \"\(key)\" in \"gutter\" of \(label)\(suffix)", at: origin(ofKeyAt: memberPath))
+                }
+            }
+            return .some(sign)
+        default:
+            let message = "\(label): \"gutter\" must be true, false, a sign text or an object with \"text\" and \"color\", not \(a(value.typeName))"
+            report(.error, message, at: origin(ofValueAt: path))
+            return nil
+        }
+    }
+
+    /// A gutter sign's text: one or two terminal cells, no control characters; `nil` after reporting why not.
+    private mutating func readSignText(_ value: JSON, at path: [JSONPathComponent], label: String, name: String) -> String? {
+        guard let text = value.stringValue else {
+            report(.error, "\(label): \(name) must be a string of one or two cells, not \(a(value.typeName))", at: origin(ofValueAt: path))
+            return nil
+        }
+        guard let width = GutterSign.cellWidth(of: text) else {
+            report(.error, "\(label): \(name) must not hold a line break, tab or other control character", at: origin(ofValueAt: path))
+            return nil
+        }
+        guard (1...GutterSign.maximumCellWidth).contains(width) else {
+            let found = width == 0 ? "an empty sign" : "\"\(text)\" (\(width) cells)"
+            let message = "\(label): \(name) must be one or two cells wide (a sign column is two cells), not \(found)"
+            report(.error, message, at: origin(ofValueAt: path))
+            return nil
+        }
+        return text
     }
 
     // MARK: Rule

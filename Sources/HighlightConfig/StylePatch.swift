@@ -22,12 +22,19 @@ public struct StylePatch: Hashable, Sendable {
     public var strikethrough: Bool?
     /// Rounded corners on or off, or `nil` to keep the base style's.
     public var rounded: Bool?
+    /// A ruler mark (`.some(mark)`), none (`.some(nil)`), or `nil` to keep the base style's.
+    public var overviewRuler: OverviewRulerMark??
+    /// A gutter sign (`.some(sign)`), none (`.some(nil)`), or `nil` to keep the base style's.
+    public var gutter: GutterSign??
+    /// Whole-line background on or off, or `nil` to keep the base style's.
+    public var wholeLine: Bool?
 
     /// A patch from its attributes; everything is left to the base style by default.
     public init(
         color: RGBAColor? = nil, backgroundColor: RGBAColor? = nil, borderColor: RGBAColor? = nil,
         bold: Bool? = nil, italic: Bool? = nil, underline: Bool? = nil, strikethrough: Bool? = nil,
-        rounded: Bool? = nil
+        rounded: Bool? = nil, overviewRuler: OverviewRulerMark?? = nil, gutter: GutterSign?? = nil,
+        wholeLine: Bool? = nil
     ) {
         self.color = color
         self.backgroundColor = backgroundColor
@@ -37,14 +44,19 @@ public struct StylePatch: Hashable, Sendable {
         self.underline = underline
         self.strikethrough = strikethrough
         self.rounded = rounded
+        self.overviewRuler = overviewRuler
+        self.gutter = gutter
+        self.wholeLine = wholeLine
     }
 
-    /// The attributes `style` sets: its colours, and the attributes it turns on.
+    /// The attributes `style` sets: its colours, and the attributes and line marks it turns on.
     public init(settingAttributesOf style: Style) {
         self.init(
             color: style.color, backgroundColor: style.backgroundColor, borderColor: style.borderColor,
             bold: style.bold ? true : nil, italic: style.italic ? true : nil, underline: style.underline ? true : nil,
-            strikethrough: style.strikethrough ? true : nil, rounded: style.rounded ? true : nil)
+            strikethrough: style.strikethrough ? true : nil, rounded: style.rounded ? true : nil,
+            overviewRuler: style.overviewRuler.map { .some($0) }, gutter: style.gutter.map { .some($0) },
+            wholeLine: style.wholeLine ? true : nil)
     }
 
     /// `base` with every attribute this patch sets replaced.
@@ -53,6 +65,7 @@ public struct StylePatch: Hashable, Sendable {
             color: color ?? base.color, backgroundColor: backgroundColor ?? base.backgroundColor,
             borderColor: borderColor ?? base.borderColor, bold: bold ?? base.bold, italic: italic ?? base.italic,
             underline: underline ?? base.underline, strikethrough: strikethrough ?? base.strikethrough,
-            rounded: rounded ?? base.rounded)
+            rounded: rounded ?? base.rounded, overviewRuler: overviewRuler ?? base.overviewRuler,
+            gutter: gutter ?? base.gutter, wholeLine: wholeLine ?? base.wholeLine)
     }
 }

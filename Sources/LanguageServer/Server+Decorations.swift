@@ -7,6 +7,19 @@ import TextIndex
 // colours, backgrounds and rounded highlights. Pushed after changes to clients that opt in,
 // and available on request to any client. The payload is compact: a table of the styles used
 // in the document and a flat array of single-line ranges, four integers each.
+//
+// Gutter signs and whole-line backgrounds are drawn once per line, however many matches or
+// styled groups the line has, so they come apart from the ranges: `lines` holds, for each line
+// with one, three integers — the line and the index of the style whose gutter sign and
+// whole-line background it draws, each -1 for none. Of the segments on a line, the first
+// (leftmost) whose style has a mark of a kind gives it:
+//
+//     ranges: 4,2,6,0  4,10,13,1   style 0 has a whole line, style 1 a sign and a whole line
+//     lines:  4,1,0                line 4: style 1's sign, style 0's whole line
+//
+// An overview ruler mark is drawn by the editor per range (a ruler has one pixel row for many
+// lines), so it stays in the style and adds nothing to `lines`: the built-in styles, which
+// mark the ruler, leave the payload as small as it was.
 
 extension Server {
     var decorationsMethod: String { "highlight/publishDecorations" }
@@ -36,8 +49,12 @@ extension Server {
         guard let (document, config, segments) = segments(ofDocument: uri, encoding: encoding) else { return nil }
         var styleIndexByPiece: [Piece: Int] = [:]
         var styles: [JSON] = []
+        // Which line marks each style of `styles` draws.
+        var marksOfStyle: [LineMarkKinds] = []
         var ranges: [JSON] = []
         ranges.reserveCapacity(segments.count * 4)
+        var lines: [JSON] = []
+        var pendingLine = PendingLineMarks(line: -1)
         for segment in segments {
             let styleIndex: Int
             if let known = styleIndexByPiece[segment.piece] {
@@ -46,19 +63,31 @@ extension Server {
                 styleIndex = styles.count
                 styleIndexByPiece[segment.piece] = styleIndex
                 let kind = config.pieceKind(segment.piece)
-                styles.append((kind?.style ?? Style.neutral).decorationJSON(rule: kind?.tokenType ?? TokenLegend.fallbackType))
+                let style = kind?.style ?? Style.neutral
+                styles.append(style.decorationJSON(rule: kind?.tokenType ?? TokenLegend.fallbackType))
+                marksOfStyle.append(LineMarkKinds(style))
             }
             ranges.append(.integer(segment.line))
             ranges.append(.integer(segment.startCharacter))
             ranges.append(.integer(segment.endCharacter))
             ranges.append(.integer(styleIndex))
+            let marks = marksOfStyle[styleIndex]
+            guard marks.any else { continue }
+            if segment.line != pendingLine.line {
+                pendingLine.append(to: &lines)
+                pendingLine = PendingLineMarks(line: segment.line)
+            }
+            pendingLine.take(marks, of: styleIndex)
         }
-        return [
+        pendingLine.append(to: &lines)
+        var payload: [String: JSON] = [
             "textDocument": ["uri": .string(uri), "version": .integer(document.version)],
             "positionEncoding": .string(encoding.rawValue),
             "styles": .array(styles),
             "ranges": .array(ranges),
         ]
+        if !lines.isEmpty { payload["lines"] = .array(lines) }
+        return .object(payload)
     }
 
     /// `highlight/matches`: every match with its rule and UTF-8 byte range; for tools and tests.
@@ -80,8 +109,49 @@ extension Server {
     }
 }
 
+/// Which per-line marks a style draws.
+private struct LineMarkKinds {
+    var gutter: Bool
+    var wholeLine: Bool
+
+    init(_ style: Style) {
+        gutter = style.gutter != nil
+        wholeLine = style.wholeLine
+    }
+
+    var any: Bool { gutter || wholeLine }
+}
+
+/// The marks of one line while its segments are read: for each kind, the first style that draws it.
+private struct PendingLineMarks {
+    /// The zero-based line, or -1 before the first line.
+    var line: Int
+    var gutterStyle: Int?
+    var wholeLineStyle: Int?
+
+    init(line: Int) {
+        self.line = line
+    }
+
+    /// Takes the marks of style `styleIndex` that no segment before it on the line gave.
+    mutating func take(_ marks: LineMarkKinds, of styleIndex: Int) {
+        if marks.gutter, gutterStyle == nil { gutterStyle = styleIndex }
+        if marks.wholeLine, wholeLineStyle == nil { wholeLineStyle = styleIndex }
+    }
+
+    /// Appends `line, gutter, wholeLine` (-1 for none) when the line has a mark.
+    func append(to lines: inout [JSON]) {
+        guard line >= 0, gutterStyle != nil || wholeLineStyle != nil else { return }
+        lines.append(.integer(line))
+        lines.append(.integer(gutterStyle ?? -1))
+        lines.append(.integer(wholeLineStyle ?? -1))
+    }
+}
+
 extension Style {
-    /// The style as sent to editor plugins: only the keys that are set.
+    /// The style as sent to editor plugins: only the keys that are set, line marks with their
+    /// colours resolved (`overviewRuler: {color, lane}`, `gutter: {color, text?}`,
+    /// `wholeLine: {backgroundColor}`).
     func decorationJSON(rule: String) -> JSON {
         var object: [String: JSON] = ["rule": .string(rule)]
         if let color { object["color"] = .string(color.hexString) }
@@ -92,6 +162,15 @@ extension Style {
         if underline { object["underline"] = true }
         if strikethrough { object["strikethrough"] = true }
         if rounded { object["rounded"] = true }
+        if let overviewRuler, let color = overviewRulerColor {
+            object["overviewRuler"] = ["color": .string(color.hexString), "lane": .string(overviewRuler.lane.rawValue)]
+        }
+        if let gutter, let color = gutterColor {
+            var sign: [String: JSON] = ["color": .string(color.hexString)]
+            if let text = gutter.text { sign["text"] = .string(text) }
+            object["gutter"] = .object(sign)
+        }
+        if let lineBackgroundColor { object["wholeLine"] = ["backgroundColor": .string(lineBackgroundColor.hexString)] }
         return .object(object)
     }
 }

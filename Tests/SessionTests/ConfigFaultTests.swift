@@ -126,4 +126,22 @@ import Testing
         #expect(Self.ruleNames(messages.last) == ["todo"])
         finish(server, id: 3)
     }
+
+    /// A link loop or a dangling link named .highlights.json is reported to the user (a message
+    /// naming what is wrong), never taken for a missing file; the built-in rules stay in force.
+    @Test(arguments: [
+        ("loop", ".highlights.json", "that loops"),
+        ("dangling", "gone.json", "is a dangling symbolic link to gone.json"),
+    ])
+    func aLinkThatLeadsNowhereIsReported(name: String, destination: String, expected: String) throws {
+        let workspace = try Workspace()
+        try FileManager.default.createSymbolicLink(atPath: workspace.configURL.path, withDestinationPath: destination)
+        let (server, document) = try start(workspace, text: "TODO")
+        server.send(ProcessFaultTests.request(2, "highlight/matches", ["textDocument": ["uri": .string(document)]]))
+        let messages = server.messages(untilResponse: 2)
+        let shown = messages.filter { $0["method"]?.stringValue == "window/showMessage" }.compactMap { $0["params"]?["message"]?.stringValue }
+        #expect(shown.contains { $0.contains(expected) }, "\(name): \(shown)")
+        #expect(Self.ruleNames(messages.last) == ["todo"])
+        finish(server, id: 3)
+    }
 }

@@ -67,7 +67,34 @@ def test_reference_examples_are_valid(example):
     {"styles": {"s": {"color": "red"}}},                               # colour names are not colours
     {"defaults": "yes"},                                               # wrong type
     {"unknown": 1},                                                    # unknown top-level key
+    {"styles": {"s": {"overviewRuler": {"lane": "middle"}}}},          # unknown lane
+    {"styles": {"s": {"overviewRuler": "red"}}},                       # not a colour
+    {"styles": {"s": {"overviewRuler": {"colour": "#f00"}}}},          # unknown key of a ruler mark
+    {"styles": {"s": {"gutter": ""}}},                                 # an empty sign
+    {"styles": {"s": {"gutter": "a\tb"}}},                            # a control character
+    {"styles": {"s": {"gutter": "a sign far too long"}}},              # more than eight characters
+    {"styles": {"s": {"gutter": {"text": "!", "color": "blue"}}}},     # not a colour
+    {"styles": {"s": {"gutter": 1}}},                                  # wrong type
+    {"styles": {"s": {"wholeLine": "yes"}}},                           # wrong type
 ])
 def test_configurations_the_server_rejects_are_invalid(config):
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft7Validator(SCHEMA).validate(config)
+
+
+@pytest.mark.parametrize("style", [
+    {"overviewRuler": True},
+    {"overviewRuler": False},
+    {"overviewRuler": "#f00"},
+    {"overviewRuler": {"color": "#ff000080", "lane": "full"}},
+    {"overviewRuler": {"lane": "left"}},
+    {"gutter": True},
+    {"gutter": "!"},
+    {"gutter": "漢"},
+    {"gutter": {"text": "T", "color": "#00f"}},
+    {"gutter": {"color": "#00f"}},
+    {"backgroundColor": "#f9a82533", "wholeLine": True},
+])
+def test_line_mark_styles_are_valid(style):
+    config = {"styles": {"s": style}, "rules": [{"name": "r", "words": ["R"], "style": style, "groups": {}}]}
+    jsonschema.Draft7Validator(SCHEMA).validate(config)

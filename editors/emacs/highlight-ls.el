@@ -32,6 +32,12 @@
 ;; line order, and only the overlays that differ from those already drawn are created or
 ;; deleted, so an edit costs a walk of the lines and the overlays it changed.
 ;;
+;; Gutter signs and whole-line backgrounds come once per line in `lines': the line, then the
+;; style index of each, -1 for none.  Such a line gets one overlay over the whole line: a dot
+;; in the left fringe in the sign's colour (a fringe shows bitmaps, not text), the sign's text
+;; in the left margin for windows that have one (terminals have no fringe), and an `:extend'
+;; background.  Emacs has no overview ruler, so a style's `overviewRuler' is not drawn.
+;;
 ;; This file knows no LSP client.  `highlight-ls-lsp' (lsp-mode) and `highlight-ls-eglot'
 ;; (Eglot) are loaded when their client is, and implement the generic functions below.
 
@@ -390,11 +396,15 @@ from each range's line to the next one's, so the walk visits each line once."
 (defvar-local highlight-ls--overlays []
   "The decoration overlays of the current buffer, in buffer order.")
 
+(defvar-local highlight-ls--line-overlays nil
+  "The line-mark overlays of the current buffer.")
+
 (defun highlight-ls-clear ()
   "Remove every decoration of highlight-ls from the current buffer."
   (interactive)
   (mapc #'delete-overlay highlight-ls--overlays)
-  (setq highlight-ls--overlays []))
+  (setq highlight-ls--overlays [])
+  (highlight-ls--clear-line-marks))
 
 (defun highlight-ls--make-overlay (from to face)
   "Make a decoration overlay from FROM to TO drawn with FACE."
@@ -471,12 +481,112 @@ number of overlays made and deleted."
 Return the number of overlays made and deleted."
   (let* ((encoding (or (highlight-ls--get params :positionEncoding) "utf-16"))
          (backdrop (highlight-ls--backdrop))
+         (styles (vconcat (highlight-ls--get params :styles)))
          (faces (vconcat (mapcar (lambda (style) (highlight-ls--style-face style backdrop))
-                                 (highlight-ls--get params :styles))))
+                                 styles)))
          (ranges (highlight-ls--get params :ranges)))
     (let ((count (highlight-ls--spans (if (vectorp ranges) ranges (vconcat ranges))
                                       faces encoding)))
-      (highlight-ls--reconcile highlight-ls--span-buffer count))))
+      (prog1 (highlight-ls--reconcile highlight-ls--span-buffer count)
+        (highlight-ls--draw-line-marks styles (vconcat (highlight-ls--get params :lines))
+                                       backdrop)))))
+
+;;;; Line marks
+
+(when (fboundp 'define-fringe-bitmap)
+  (define-fringe-bitmap 'highlight-ls-sign
+    [#b00000000 #b00111100 #b01111110 #b01111110 #b01111110 #b01111110 #b00111100 #b00000000]
+    nil nil 'center))
+
+(defconst highlight-ls-default-sign "●"
+  "The sign text shown in the margin for a gutter mark without text of its own.")
+
+(defun highlight-ls--sign-string (styles index face)
+  "The `before-string' of the gutter mark of style INDEX of STYLES, drawn in FACE.
+A dot in the left fringe, then the sign's text in the left margin; each shows
+where the window has that fringe or margin and is nothing elsewhere."
+  (let* ((mark (highlight-ls--get (aref styles index) :gutter))
+         (text (highlight-ls--get mark :text)))
+    (concat (propertize "*" 'display (list 'left-fringe 'highlight-ls-sign face))
+            (propertize "*" 'display
+                        (list '(margin left-margin)
+                              (propertize (if (and (stringp text) (> (length text) 0))
+                                              text
+                                            highlight-ls-default-sign)
+                                          'face face))))))
+
+(defun highlight-ls--line-mark-face (styles index key color-key kind backdrop)
+  "The face of a line mark, or nil when there is none to draw.
+INDEX names a style of the vector STYLES (-1 for none); KEY is its mark
+\(`:gutter' or `:wholeLine'), COLOR-KEY the mark's colour key.  KIND is
+`sign' (the colour as foreground) or `line' (as an extended background).
+Translucent colours blend over BACKDROP."
+  (when (and (highlight-ls--natural-p index) (< index (length styles)))
+    (let* ((mark (highlight-ls--get (aref styles index) key))
+           (color (and (or (hash-table-p mark) (consp mark))
+                       (highlight-ls--color (highlight-ls--get mark color-key) backdrop))))
+      (when color
+        (let ((cache-key (list kind color)))
+          (or (gethash cache-key highlight-ls--face-cache)
+              (puthash cache-key
+                       (if (eq kind 'line)
+                           (list :background color :extend t)
+                         (list :foreground color))
+                       highlight-ls--face-cache)))))))
+
+(defun highlight-ls--clear-line-marks ()
+  "Remove every line mark from the current buffer."
+  (mapc #'delete-overlay highlight-ls--line-overlays)
+  (setq highlight-ls--line-overlays nil))
+
+(defun highlight-ls--draw-line-marks (styles lines backdrop)
+  "Draw LINES, the flat vector LINE GUTTER WHOLE-LINE ....
+Replace the line marks drawn before.  GUTTER and WHOLE-LINE are indices
+into the vector STYLES, or -1.  Each line with a sign or a whole line gets
+one overlay from its start to the next line's: a sign in the sign's face,
+and the whole line's face.  Translucent colours blend over BACKDROP.  Lines
+past the buffer's end are left out."
+  (highlight-ls--clear-line-marks)
+  (let ((limit (- (length lines) 2))
+        (index 0)
+        (made nil))
+    (save-excursion
+      (save-restriction
+        (widen)
+        (goto-char (point-min))
+        (let ((current 0))
+          (while (< index limit)
+            (let* ((line (aref lines index))
+                   (sign (highlight-ls--line-mark-face styles (aref lines (+ index 1)) :gutter :color
+                                                       'sign backdrop))
+                   (whole (highlight-ls--line-mark-face styles (aref lines (+ index 2)) :wholeLine
+                                                        :backgroundColor 'line backdrop)))
+              (when (and (highlight-ls--natural-p line) (or sign whole))
+                ;; The server sends the lines in order: move on from the last one.
+                (when (< line current)
+                  (goto-char (point-min))
+                  (setq current 0))
+                ;; Past the end, `forward-line' falls short or stops at the end of a last
+                ;; line without a newline; either way point is not at the line's start.
+                (if (not (and (= 0 (forward-line (- line current))) (bolp)))
+                    (progn
+                      (goto-char (point-min))
+                      (setq current 0))
+                  (setq current line)
+                  (let* ((start (point))
+                         (end (progn (forward-line 1) (point)))
+                         (overlay (make-overlay start end nil t nil)))
+                    (goto-char start)
+                    (overlay-put overlay 'highlight-ls-line t)
+                    (overlay-put overlay 'priority (1- highlight-ls-overlay-priority))
+                    (when whole (overlay-put overlay 'face whole))
+                    (when sign
+                      (overlay-put overlay 'before-string
+                                   (highlight-ls--sign-string styles (aref lines (+ index 1))
+                                                              sign)))
+                    (push overlay made)))))
+            (setq index (+ index 3))))))
+    (setq highlight-ls--line-overlays (nreverse made))))
 
 (defun highlight-ls--buffer-for-uri (uri)
   "Return the live buffer connected to highlight-ls whose URI is URI, or nil."

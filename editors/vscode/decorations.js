@@ -9,7 +9,21 @@
 //
 // `planDecorations` turns that into one entry per style: a stable key, the options of a
 // TextEditorDecorationType, and the ranges to set for it.
+//
+// A style's overview ruler mark is drawn by its own type, on its ranges (`overviewRulerColor`
+// and a lane). Gutter signs and whole lines come apart, once per line (`lines`: line, then the
+// style index of its gutter sign and its whole-line background, -1 for none), with their
+// colours resolved by the server:
+//
+//   styles: [ { rule: "bug", gutter: { text: "B", color: "#d32f2fff" }, overviewRuler: { color: "#d32f2fff", lane: "right" } } ]
+//   lines:  [ 4, 0, -1 ]   // line 4: style 0's sign, no whole line
+//
+// Each kind gets decoration types of its own (`gutterIconPath`, `isWholeLine`), one per
+// distinct look, set on whole lines.
 'use strict';
+
+/** The lanes of the overview ruler the server names, as `vscode.OverviewRulerLane` names them. */
+const rulerLanes = { left: 'Left', center: 'Center', right: 'Right', full: 'Full' };
 
 /** Whether `value` is a `#rrggbbaa` or `#rrggbb` colour (the server always sends the first). */
 function isColor(value) {
@@ -17,10 +31,12 @@ function isColor(value) {
 }
 
 /**
- * The DecorationRenderOptions drawing a style, with `light` and `dark` variants where the style's
- * colours would be hard to read on that kind of theme (below), and without `overviewRulerLane` and
- * `rangeBehavior` (enums of the `vscode` module, added by the extension). Colours stay
- * `#rrggbbaa`, which CSS understands.
+ * The DecorationRenderOptions drawing a style on its ranges, with `light` and `dark` variants
+ * where the style's colours would be hard to read on that kind of theme (below), and without
+ * `rangeBehavior` (an enum of the `vscode` module, added by the extension), and with the
+ * style's overview ruler mark (`overviewRulerLane` a lane name, `Center`, made the `vscode` enum
+ * by the extension). Colours stay `#rrggbbaa`, which CSS understands. Gutter signs and whole
+ * lines are drawn by types of their own (`lineMarkOptions`).
  */
 function renderOptions(style) {
   const options = {};
@@ -38,8 +54,11 @@ function renderOptions(style) {
   if (style.underline === true) lines.push('underline');
   if (style.strikethrough === true) lines.push('line-through');
   if (lines.length > 0) options.textDecoration = lines.join(' ');
-  const ruler = options.backgroundColor || options.color || options.borderColor;
-  if (ruler) options.overviewRulerColor = ruler;
+  const ruler = style.overviewRuler;
+  if (ruler && typeof ruler === 'object' && isColor(ruler.color)) {
+    options.overviewRulerColor = ruler.color;
+    options.overviewRulerLane = rulerLanes[ruler.lane] || 'Center';
+  }
   const light = themeVariant(options, themes.light);
   const dark = themeVariant(options, themes.dark);
   if (light) options.light = light;
@@ -151,6 +170,56 @@ function themeVariant(options, theme) {
   return Object.keys(variant).length > 0 ? variant : undefined;
 }
 
+// Line marks ---------------------------------------------------------------------------------
+
+/** The kinds of line mark, in the order of their style indices in `lines`. */
+const lineMarkKinds = ['gutter', 'wholeLine'];
+
+/** `text` with the characters XML gives a meaning escaped. */
+function escapeXml(text) {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+/**
+ * The SVG image of a gutter sign: its text, bold, in its colour, filling the 16 x 16 icon (two
+ * characters share it), or without text a dot. The colour's alpha becomes the fill's opacity.
+ */
+function gutterSvg(sign) {
+  const color = parseColor(sign && sign.color) || [0x80, 0x80, 0x80, 0.3];
+  const fill = `fill="#${color.slice(0, 3).map((value) => value.toString(16).padStart(2, '0')).join('')}"`
+    + (color[3] < 1 ? ` fill-opacity="${Number(color[3].toFixed(3))}"` : '');
+  const text = sign && typeof sign.text === 'string' && sign.text.length > 0 ? sign.text : undefined;
+  const body = text === undefined
+    ? `<circle cx="8" cy="8" r="4" ${fill}/>`
+    : `<text x="8" y="12.5" ${fill} font-family="monospace" font-weight="bold" font-size="${[...text].length > 1 ? 9 : 13}" text-anchor="middle">${escapeXml(text)}</text>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">${body}</svg>`;
+}
+
+/** A `data:` URI of the gutter sign's SVG, for `gutterIconPath` (no file, nothing fetched). */
+function gutterIconUri(sign) {
+  return `data:image/svg+xml;base64,${Buffer.from(gutterSvg(sign), 'utf8').toString('base64')}`;
+}
+
+/**
+ * The DecorationRenderOptions of one kind of line mark of a style, or undefined when the style
+ * has no valid mark of that kind. `gutterIconPath` is a `data:` URI string, turned into a Uri
+ * by the extension.
+ */
+function lineMarkOptions(kind, style) {
+  const mark = style && typeof style === 'object' ? style[kind] : undefined;
+  if (!mark || typeof mark !== 'object') return undefined;
+  switch (kind) {
+    case 'gutter':
+      if (!isColor(mark.color)) return undefined;
+      return { gutterIconPath: gutterIconUri(mark), gutterIconSize: 'contain' };
+    case 'wholeLine':
+      if (!isColor(mark.backgroundColor)) return undefined;
+      return { isWholeLine: true, backgroundColor: mark.backgroundColor };
+    default:
+      return undefined;
+  }
+}
+
 /** A key that is equal for equal styles, to share one decoration type between documents. */
 function styleKey(style) {
   if (!style || typeof style !== 'object') return '{}';
@@ -185,15 +254,19 @@ function utf16Column(lineText, column, encoding) {
 
 /**
  * Turns a decorations payload into `[{ key, style, options, ranges }]`, one entry per style,
- * each range `{ line, startCharacter, endCharacter }` in UTF-16 code units. Malformed ranges
- * (not four non-negative integers, an unknown style, empty) are skipped. `lineText(line)`
- * gives a line's text, needed only when the payload's columns are not UTF-16.
+ * each range `{ line, startCharacter, endCharacter }` in UTF-16 code units, followed by one
+ * entry per gutter-sign or whole-line look, `{ key, kind, options, lines }`, with the lines to
+ * mark. Malformed
+ * ranges (not four non-negative integers, an unknown style, empty) and line entries (a style
+ * index that is not -1 and names no style with that mark) are skipped. `lineText(line)` gives a
+ * line's text, needed only when the payload's columns are not UTF-16.
  */
 function planDecorations(payload, lineText) {
   const styles = payload && Array.isArray(payload.styles) ? payload.styles : [];
   const ranges = payload && Array.isArray(payload.ranges) ? payload.ranges : [];
   const encoding = (payload && payload.positionEncoding) || 'utf-16';
   const plan = styles.map((style) => ({ key: styleKey(style), style, options: renderOptions(style), ranges: [] }));
+  const lineEntries = planLineMarks(payload, styles);
   for (let offset = 0; offset + 3 < ranges.length; offset += 4) {
     const [line, start, end, styleIndex] = ranges.slice(offset, offset + 4);
     if (!isIndex(line) || !isIndex(start) || !isIndex(end) || !isIndex(styleIndex) || styleIndex >= plan.length) continue;
@@ -208,7 +281,35 @@ function planDecorations(payload, lineText) {
     if (endCharacter <= startCharacter) continue;
     plan[styleIndex].ranges.push({ line, startCharacter, endCharacter });
   }
-  return plan;
+  return plan.concat(lineEntries);
+}
+
+/** The line-mark entries of `planDecorations`: one per kind and look, in the order first used. */
+function planLineMarks(payload, styles) {
+  const lines = payload && Array.isArray(payload.lines) ? payload.lines : [];
+  const entries = new Map();
+  // Options of each style's marks, computed once per style and kind.
+  const optionsOf = lineMarkKinds.map(() => new Map());
+  for (let offset = 0; offset + 2 < lines.length; offset += 3) {
+    const line = lines[offset];
+    if (!isIndex(line)) continue;
+    lineMarkKinds.forEach((kind, kindIndex) => {
+      const styleIndex = lines[offset + 1 + kindIndex];
+      if (!isIndex(styleIndex) || styleIndex >= styles.length) return;
+      const cache = optionsOf[kindIndex];
+      if (!cache.has(styleIndex)) cache.set(styleIndex, lineMarkOptions(kind, styles[styleIndex]));
+      const options = cache.get(styleIndex);
+      if (!options) return;
+      const key = `${kind}:${styleKey(styles[styleIndex][kind])}`;
+      let entry = entries.get(key);
+      if (!entry) {
+        entry = { key, kind, options, lines: [] };
+        entries.set(key, entry);
+      }
+      if (entry.lines[entry.lines.length - 1] !== line) entry.lines.push(line);
+    });
+  }
+  return [...entries.values()];
 }
 
 /** Whether a payload describes an older state than the document's current `version`. */
@@ -217,4 +318,7 @@ function isStale(payload, version) {
   return Number.isInteger(payloadVersion) && Number.isInteger(version) && payloadVersion < version;
 }
 
-module.exports = { isColor, parseColor, contrast, composite, themes, renderOptions, styleKey, utf16Column, planDecorations, isStale };
+module.exports = {
+  isColor, parseColor, contrast, composite, themes, renderOptions, styleKey, utf16Column, planDecorations, isStale,
+  lineMarkKinds, gutterSvg, gutterIconUri, lineMarkOptions,
+};

@@ -44,15 +44,24 @@ function protocolUri(uri) {
   return state && state.client ? state.client.protocolUri(uri) : uri.toString();
 }
 
+/** A decoration type's options with the `vscode` values its plan names: a Uri, a lane. */
+function typeOptions(options) {
+  const result = { ...options };
+  if (typeof options.gutterIconPath === 'string') result.gutterIconPath = vscode.Uri.parse(options.gutterIconPath);
+  if (typeof options.overviewRulerLane === 'string') {
+    result.overviewRulerLane = vscode.OverviewRulerLane[options.overviewRulerLane] || vscode.OverviewRulerLane.Center;
+  }
+  return result;
+}
+
 function decorationType(entry) {
   let type = state.decorationTypes.get(entry.key);
   if (!type) {
-    type = vscode.window.createTextEditorDecorationType({
-      ...entry.options,
+    type = vscode.window.createTextEditorDecorationType(entry.kind ? typeOptions(entry.options) : {
+      ...typeOptions(entry.options),
       // A highlight covers the text it matched: typing at its edge must not stretch it until
       // the server's next answer.
       rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
-      ...(entry.options.overviewRulerColor ? { overviewRulerLane: vscode.OverviewRulerLane.Right } : {}),
     });
     state.decorationTypes.set(entry.key, type);
   }
@@ -66,7 +75,16 @@ function draw(editor, payload) {
   const plan = planDecorations(payload, (line) => (line < document.lineCount ? document.lineAt(line).text : undefined));
   const used = new Set();
   for (const entry of plan) {
-    if (entry.ranges.length === 0) continue;
+    if (entry.kind) {
+      // A line mark is set on its line's text.
+      const lines = entry.lines.filter((line) => line < document.lineCount);
+      if (lines.length === 0) continue;
+      used.add(entry.key);
+      editor.setDecorations(decorationType(entry), lines.map((line) => document.lineAt(line).range));
+      continue;
+    }
+    // A style that draws nothing on its ranges (line marks only) needs no type.
+    if (entry.ranges.length === 0 || Object.keys(entry.options).length === 0) continue;
     used.add(entry.key);
     const ranges = entry.ranges.map((range) => new vscode.Range(range.line, range.startCharacter, range.line, range.endCharacter));
     editor.setDecorations(decorationType(entry), ranges);

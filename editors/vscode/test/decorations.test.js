@@ -4,7 +4,10 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { renderOptions, styleKey, utf16Column, planDecorations, isStale, parseColor, contrast, composite, themes } = require('../decorations');
+const {
+  renderOptions, styleKey, utf16Column, planDecorations, isStale, parseColor, contrast, composite, themes,
+  gutterSvg, gutterIconUri, lineMarkOptions,
+} = require('../decorations');
 const { SplitMix64 } = require('./random');
 
 // The built-in `todo` style as the server sends it.
@@ -16,31 +19,30 @@ test('renderOptions maps every style key', async (t) => {
     ['empty', { rule: 'x' }, {}],
     ['todo (text and background: no variants)', todo, {
       color: '#1a1a1aff', backgroundColor: '#f9a825ff', borderRadius: '3px', fontWeight: 'bold',
-      overviewRulerColor: '#f9a825ff',
     }],
     ['ticket (blue text, darker on light themes)', ticket, {
-      color: '#3b82f6ff', textDecoration: 'underline', overviewRulerColor: '#3b82f6ff', light: { color: '#3473dbff' },
+      color: '#3b82f6ff', textDecoration: 'underline', light: { color: '#3473dbff' },
     }],
     ['border (green, darker on light themes)', { rule: 'b', borderColor: '#00ff00ff', rounded: true }, {
-      border: '1px solid #00ff00ff', borderColor: '#00ff00ff', borderRadius: '3px', overviewRulerColor: '#00ff00ff',
+      border: '1px solid #00ff00ff', borderColor: '#00ff00ff', borderRadius: '3px',
       light: { borderColor: '#00ad00ff', border: '1px solid #00ad00ff' },
     }],
     ['underline and strikethrough', { rule: 'u', underline: true, strikethrough: true, italic: true }, {
       textDecoration: 'underline line-through', fontStyle: 'italic',
     }],
     ['deprecated (grey, the 4.5:1 grey on light themes)', { rule: 'deprecated', color: '#9e9e9eff', strikethrough: true }, {
-      color: '#9e9e9eff', textDecoration: 'line-through', overviewRulerColor: '#9e9e9eff', light: { color: '#767676ff' },
+      color: '#9e9e9eff', textDecoration: 'line-through', light: { color: '#767676ff' },
     }],
     ['dark text (lighter on dark themes)', { rule: 'd', color: '#000080ff' }, {
-      color: '#000080ff', overviewRulerColor: '#000080ff', dark: { color: '#7f7fbfff' },
+      color: '#000080ff', dark: { color: '#7f7fbfff' },
     }],
     ['a light background alone (dark text on dark themes)', { rule: 'y', backgroundColor: '#ffff00ff' }, {
-      backgroundColor: '#ffff00ff', overviewRulerColor: '#ffff00ff', dark: { color: '#1a1a1aff' },
+      backgroundColor: '#ffff00ff', dark: { color: '#1a1a1aff' },
     }],
     ['a faint background alone needs no variant', { rule: 'f', backgroundColor: '#1976d240' }, {
-      backgroundColor: '#1976d240', overviewRulerColor: '#1976d240',
+      backgroundColor: '#1976d240',
     }],
-    ['a transparent colour needs no variant', { rule: 't', color: '#ffffff00' }, { color: '#ffffff00', overviewRulerColor: '#ffffff00' }],
+    ['a transparent colour needs no variant', { rule: 't', color: '#ffffff00' }, { color: '#ffffff00' }],
     ['bad colours and non-true flags are ignored', { rule: 'bad', color: 'red', backgroundColor: '#12', bold: 'yes', italic: false }, {}],
     ['not an object', null, {}],
   ];
@@ -181,4 +183,102 @@ test('isStale compares the payload version with the document', () => {
   assert.equal(isStale(payload, 4), false);
   assert.equal(isStale(payload, 3), false);
   assert.equal(isStale({ textDocument: { uri: 'file:///a' } }, 5), false);
+});
+
+// Line marks, as the server sends them (colours resolved).
+const bug = {
+  rule: 'bug', color: '#ffffffff', backgroundColor: '#d32f2fff',
+  gutter: { text: 'B', color: '#d32f2fff' }, overviewRuler: { color: '#d32f2fff', lane: 'right' },
+};
+const focus = { rule: 'focus', backgroundColor: '#f9a82533', wholeLine: { backgroundColor: '#f9a82533' } };
+const owned = { rule: 'owned', color: '#1976d2ff', gutter: { color: '#1976d2ff' }, overviewRuler: { color: '#1976d2ff', lane: 'center' } };
+
+test('renderOptions draws the ruler mark on the ranges and leaves signs and whole lines to their own types', async (t) => {
+  const cases = [
+    ['right lane', bug, { ...renderOptions({ rule: 'bug', color: '#ffffffff', backgroundColor: '#d32f2fff' }), overviewRulerColor: '#d32f2fff', overviewRulerLane: 'Right' }],
+    ['centre lane, no sign', owned, { ...renderOptions({ rule: 'owned', color: '#1976d2ff' }), overviewRulerColor: '#1976d2ff', overviewRulerLane: 'Center' }],
+    ['left lane', { overviewRuler: { color: '#000000ff', lane: 'left' } }, { overviewRulerColor: '#000000ff', overviewRulerLane: 'Left' }],
+    ['full width', { overviewRuler: { color: '#000000ff', lane: 'full' } }, { overviewRulerColor: '#000000ff', overviewRulerLane: 'Full' }],
+    ['an unknown lane is the centre', { overviewRuler: { color: '#000000ff', lane: 'up' } }, { overviewRulerColor: '#000000ff', overviewRulerLane: 'Center' }],
+    ['a ruler mark without a valid colour', { overviewRuler: { color: 'red', lane: 'left' } }, {}],
+    ['no whole line on the ranges', focus, { backgroundColor: '#f9a82533' }],
+  ];
+  for (const [name, style, expected] of cases) {
+    await t.test(name, () => assert.deepEqual(renderOptions(style), expected));
+  }
+});
+
+test('gutterSvg draws the sign text in its colour, or a dot', async (t) => {
+  const cases = [
+    ['one character', { text: 'B', color: '#d32f2fff' },
+      '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><text x="8" y="12.5" fill="#d32f2f" font-family="monospace" font-weight="bold" font-size="13" text-anchor="middle">B</text></svg>'],
+    ['two characters are smaller', { text: 'T!', color: '#000000ff' },
+      '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><text x="8" y="12.5" fill="#000000" font-family="monospace" font-weight="bold" font-size="9" text-anchor="middle">T!</text></svg>'],
+    ['XML characters are escaped', { text: '<&', color: '#000000ff' },
+      '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><text x="8" y="12.5" fill="#000000" font-family="monospace" font-weight="bold" font-size="9" text-anchor="middle">&#60;&#38;</text></svg>'],
+    ['no text: a dot; alpha becomes opacity', { color: '#1976d280' },
+      '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><circle cx="8" cy="8" r="4" fill="#1976d2" fill-opacity="0.502"/></svg>'],
+    ['an emoji is one character of the icon', { text: '🐛', color: '#2e7d32ff' },
+      '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><text x="8" y="12.5" fill="#2e7d32" font-family="monospace" font-weight="bold" font-size="13" text-anchor="middle">🐛</text></svg>'],
+  ];
+  for (const [name, sign, expected] of cases) {
+    await t.test(name, () => {
+      assert.equal(gutterSvg(sign), expected);
+      const uri = gutterIconUri(sign);
+      assert.ok(uri.startsWith('data:image/svg+xml;base64,'));
+      assert.equal(Buffer.from(uri.slice('data:image/svg+xml;base64,'.length), 'base64').toString('utf8'), expected);
+    });
+  }
+});
+
+test('lineMarkOptions maps each kind of mark', async (t) => {
+  const cases = [
+    ['gutter', 'gutter', bug, { gutterIconPath: gutterIconUri(bug.gutter), gutterIconSize: 'contain' }],
+    ['whole line', 'wholeLine', focus, { isWholeLine: true, backgroundColor: '#f9a82533' }],
+    ['a ruler mark is not a line mark', 'overviewRuler', bug, undefined],
+    ['no mark of that kind', 'wholeLine', bug, undefined],
+    ['a mark without a valid colour', 'gutter', { gutter: { text: 'x', color: 'red' } }, undefined],
+    ['a whole line without a colour', 'wholeLine', { wholeLine: true }, undefined],
+    ['not an object', 'gutter', null, undefined],
+  ];
+  for (const [name, kind, style, expected] of cases) {
+    await t.test(name, () => assert.deepEqual(lineMarkOptions(kind, style), expected));
+  }
+});
+
+test('planDecorations: line marks get one entry per kind and look, with their lines', () => {
+  // The payload of decorations-line-marks.transcript, first step, in short.
+  const ownedGroup = { ...owned, rule: 'owned.owner', bold: true, gutter: { text: '@', color: '#1976d2ff' } };
+  const plan = planDecorations({
+    styles: [bug, owned, ownedGroup, focus],
+    ranges: [0, 0, 3, 0, 0, 8, 11, 0, 1, 0, 5, 1, 1, 5, 8, 2, 1, 8, 9, 1, 1, 10, 15, 3, 5, 0, 3, 0],
+    lines: [0, 0, -1, 1, 1, 3, 5, 0, -1],
+  });
+  assert.deepEqual(plan.slice(0, 4).map((entry) => entry.ranges.length), [3, 2, 1, 1]);
+  assert.deepEqual(plan.slice(0, 4).map((entry) => entry.options.overviewRulerLane), ['Right', 'Center', 'Center', undefined]);
+  assert.deepEqual(plan.slice(4).map((entry) => [entry.kind, entry.lines, entry.options]), [
+    ['gutter', [0, 5], lineMarkOptions('gutter', bug)],
+    ['gutter', [1], lineMarkOptions('gutter', owned)],
+    ['wholeLine', [1], lineMarkOptions('wholeLine', focus)],
+  ]);
+  // Equal looks share an entry, whatever style they came with.
+  const shared = planDecorations({ styles: [owned, { ...owned, rule: 'other' }], ranges: [], lines: [0, 0, -1, 2, 1, -1] });
+  assert.deepEqual(shared.slice(2).map((entry) => [entry.kind, entry.lines]), [['gutter', [0, 2]]]);
+});
+
+test('planDecorations skips malformed line entries', async (t) => {
+  const cases = [
+    ['a style without that mark', [0, -1, 0]],
+    ['an unknown style', [0, 5, 5]],
+    ['a negative line', [-1, 0, -1]],
+    ['not integers', [0, '0', 0.5]],
+    ['a trailing partial entry', [0, 0]],
+  ];
+  for (const [name, lines] of cases) {
+    await t.test(name, () => {
+      const plan = planDecorations({ styles: [bug], ranges: [], lines });
+      assert.deepEqual(plan.slice(1), []);
+    });
+  }
+  await t.test('no lines', () => assert.deepEqual(planDecorations({ styles: [bug], ranges: [] }).length, 1));
 });

@@ -233,8 +233,8 @@ test('decorations: notifications are drawn, ClosedClosed, with theme variants', 
       ranges: [0, 0, 4, 0, 0, 8, 16, 1],
     });
     assert.deepEqual(types(), [
-      { ...renderOptions(todo), rangeBehavior: 1, overviewRulerLane: 4 },
-      { ...renderOptions(deprecated), rangeBehavior: 1, overviewRulerLane: 4 },
+      { ...renderOptions(todo), rangeBehavior: 1 },
+      { ...renderOptions(deprecated), rangeBehavior: 1 },
     ]);
     assert.ok(types()[1].light, 'the grey of deprecated has a light-theme variant');
     assert.deepEqual(shown.calls.map((call) => [call[0].options, call[1]]), [
@@ -289,6 +289,60 @@ test('decorations: notifications are drawn, ClosedClosed, with theme variants', 
   await deactivate();
 });
 
+test('line marks: ruler marks on the ranges; gutter icons and whole lines get types of their own, set on whole lines', async () => {
+  await activate();
+  const client = clients[0];
+  const shown = editor('file:///w/m.txt', 1, ['BUG and BUG', 'TODO(ann) FOCUS', 'plain']);
+  vscode.window.visibleTextEditors = [shown];
+  const publish = client.handlers.get('highlight/publishDecorations');
+  const bug = {
+    rule: 'bug', color: '#ffffffff', backgroundColor: '#d32f2fff',
+    gutter: { text: 'B', color: '#d32f2fff' }, overviewRuler: { color: '#d32f2fff', lane: 'right' },
+  };
+  const owned = { rule: 'owned', color: '#1976d2ff', gutter: { color: '#1976d2ff' }, overviewRuler: { color: '#1976d2ff', lane: 'center' } };
+  const focus = { rule: 'focus', backgroundColor: '#f9a82533', wholeLine: { backgroundColor: '#f9a82533' } };
+  publish({
+    textDocument: { uri: 'file:///w/m.txt', version: 1 },
+    styles: [bug, owned, focus],
+    ranges: [0, 0, 3, 0, 0, 8, 11, 0, 1, 0, 9, 1, 1, 10, 15, 2],
+    lines: [0, 0, -1, 1, 1, 2],
+  });
+  const types = callsNamed('createTextEditorDecorationType').map((call) => call[1]);
+  const svg = (uri) => Buffer.from(uri.parsed.slice('data:image/svg+xml;base64,'.length), 'base64').toString('utf8');
+  // Three range types, the ruler marks with them, in the vscode enum's lanes.
+  assert.deepEqual(types.slice(0, 3), [
+    { ...renderOptions(bug), rangeBehavior: 1, overviewRulerLane: vscode.OverviewRulerLane.Right },
+    { ...renderOptions(owned), rangeBehavior: 1, overviewRulerLane: vscode.OverviewRulerLane.Center },
+    { ...renderOptions(focus), rangeBehavior: 1 },
+  ]);
+  assert.equal(types[0].overviewRulerColor, '#d32f2fff');
+  assert.equal(types[1].overviewRulerColor, '#1976d2ff');
+  // Then one per line-mark look: bug's sign, owned's sign, focus's whole line.
+  const lineTypes = types.slice(3);
+  assert.equal(lineTypes.length, 3);
+  assert.deepEqual(lineTypes.map((options) => Object.keys(options).sort()), [
+    ['gutterIconPath', 'gutterIconSize'], ['gutterIconPath', 'gutterIconSize'], ['backgroundColor', 'isWholeLine'],
+  ]);
+  assert.match(svg(lineTypes[0].gutterIconPath), /<text [^>]*fill="#d32f2f"[^>]*>B<\/text>/);
+  assert.match(svg(lineTypes[1].gutterIconPath), /<circle [^>]*fill="#1976d2"/);
+  assert.deepEqual(lineTypes[2], { isWholeLine: true, backgroundColor: '#f9a82533' });
+  // The ranges carry the ruler marks; each line-mark type is set on the whole text of its lines.
+  const setOn = (options) => shown.calls.filter((call) => call[0].options === options).flatMap((call) => call[1]);
+  assert.deepEqual(setOn(types[0]), [new fakes.Range(0, 0, 0, 3), new fakes.Range(0, 8, 0, 11)]);
+  assert.deepEqual(setOn(types[1]), [new fakes.Range(1, 0, 1, 9)]);
+  assert.deepEqual(setOn(lineTypes[0]), [new fakes.Range(0, 0, 0, 11)]);
+  assert.deepEqual(setOn(lineTypes[1]), [new fakes.Range(1, 0, 1, 15)]);
+  assert.deepEqual(setOn(lineTypes[2]), [new fakes.Range(1, 0, 1, 15)]);
+
+  // A payload without line marks clears them; one past the document's end draws none.
+  shown.calls = [];
+  shown.document.version = 2;
+  publish({ textDocument: { uri: 'file:///w/m.txt', version: 2 }, styles: [bug], ranges: [0, 0, 3, 0], lines: [7, 0, -1] });
+  for (const options of lineTypes) assert.deepEqual(setOn(options), []);
+  assert.deepEqual(setOn(types[0]), [new fakes.Range(0, 0, 0, 3)]);
+  await deactivate();
+});
+
 test('the real server\'s decorations, drawn by the extension, cover exactly the built-in words', { skip: skipWithoutServer() }, async (t) => {
   // Non-ASCII before the matches, so UTF-8, UTF-16 and UTF-32 columns all differ.
   const lines = ['// TODO: café 👍 FIXME', 'plain line', '/* 日本語 HACK */ NOTE x', '👍👍 XXX BUG'];
@@ -323,7 +377,11 @@ test('the real server\'s decorations, drawn by the extension, cover exactly the 
       client.handlers.get('highlight/publishDecorations')(payload);
       const drawn = shown.calls.flatMap((call) => call[1]);
       assert.deepEqual(sorted(drawn), expected.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
+      // Built-in styles have no gutter sign or whole line: every type is a range type.
       for (const call of shown.calls) assert.equal(call[0].options.rangeBehavior, 1);
+      // The built-in labels mark the overview ruler in the centre lane, in their background colours.
+      const rulerColors = new Set(shown.calls.map((call) => `${call[0].options.overviewRulerLane} ${call[0].options.overviewRulerColor}`));
+      assert.deepEqual([...rulerColors].sort(), ['2 #1976d2ff', '2 #d32f2fff', '2 #ef6c00ff', '2 #f9a825ff']);
       await deactivate();
     });
   }

@@ -97,7 +97,7 @@ const vscode = {
   TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
   StatusBarAlignment: { Left: 1, Right: 2 },
   TextEditorRevealType: { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 },
-  Uri: { parse: (text) => ({ toString: () => text }) },
+  Uri: { parse: (text) => ({ parsed: text, toString: () => text }) },
   window: {
     /** Every tree view created: { id, options }. */
     treeViews: [],
@@ -286,7 +286,7 @@ function editor(uri, version, lines) {
       uri: { toString: () => uri },
       version,
       lineCount: lines.length,
-      lineAt: (line) => ({ text: lines[line] }),
+      lineAt: (line) => ({ text: lines[line], range: new Range(line, 0, line, lines[line].length) }),
     },
     setDecorations(type, ranges) { this.calls.push([type, ranges]); },
   };

@@ -11,6 +11,12 @@
 -- The built-in styles follow the colour scheme (their groups link to `Todo` and `Diagnostic*`);
 -- a style the user wrote in .highlights.json or settings is drawn exactly.
 --
+-- Gutter signs and whole lines come once per line in `lines` (line, then the style index of
+-- its gutter sign and its whole-line background, -1 for none). Such a line gets one more
+-- extmark at its start: `sign_text` with `sign_hl_group` (`HighlightLsSign<Rule>`, the sign's
+-- colour) and `line_hl_group` (`HighlightLsLine<Rule>`, the line's background). Neovim has no
+-- overview ruler, so a style's `overviewRuler` is not drawn.
+--
 -- Works on Neovim 0.7 and later:
 --   0.11+      lsp/highlight-ls.lua, so vim.lsp.enable("highlight-ls") alone starts it; setup()
 --              calls vim.lsp.config + vim.lsp.enable. Buffers without a filetype (which never
@@ -226,11 +232,15 @@ local function camel(rule)
   return name
 end
 
--- A style's attributes as one string, `rule` left out unless asked for.
+-- The style keys drawn per line (by their own extmarks), not by a range's highlight group.
+local line_mark_keys = { gutter = true, wholeLine = true, overviewRuler = true }
+
+-- A style's attributes as one string, `rule` left out unless asked for. Line marks are left
+-- out: they do not change the range's highlight group.
 local function style_key(style, with_rule)
   local keys = {}
   for key, value in pairs(style) do
-    if with_rule or key ~= "rule" then
+    if (with_rule or key ~= "rule") and not line_mark_keys[key] then
       keys[#keys + 1] = key .. "=" .. tostring(value)
     end
   end
@@ -352,10 +362,48 @@ local function define_semantic_token_groups()
   end
 end
 
+-- Line marks: a group per rule and colour for signs (foreground) and whole lines (background).
+local mark_group_by_key = {}
+local mark_by_group = {}
+local mark_groups_by_base = {}
+
+local function define_mark_group(name, mark)
+  local color = M.gui_color(mark.color)
+  if not color then
+    api.nvim_set_hl(0, name, {})
+  elseif mark.kind == "Line" then
+    api.nvim_set_hl(0, name, { bg = color, ctermbg = M.xterm256(color) })
+  else
+    api.nvim_set_hl(0, name, { fg = color, ctermfg = M.xterm256(color), bold = true, cterm = { bold = true } })
+  end
+end
+
+--- The highlight group of a line mark, defined on first use: `kind` is "Sign" (the sign's
+--- colour as foreground) or "Line" (the whole line's background); `HighlightLs<Kind><Rule>`,
+--- numbered like the range groups when one rule has several colours.
+function M.mark_group(kind, rule, color)
+  local key = kind .. ";" .. tostring(rule) .. ";" .. tostring(color)
+  local known = mark_group_by_key[key]
+  if known then
+    return known
+  end
+  local base = "HighlightLs" .. kind .. camel(rule or "highlight")
+  local count = (mark_groups_by_base[base] or 0) + 1
+  mark_groups_by_base[base] = count
+  local name = count == 1 and base or (base .. count)
+  mark_group_by_key[key] = name
+  mark_by_group[name] = { kind = kind, color = color }
+  define_mark_group(name, mark_by_group[name])
+  return name
+end
+
 -- A colour scheme change clears every group; define ours again.
 local function redefine_groups()
   for name, style in pairs(style_by_group) do
     define_group(name, style)
+  end
+  for name, mark in pairs(mark_by_group) do
+    define_mark_group(name, mark)
   end
   define_semantic_token_groups()
 end
@@ -549,6 +597,48 @@ local function buffer_version(bufnr)
   return nil
 end
 
+--- The sign shown for a gutter mark without text of its own.
+M.default_sign = "●"
+
+-- The sign text of a gutter mark: its own when Neovim can show it (one or two cells, as the
+-- server checks), else the default sign.
+local function sign_text(gutter)
+  local text = gutter.text
+  if type(text) == "string" and text ~= "" and not text:find("[%c]") then
+    local width = vim.fn.strdisplaywidth(text)
+    if width >= 1 and width <= 2 then
+      return text
+    end
+  end
+  return M.default_sign
+end
+
+-- The extmark options of a line's marks, or nil when it has nothing Neovim draws. `styles`
+-- is the payload's style list (0-based indices), `sign_style` and `line_style` indices or -1.
+local function line_mark_options(styles, sign_style, line_style, cache)
+  local key = tostring(sign_style) .. ":" .. tostring(line_style)
+  if cache[key] ~= nil then
+    return cache[key]
+  end
+  local options = { priority = M.options.priority - 1, strict = false }
+  local sign = is_index(sign_style) and styles[sign_style + 1]
+  local gutter = type(sign) == "table" and type(sign.gutter) == "table" and sign.gutter or nil
+  if gutter and M.gui_color(gutter.color) then
+    options.sign_text = sign_text(gutter)
+    options.sign_hl_group = M.mark_group("Sign", sign.rule, gutter.color)
+  end
+  local line = is_index(line_style) and styles[line_style + 1]
+  local whole = type(line) == "table" and type(line.wholeLine) == "table" and line.wholeLine or nil
+  if whole and M.gui_color(whole.backgroundColor) then
+    options.line_hl_group = M.mark_group("Line", line.rule, whole.backgroundColor)
+  end
+  if not options.sign_text and not options.line_hl_group then
+    options = false
+  end
+  cache[key] = options
+  return options
+end
+
 --- Draws a `highlight/publishDecorations` payload: replaces the buffer's extmarks.
 ---
 --- Returns the buffer drawn, or nil with a reason when the payload was ignored (unknown
@@ -594,6 +684,17 @@ function M.apply_decorations(result)
       if end_col > start_col then
         mark.end_row, mark.end_col, mark.hl_group = line, end_col, groups[style_index]
         pcall(set_extmark, bufnr, namespace, line, start_col, mark)
+      end
+    end
+  end
+  local lines = type(result.lines) == "table" and result.lines or {}
+  local mark_cache = {}
+  for offset = 1, #lines - 2, 3 do
+    local line = lines[offset]
+    if is_index(line) and line < line_count then
+      local options = line_mark_options(styles, lines[offset + 1], lines[offset + 2], mark_cache)
+      if options then
+        pcall(set_extmark, bufnr, namespace, line, 0, options)
       end
     end
   end

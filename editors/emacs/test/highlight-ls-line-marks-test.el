@@ -1,0 +1,214 @@
+;;; highlight-ls-line-marks-test.el --- gutter signs and whole lines under lsp-mode or Eglot  -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; HIGHLIGHT_LS=/path/to/highlight-ls HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
+;;   emacs --batch -l editors/emacs/test/highlight-ls-line-marks-test.el
+;; (HIGHLIGHT_LS_EMACS_CLIENT=eglot for Eglot.)
+;;
+;; Opens a file whose configuration gives styles gutter signs and whole lines, waits
+;; (bounded) for the line overlays the server's decorations produce, and checks what each
+;; draws: the lines it covers, the fringe bitmap and its face in `before-string', and the
+;; whole line's extended background.  Then it draws payloads directly (a sign past the
+;; buffer's end, unknown styles, no `lines'), and edits the buffer.  Exits 0 when every
+;; check passes, 1 otherwise.
+
+;;; Code:
+
+(defconst highlight-ls-line-marks--client
+  (intern (or (getenv "HIGHLIGHT_LS_EMACS_CLIENT") "lsp-mode")))
+
+(unless (require highlight-ls-line-marks--client nil t)
+  (require 'package)
+  (package-initialize)
+  (require highlight-ls-line-marks--client))
+(load (expand-file-name "highlight-ls-test-support"
+                        (file-name-directory (or load-file-name buffer-file-name)))
+      nil t)
+
+(defvar lsp-session-file)
+(defvar lsp-auto-guess-root)
+(defvar lsp-restart)
+(defvar lsp-keep-workspace-alive)
+(defvar lsp-enable-file-watchers)
+(defvar lsp-headerline-breadcrumb-enable)
+(defvar lsp-modeline-code-actions-enable)
+(defvar lsp-modeline-diagnostics-enable)
+(defvar lsp-lens-enable)
+(defvar lsp-modeline-workspace-status-enable)
+(defvar lsp-enable-snippet)
+(defvar lsp-warn-no-matched-clients)
+(defvar lsp-enabled-clients)
+(defvar lsp-diagnostics-provider)
+(defvar lsp-completion-enable)
+(defvar eglot-sync-connect)
+(defvar eglot-autoshutdown)
+(defvar eglot-send-changes-idle-time)
+
+(defun highlight-ls-line-marks--connect (workspace)
+  "Connect the current buffer to highlight-ls in WORKSPACE with the client under test."
+  (pcase highlight-ls-line-marks--client
+    ('lsp-mode
+     (setq lsp-session-file (expand-file-name ".lsp-session" workspace)
+           lsp-auto-guess-root nil
+           lsp-restart 'ignore
+           lsp-keep-workspace-alive nil
+           lsp-enable-file-watchers nil
+           lsp-headerline-breadcrumb-enable nil
+           lsp-modeline-code-actions-enable nil
+           lsp-modeline-diagnostics-enable nil
+           lsp-lens-enable nil
+           lsp-modeline-workspace-status-enable nil
+           lsp-enable-snippet nil
+           lsp-completion-enable nil
+           lsp-diagnostics-provider :none
+           lsp-warn-no-matched-clients nil
+           lsp-enabled-clients '(highlight-ls))
+     (lsp-workspace-folders-add workspace)
+     (setq highlight-ls-client 'lsp-mode)
+     (lsp))
+    ('eglot
+     (setq highlight-ls-client 'eglot
+           eglot-sync-connect 30
+           eglot-autoshutdown nil
+           eglot-send-changes-idle-time 0)
+     (highlight-ls-mode 1))))
+
+(defun highlight-ls-line-marks--send-changes ()
+  "Send the buffer's changes now (Eglot sends them from an idle timer)."
+  (when (eq highlight-ls-line-marks--client 'eglot)
+    (eglot--signal-textDocument/didChange)))
+
+(defun highlight-ls-line-marks--shutdown ()
+  "Stop the server."
+  (pcase highlight-ls-line-marks--client
+    ('lsp-mode
+     (dolist (workspace (lsp--session-workspaces (lsp-session)))
+       (with-lsp-workspace workspace (lsp--shutdown-workspace))))
+    ('eglot
+     (ignore-errors (eglot-shutdown (eglot-current-server))))))
+
+(defun highlight-ls-line-marks--sign (before)
+  "The sign a `before-string' BEFORE draws, as (FACE TEXT), or nil.
+BEFORE must be the fringe bitmap `highlight-ls-sign' in the left fringe, then
+TEXT in the left margin, both in FACE; anything else is (:wrong BEFORE)."
+  (when before
+    (let ((fringe (get-text-property 0 'display before))
+          (margin (and (> (length before) 1) (get-text-property 1 'display before))))
+      (if (and (equal (length before) 2)
+               (eq (nth 0 fringe) 'left-fringe)
+               (eq (nth 1 fringe) 'highlight-ls-sign)
+               (equal (nth 0 margin) '(margin left-margin))
+               (stringp (nth 1 margin))
+               (equal (get-text-property 0 'face (nth 1 margin)) (nth 2 fringe)))
+          (list (nth 2 fringe) (substring-no-properties (nth 1 margin)))
+        (list :wrong before)))))
+
+(defun highlight-ls-line-marks--drawn ()
+  "The line overlays of the current buffer as (LINE END-LINE SIGN LINE-FACE), in order.
+LINE is the zero-based line the overlay starts on, END-LINE the line it ends on;
+SIGN is what `highlight-ls-line-marks--sign' reads from its `before-string',
+LINE-FACE its own face."
+  (let ((overlays (cl-remove-if-not (lambda (overlay) (overlay-get overlay 'highlight-ls-line))
+                                    (overlays-in (point-min) (point-max)))))
+    (sort (mapcar (lambda (overlay)
+                    (list (1- (line-number-at-pos (overlay-start overlay) t))
+                          (1- (line-number-at-pos (overlay-end overlay) t))
+                          (highlight-ls-line-marks--sign (overlay-get overlay 'before-string))
+                          (overlay-get overlay 'face)))
+                  overlays)
+          (lambda (a b) (< (car a) (car b))))))
+
+(defun highlight-ls-line-marks--wait-for (expected what)
+  "Wait (bounded) until the line overlays are EXPECTED; check it, naming WHAT."
+  (highlight-ls-test-wait (lambda () (equal (highlight-ls-line-marks--drawn) expected)))
+  (highlight-ls-test-check (equal (highlight-ls-line-marks--drawn) expected)
+                           "%s: line overlays\n  expected %S\n  got      %S"
+                           what expected (highlight-ls-line-marks--drawn)))
+
+(let* ((binary (highlight-ls-test-binary))
+       (workspace (file-name-as-directory (make-temp-file "highlight-ls-line-marks" t)))
+       (sample (expand-file-name "sample.txt" workspace))
+       (name (format "emacs-line-marks-%s" highlight-ls-line-marks--client))
+       (bug-sign '((:foreground "#d32f2f") "B"))
+       (owned-sign '((:foreground "#1976d2") "●"))
+       ;; #f9a82580 over black.
+       (focus-line '(:background "#7d5413" :extend t)))
+  (unless (executable-find binary)
+    (highlight-ls-test-check nil "highlight-ls binary not executable: %s (set HIGHLIGHT_LS)" binary)
+    (highlight-ls-test-exit name))
+  (highlight-ls-test-load-package workspace)
+  (require (if (eq highlight-ls-line-marks--client 'eglot) 'highlight-ls-eglot 'highlight-ls-lsp))
+  (setq highlight-ls-command (list binary))
+  (set-face-background 'default "#000000")
+  (set-frame-parameter nil 'background-mode 'dark)
+  ;; Emacs without a window system (emacs-nox) has no fringes; the margin text shows there.
+  (highlight-ls-test-check (or (not (fboundp 'fringe-bitmap-p)) (fringe-bitmap-p 'highlight-ls-sign))
+                           "the fringe bitmap is defined where fringes exist")
+  (with-temp-file (expand-file-name ".highlights.json" workspace)
+    (insert "{\n"
+            "  \"defaults\": false,\n"
+            "  \"styles\": {\n"
+            "    \"bug\": { \"color\": \"#fff\", \"backgroundColor\": \"#d32f2f\", \"gutter\": { \"text\": \"B\" }, \"overviewRuler\": true },\n"
+            "    \"focus\": { \"backgroundColor\": \"#f9a82580\", \"wholeLine\": true },\n"
+            "  },\n"
+            "  \"rules\": [\n"
+            "    { \"name\": \"bug\", \"words\": [\"BUG\"] },\n"
+            "    { \"name\": \"focus\", \"words\": [\"FOCUS\"] },\n"
+            "    { \"name\": \"owned\", \"regex\": \"TODO\\\\((?P<owner>[a-z]+)\\\\)\", \"style\": { \"color\": \"#1976d2\", \"gutter\": true },\n"
+            "      \"groups\": { \"owner\": { \"bold\": true, \"gutter\": \"@\" } } },\n"
+            "    { \"name\": \"ruler\", \"words\": [\"RULER\"], \"style\": { \"color\": \"#000\", \"overviewRuler\": true } },\n"
+            "  ],\n"
+            "}\n"))
+  (with-temp-file sample
+    (insert "BUG and BUG\nTODO(ann) FOCUS\nplain\nRULER\nFOCUS"))
+  (with-current-buffer (find-file-noselect sample)
+    (text-mode)
+    (highlight-ls-line-marks--connect workspace)
+    ;; Line 0: bug's sign; line 1: owned's sign and focus's whole line; line 3: a ruler mark
+    ;; only (not drawn); line 4: the last line, without a newline, a whole line.
+    (highlight-ls-line-marks--wait-for
+     `((0 1 ,bug-sign nil) (1 2 ,owned-sign ,focus-line) (4 4 nil ,focus-line))
+     "after opening")
+    ;; The match overlays are drawn as before, beside the line overlays.
+    (highlight-ls-test-check (= 8 (length (highlight-ls-test-overlays)))
+                             "eight match overlays (BUG, BUG, TODO( ann ), FOCUS, RULER, FOCUS): %S" (highlight-ls-test-overlays))
+
+    ;; An edit: a line in front moves every mark down one line.
+    (goto-char (point-min))
+    (insert "FOCUS first\n")
+    (highlight-ls-line-marks--send-changes)
+    (highlight-ls-line-marks--wait-for
+     `((0 1 nil ,focus-line) (1 2 ,bug-sign nil) (2 3 ,owned-sign ,focus-line) (5 5 nil ,focus-line))
+     "after an edit")
+
+    ;; Payloads drawn directly: an unknown style, a line past the end and a mark without a
+    ;; colour draw nothing; a payload without `lines' clears the line marks.
+    (let ((uri (highlight-ls--client-uri highlight-ls--client))
+          (version (highlight-ls--client-version highlight-ls--client)))
+      (highlight-ls-apply-decorations
+       (list :textDocument (list :uri uri :version version)
+             :positionEncoding "utf-32"
+             :styles (vector (list :rule "x" :gutter (list :color "#ff0000ff"))
+                             (list :rule "y" :wholeLine (list :backgroundColor "red")))
+             :ranges []
+             :lines (vector 0 0 -1  1 1 1  2 7 7  99 0 -1)))
+      (highlight-ls-test-check (equal (highlight-ls-line-marks--drawn)
+                                      '((0 1 ((:foreground "#ff0000") "●") nil)))
+                               "only the valid entry draws: %S" (highlight-ls-line-marks--drawn))
+      (highlight-ls-apply-decorations
+       (list :textDocument (list :uri uri :version version)
+             :positionEncoding "utf-32" :styles [] :ranges []))
+      (highlight-ls-test-check (null (highlight-ls-line-marks--drawn))
+                               "a payload without lines clears: %S" (highlight-ls-line-marks--drawn)))
+    ;; Turning the mode off removes the line marks too.
+    (highlight-ls-refresh)
+    (highlight-ls-line-marks--wait-for
+     `((0 1 nil ,focus-line) (1 2 ,bug-sign nil) (2 3 ,owned-sign ,focus-line) (5 5 nil ,focus-line))
+     "after highlight/decorations")
+    (highlight-ls-clear)
+    (highlight-ls-test-check (null (highlight-ls-line-marks--drawn)) "highlight-ls-clear removes the line marks")
+    (highlight-ls-line-marks--shutdown))
+  (highlight-ls-test-exit name))
+
+;;; highlight-ls-line-marks-test.el ends here

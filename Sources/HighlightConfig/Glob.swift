@@ -20,7 +20,9 @@
 // make `**`: a star at the edge of a brace alternative does not join a star outside
 // (`{a,*}*` is `a*` or `*`, where expanding first would have made `**`). An unclosed
 // `[` or `{` is literal.
-// Many globs at once (an ignore file) are matched by `GlobSet`.
+// Many globs at once (an ignore file) are matched by `GlobSet`: the common shapes
+// are looked up in hash tables, and each other glob is run only when a literal
+// it requires occurs in the path, found for all of them in one pass (see below).
 
 /// A compiled glob; `matches(_:)` takes a relative path whose segments are separated by `/`.
 public struct Glob: Sendable, Hashable {
@@ -146,6 +148,8 @@ struct GlobParser {
                     index += 1
                     if items.last != .segmentsThenSlash { items.append(.segmentsThenSlash) }
                 } else if double && atSegmentStart && index == scalars.count && !inBraces {
+                    // `/**/**` at the end is `/**`: zero or more segments, after zero or more segments.
+                    while items.last == .segmentsThenSlash { items.removeLast() }
                     if items.last == .slash {
                         items.removeLast()
                         items.append(.slashSegments)
@@ -398,8 +402,16 @@ struct GlobNFA: Sendable, Hashable {
 /// As ripgrep's globset does, the common shapes of ignore patterns are looked up rather than run:
 /// a literal name at any depth (`**/node_modules`, `.DS_Store`), a literal extension at any depth
 /// (`*.log`, `**/*.tar.gz`) and a literal path (`/TODO.txt`) go into hash tables, so their cost per
-/// path does not depend on how many there are. The other globs are run one by one, each in one
-/// pass over the path.
+/// path does not depend on how many there are. Every other glob that contains literal text
+/// (`*foo*.tmp`, `build-*`, `src/**/gen_*.c`) is filed under one of its literal runs, the one
+/// fewest globs share (`gen_` rather than `.c`); one pass of an Aho-Corasick automaton over the path
+/// finds which of those runs occur, and only the globs filed under them are run. A glob that can
+/// match a path contains each of its literal runs there, so none is missed. Globs without any
+/// literal (`*`, `[a-z]?*`) are run one by one.
+///
+///     globs      *foo*.tmp   build-*/   src/**/gen_*.c   *.log
+///     filed by   "foo"       "build-"   "gen_"           extension "log" (hash table)
+///     path       src/x/gen_parser.c  ->  the automaton sees "gen_"  ->  run src/**/gen_*.c only
 public struct GlobSet: Sendable {
     /// Globs of the form `**/name` by name.
     private let names: [[Unicode.Scalar]: [Int]]
@@ -407,7 +419,11 @@ public struct GlobSet: Sendable {
     private let suffixes: [[Unicode.Scalar]: [(suffix: [Unicode.Scalar], index: Int)]]
     /// Globs that are one literal path, by the path's scalars with `/` between segments.
     private let paths: [[Unicode.Scalar]: [Int]]
-    /// The rest.
+    /// Globs filed under a literal run, by the run's id in `literals`.
+    private let filed: [[(index: Int, glob: Glob)]]
+    /// The literal runs of `filed`, found in a path in one pass.
+    private let literals: GlobLiteralScanner
+    /// Globs without literal text, run one by one.
     private let others: [(index: Int, glob: Glob)]
     /// The number of globs.
     public let count: Int
@@ -419,27 +435,79 @@ public struct GlobSet: Sendable {
         var names: [[Unicode.Scalar]: [Int]] = [:]
         var suffixes: [[Unicode.Scalar]: [(suffix: [Unicode.Scalar], index: Int)]] = [:]
         var paths: [[Unicode.Scalar]: [Int]] = [:]
-        var others: [(index: Int, glob: Glob)] = []
+        var rest: [(index: Int, glob: Glob, runs: [[Unicode.Scalar]])] = []
+        // How many of the remaining globs contain each literal run, to file each under its rarest.
+        var globsWithRun: [[Unicode.Scalar]: Int] = [:]
         for (index, glob) in globs.enumerated() {
             switch Self.shape(of: glob.tree) {
             case .name(let name): names[name, default: []].append(index)
             case .suffix(let suffix, let key): suffixes[key, default: []].append((suffix, index))
             case .path(let path): paths[path, default: []].append(index)
-            case .other: others.append((index, glob))
+            case .other:
+                let runs = Self.literalRuns(of: glob.tree)
+                for run in Set(runs) { globsWithRun[run, default: 0] += 1 }
+                rest.append((index, glob, runs))
             }
+        }
+        var runIDs: [[Unicode.Scalar]: Int] = [:]
+        var runs: [[Unicode.Scalar]] = []
+        var filed: [[(index: Int, glob: Glob)]] = []
+        var others: [(index: Int, glob: Glob)] = []
+        for entry in rest {
+            let chosen = entry.runs.min { first, second in
+                let (firstCount, secondCount) = (globsWithRun[first] ?? 0, globsWithRun[second] ?? 0)
+                return firstCount != secondCount ? firstCount < secondCount : first.count > second.count
+            }
+            guard let chosen else {
+                others.append((entry.index, entry.glob))
+                continue
+            }
+            let id: Int
+            if let existing = runIDs[chosen] {
+                id = existing
+            } else {
+                id = runs.count
+                runIDs[chosen] = id
+                runs.append(chosen)
+                filed.append([])
+            }
+            filed[id].append((entry.index, entry.glob))
         }
         self.names = names
         self.suffixes = suffixes
         self.paths = paths
+        self.filed = filed
+        self.literals = GlobLiteralScanner(runs)
         self.others = others
         self.count = globs.count
     }
 
+    /// The maximal runs of literal scalars (and `/`) in the glob's top-level sequence: any path the glob matches
+    /// contains each of them, in the path's text with `/` between segments.
+    static func literalRuns(of tree: GlobNode) -> [[Unicode.Scalar]] {
+        guard case .sequence(let items) = tree else { return [] }
+        var runs: [[Unicode.Scalar]] = []
+        var current: [Unicode.Scalar] = []
+        for item in items {
+            switch item {
+            case .scalar(let scalar): current.append(scalar)
+            case .slash: current.append("/")
+            default:
+                if !current.isEmpty { runs.append(current) }
+                current = []
+            }
+        }
+        if !current.isEmpty { runs.append(current) }
+        return runs
+    }
+
     /// The indices of the globs that match the path, ascending.
     ///
-    /// - Complexity: O(path) for the looked-up globs, plus O(path × pattern) for each other glob.
+    /// - Complexity: O(path) for the looked-up globs and the literal pass, plus O(path × pattern) for each glob
+    ///   filed under a literal that occurs in the path and for each glob without literals.
     public func matchingIndices(segments: ArraySlice<[Unicode.Scalar]>) -> [Int] {
         guard let last = segments.last else {
+            // Only a glob of nothing but `**` segments matches the empty path, and it has no literal.
             return others.filter { $0.glob.matchesEmptyPath }.map(\.index)
         }
         var result: [Int] = names[last] ?? []
@@ -448,13 +516,18 @@ public struct GlobSet: Sendable {
                 result.append(candidate.index)
             }
         }
-        if !paths.isEmpty {
+        if !paths.isEmpty || !filed.isEmpty {
             var joined: [Unicode.Scalar] = []
             for (number, segment) in segments.enumerated() {
                 if number > 0 { joined.append("/") }
                 joined += segment
             }
             result += paths[joined] ?? []
+            if !filed.isEmpty {
+                for id in literals.runsOccurring(in: joined) {
+                    for candidate in filed[id] where candidate.glob.matches(segments: segments) { result.append(candidate.index) }
+                }
+            }
         }
         for other in others where other.glob.matches(segments: segments) { result.append(other.index) }
         result.sort()
@@ -491,5 +564,107 @@ public struct GlobSet: Sendable {
         }
         if let path = literal(items[...], allowingSlash: true), path.first != "/", path.last != "/" { return .path(path) }
         return .other
+    }
+}
+
+/// Which of many literal runs occur in a text: an Aho-Corasick automaton over scalars that reports every
+/// occurrence, overlapping ones included, in one pass.
+struct GlobLiteralScanner: Sendable {
+    /// (node << 32 | scalar) -> child node; node 0 is the root.
+    private let children: [UInt64: Int32]
+    /// The longest proper suffix of each node's text that is also a node.
+    private let failure: [Int32]
+    /// The run that ends exactly at each node, or -1.
+    private let run: [Int32]
+    /// The nearest node on the failure chain (itself excluded) where a run ends, or -1.
+    private let outputLink: [Int32]
+
+    /// Builds the automaton of `runs`; ids in results are positions in this list.
+    ///
+    /// - Complexity: O(total run length), expected (hashing).
+    init(_ runs: [[Unicode.Scalar]]) {
+        var children: [UInt64: Int32] = [:]
+        var parent: [Int32] = [0]
+        var scalarOf: [UInt32] = [0]
+        var depth: [Int] = [0]
+        var run: [Int32] = [-1]
+        for (id, text) in runs.enumerated() {
+            var node: Int32 = 0
+            for scalar in text {
+                let key = UInt64(UInt32(bitPattern: node)) << 32 | UInt64(scalar.value)
+                if let child = children[key] {
+                    node = child
+                } else {
+                    let child = Int32(truncatingIfNeeded: parent.count)
+                    children[key] = child
+                    parent.append(node)
+                    scalarOf.append(scalar.value)
+                    depth.append(depth[Int(node)] + 1)
+                    run.append(-1)
+                    node = child
+                }
+            }
+            run[Int(node)] = Int32(truncatingIfNeeded: id)
+        }
+        // Failure links in order of depth, so a node's parent (and every shorter suffix) is done first.
+        let count = parent.count
+        var byDepth = [[Int32]](repeating: [], count: (depth.max() ?? 0) + 1)
+        for node in 1..<max(count, 1) { byDepth[depth[node]].append(Int32(truncatingIfNeeded: node)) }
+        var failure = [Int32](repeating: 0, count: count)
+        var outputLink = [Int32](repeating: -1, count: count)
+        for level in byDepth.dropFirst() {
+            for node in level {
+                let index = Int(node)
+                let from = parent[index]
+                if from != 0 {
+                    var candidate = failure[Int(from)]
+                    while true {
+                        let key = UInt64(UInt32(bitPattern: candidate)) << 32 | UInt64(scalarOf[index])
+                        if let next = children[key] {
+                            failure[index] = next
+                            break
+                        }
+                        if candidate == 0 { break }
+                        candidate = failure[Int(candidate)]
+                    }
+                }
+                let fail = Int(failure[index])
+                outputLink[index] = run[fail] >= 0 ? Int32(truncatingIfNeeded: fail) : outputLink[fail]
+            }
+        }
+        self.children = children
+        self.failure = failure
+        self.run = run
+        self.outputLink = outputLink
+    }
+
+    /// The ids of the runs that occur in `text`, each once, ascending.
+    ///
+    /// - Complexity: O(text + occurrences), expected.
+    func runsOccurring(in text: [Unicode.Scalar]) -> [Int] {
+        var found: [Int] = []
+        var node: Int32 = 0
+        for scalar in text {
+            while true {
+                let key = UInt64(UInt32(bitPattern: node)) << 32 | UInt64(scalar.value)
+                if let next = children[key] {
+                    node = next
+                    break
+                }
+                if node == 0 { break }
+                node = failure[Int(node)]
+            }
+            var output = run[Int(node)] >= 0 ? node : outputLink[Int(node)]
+            while output >= 0 {
+                found.append(Int(run[Int(output)]))
+                output = outputLink[Int(output)]
+            }
+        }
+        guard found.count > 1 else { return found }
+        found.sort()
+        var unique: [Int] = []
+        unique.reserveCapacity(found.count)
+        for id in found where unique.last != id { unique.append(id) }
+        return unique
     }
 }

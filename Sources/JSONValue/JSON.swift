@@ -10,7 +10,7 @@ public enum JSON: Sendable, Hashable {
     case integer(Int)
     case double(Double)
     /// A number as written in a JSON text (RFC 8259 grammar), kept verbatim: the parser's form of
-    /// every number that is not an integer within `Int`. The writer copies it as it is (and
+    /// every number that is not an integer within `Int`, and of `-0`. The writer copies it as it is (and
     /// writes `null` for text that is not a JSON number).
     case number(String)
     case string(String)
@@ -38,9 +38,10 @@ extension JSON {
         case .double(let value):
             return exactInteger(value)
         case .number(let text):
-            // An integral literal reaches `.number` only when it is beyond `Int`; a fraction or an
-            // exponent is read as a double, trusted only where doubles are exact (|x| < 2^53), so
-            // that `-9223372036854775809` never turns into `Int.min`.
+            // An integral literal is read exactly (`-0` is 0; one beyond `Int` is nil, so that
+            // `-9223372036854775809` never turns into `Int.min`); a fraction or an exponent is read
+            // as a double, trusted only where doubles are exact (|x| < 2^53).
+            if let integer = Int(text) { return integer }
             guard text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
                   let value = Double(text), value.magnitude < 9_007_199_254_740_992 else { return nil }
             return exactInteger(value)

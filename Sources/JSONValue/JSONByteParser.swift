@@ -391,7 +391,9 @@ struct JSONByteParser {
         offset = index
 
         if isIntegral, !overflowed {
-            if isNegative { return .integer(accumulator) }
+            // `-0` is kept as text (below): as an integer it would come back as `0`.
+            if isNegative, accumulator != 0 { return .integer(accumulator) }
+            if isNegative { return .number("-0") }
             let (positive, overflow) = (0).subtractingReportingOverflow(accumulator)
             if !overflow { return .integer(positive) }
         }

@@ -14,10 +14,31 @@
 // Regex streams search the text many times (once per match). Each checks out
 // its search buffers once per scan, and their look-ahead memo (LazyDFA.swift)
 // makes the series linear in the text even when ruling out a longer match
-// needs a long look-ahead (`a+b|a` on a run of `a`). What stays: a regex
-// candidate that loses to another stream's overlapping match is searched
-// again from that match's end, re-reading the rest of the lost candidate, so
-// that case is O(n · L) for candidates of at most L bytes.
+// needs a long look-ahead (`a+b|a` on a run of `a`).
+//
+// A lost candidate is never read again. When a regex candidate loses to
+// another stream's overlapping match, the next question, "the regex's first
+// match at or after that match's end", would re-read the rest of the lost
+// candidate (words `ab` against `b[a-z]*c` on `abab…abc` ask it at every
+// `ab`: quadratic in the line). Instead the stream marks, in one backward pass
+// (LazyDFA's `markMatchStarts`), every position where one of its matches
+// starts, up to where those matches must end: the next line break the regex
+// cannot cross (the k+1st for a regex that spans at most k), or its maximum
+// length. From then on the stream's candidate is only a *start* read off the
+// marks; its end is searched only when that start can still win (it is at or
+// before every other candidate's start), and a candidate that is then chosen
+// or beaten on length costs what the winner covers. So each byte is read a
+// bounded number of times per stream:
+//
+//     words ab, regex b[a-z]*c     a b a b a b … a b c
+//     literal candidates           [ab][ab][ab] … [ab]
+//     regex starts (marks)           ^   ^   ^  …   ^     ends never searched:
+//                                                         each start is beaten by an earlier `ab`
+//
+// What remains: a regex whose matches can span any number of lines marks up
+// to the end of the text, once per scan; a DFA cache that thrashes while
+// marking leaves that stretch to ordinary searches (the old O(n · L)); and a
+// candidate rejected by `accept` costs its length.
 //
 // A regex stream's candidate is the regex's own leftmost-first match (RE2's
 // semantics within one pattern: `TODO\((.*?)\)` stops at the first `)`); the
@@ -217,7 +238,9 @@ public struct RuleSet: Sendable {
     /// offered, so `accept` should decide by the rule and the start (as scopes do).
     /// `nil` accepts everything.
     ///
-    /// - Complexity: O(n) in the scanned text, plus O(L) per rejected regex match of at most L bytes.
+    /// - Complexity: O(n) in the scanned text for regexes whose matches span a bounded number of lines (see the
+    ///   type's notes; an unbounded one may read to the end of the text once), plus O(L) per rejected regex
+    ///   match of at most L bytes.
     public func matches(
         in text: UnsafeBufferPointer<UInt8>, startingIn utf8Range: Range<Int>, accept: MatchFilter?
     ) -> MatchList {
@@ -228,8 +251,7 @@ public struct RuleSet: Sendable {
         // A stream's state: its candidate, or whether it is exhausted.
         var literalCandidate: Match?
         var literalExhausted = literalAutomaton == nil
-        var regexCandidates = [Match?](repeating: nil, count: regexStreams.count)
-        var regexExhausted = [Bool](repeating: false, count: regexStreams.count)
+        var cursors = [RegexCursor](repeating: RegexCursor(), count: regexStreams.count)
         // Each regex's search buffers are checked out once for the whole scan (and carry its look-ahead memo).
         let scans = regexStreams.map { $0.regex.beginScan() }
         defer {
@@ -246,19 +268,40 @@ public struct RuleSet: Sendable {
                 literalCandidate = automaton.nextMatch(in: text, from: position, startLimit: upper, accept: accept)
                 literalExhausted = literalCandidate == nil
             }
-            for index in regexStreams.indices where !regexExhausted[index] {
-                if regexCandidates[index].map({ $0.utf8Range.lowerBound < position }) ?? true {
-                    regexCandidates[index] = nextRegexMatch(
-                        regexStreams[index], scan: scans[index], in: text, from: position, startLimit: upper, accept: accept)
-                    regexExhausted[index] = regexCandidates[index] == nil
+            for index in regexStreams.indices {
+                let start: Int?
+                switch cursors[index].candidate {
+                case .exhausted: continue
+                case .none: start = nil
+                case .start(let offset): start = offset
+                case .match(let match): start = match.utf8Range.lowerBound
                 }
+                if let start, start >= position { continue }
+                if start != nil {
+                    // The candidate lost to an overlapping match: mark the stream's starts rather than re-read it.
+                    markStartsIfNeeded(
+                        &cursors[index], stream: regexStreams[index], scan: scans[index], in: text, from: position,
+                        startLimit: upper)
+                }
+                cursors[index].candidate = regexCandidate(
+                    regexStreams[index], scan: scans[index], marks: cursors[index].marks, in: text, from: position,
+                    startLimit: upper, accept: accept)
             }
 
             var best = literalCandidate
-            for candidate in regexCandidates {
-                guard let candidate else { continue }
+            var bestStream: Int?
+            for index in regexStreams.indices {
+                // A start from the marks competes by its start alone until it could win; then its end is searched.
+                while case .some(.start(let start)) = cursors[index].candidate,
+                      best.map({ start <= $0.utf8Range.lowerBound }) ?? true {
+                    cursors[index].candidate = resolvedRegexCandidate(
+                        regexStreams[index], scan: scans[index], marks: cursors[index].marks, in: text, start: start,
+                        startLimit: upper, accept: accept)
+                }
+                guard case .some(.match(let candidate)) = cursors[index].candidate else { continue }
                 if let current = best, !Self.isBetter(candidate, than: current) { continue }
                 best = candidate
+                bestStream = index
             }
             guard let chosen = best else { break }
             if let maximum = limits.maximumMatchCount, results.count >= maximum {
@@ -267,8 +310,98 @@ public struct RuleSet: Sendable {
             }
             results.append(chosen)
             position = chosen.utf8Range.upperBound
+            // A chosen regex candidate is used up; searching on from its end is not a loss.
+            if let bestStream { cursors[bestStream].candidate = nil }
         }
         return MatchList(matches: results, truncated: truncated)
+    }
+
+    /// Where a regex stream stands in a scan: its next candidate, and the starts it has marked.
+    struct RegexCursor {
+        enum Candidate {
+            /// A match that starts at this offset (from the marks); its end is not searched yet.
+            case start(Int)
+            /// A whole, accepted match.
+            case match(Match)
+            /// No more candidates before the start limit.
+            case exhausted
+        }
+
+        /// nil before the first search and after the candidate was chosen.
+        var candidate: Candidate?
+        var marks = RegexStartMarks()
+        /// Below this offset marking gave up (the DFA cache thrashed); ordinary searches serve it.
+        var unmarkableBelow = 0
+    }
+
+    /// The starts of a regex's matches in `lowerBound..<markedEnd`, one bit per byte offset.
+    struct RegexStartMarks {
+        var lowerBound = 0
+        var markedEnd = 0
+        var bits: [UInt64] = []
+
+        /// Whether the marks say where the next start at or after `utf8Offset` is (or that none is before `markedEnd`).
+        func covers(_ utf8Offset: Int) -> Bool {
+            utf8Offset >= lowerBound && utf8Offset < markedEnd
+        }
+
+        /// The first marked start in `utf8Offset..<markedEnd`, or nil; `utf8Offset` must be covered.
+        func firstStart(atOrAfter utf8Offset: Int) -> Int? {
+            var bit = utf8Offset - lowerBound
+            let limit = markedEnd - lowerBound
+            while bit < limit {
+                let word = bits[bit >> 6] >> UInt64(bit & 63)
+                if word != 0 {
+                    let found = bit + word.trailingZeroBitCount
+                    return found < limit ? found + lowerBound : nil
+                }
+                bit = (bit | 63) + 1
+            }
+            return nil
+        }
+    }
+
+    /// Marks the stream's match starts from `utf8Offset` on, unless marks already cover it or marking gave up there.
+    ///
+    /// For a regex that spans at most k line breaks the marks cover the starts up to the next line break, and the
+    /// backward pass begins at the k+1st, where every match from those starts has ended (or sooner, at the
+    /// longest match length); for one that spans any number, they cover everything up to `startLimit`.
+    private func markStartsIfNeeded(
+        _ cursor: inout RegexCursor, stream: RegexStream, scan: SearchScratch, in text: UnsafeBufferPointer<UInt8>,
+        from utf8Offset: Int, startLimit: Int
+    ) {
+        guard !cursor.marks.covers(utf8Offset), utf8Offset >= cursor.unmarkableBelow, utf8Offset < startLimit else { return }
+        var markedEnd = startLimit
+        var end = text.count
+        if let most = stream.regex.maximumLineTerminatorCount {
+            let terminators = Self.lineTerminatorOffsets(in: text, from: utf8Offset, count: most + 1)
+            if let first = terminators.first { markedEnd = min(markedEnd, first + 1) }
+            if terminators.count > most { end = terminators[most] }
+        }
+        if let length = stream.regex.maximumMatchUTF8Length {
+            end = min(end, markedEnd - 1 + length)
+        }
+        end = min(max(end, utf8Offset), text.count)
+        var bits = cursor.marks.bits
+        cursor.marks.bits = []
+        if stream.regex.markMatchStarts(in: text, lowerBound: utf8Offset, end: end, marks: &bits, scan: scan) {
+            cursor.marks = RegexStartMarks(lowerBound: utf8Offset, markedEnd: markedEnd, bits: bits)
+        } else {
+            cursor.marks = RegexStartMarks(lowerBound: 0, markedEnd: 0, bits: bits)
+            cursor.unmarkableBelow = markedEnd
+        }
+    }
+
+    /// The offsets of the first `count` `\n` or `\r` bytes at or after `utf8Offset` (fewer at the end of the text).
+    static func lineTerminatorOffsets(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, count: Int) -> [Int] {
+        var offsets: [Int] = []
+        var index = utf8Offset
+        while index < text.count && offsets.count < count {
+            let byte = text[index]
+            if byte == 0x0A || byte == 0x0D { offsets.append(index) }
+            index += 1
+        }
+        return offsets
     }
 
     /// The overlap order: earlier start, then longer, then lower rule index.
@@ -279,27 +412,54 @@ public struct RuleSet: Sendable {
         return a.ruleIndex < b.ruleIndex
     }
 
-    /// The next acceptable match of one regex that starts in `utf8Offset..<startLimit`.
-    private func nextRegexMatch(
-        _ stream: RegexStream, scan: SearchScratch, in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int,
-        startLimit: Int, accept: MatchFilter?
-    ) -> Match? {
+    /// The regex's next acceptable candidate starting in `utf8Offset..<startLimit`: only its start where the marks
+    /// cover it, else a match found by a search.
+    private func regexCandidate(
+        _ stream: RegexStream, scan: SearchScratch, marks: RegexStartMarks, in text: UnsafeBufferPointer<UInt8>,
+        from utf8Offset: Int, startLimit: Int, accept: MatchFilter?
+    ) -> RegexCursor.Candidate {
         var from = utf8Offset
         while from < startLimit {
-            guard let range = stream.regex.firstMatch(in: text, from: from, scan: scan) else { return nil }
+            if marks.covers(from) {
+                if let start = marks.firstStart(atOrAfter: from) {
+                    return start < startLimit ? .start(start) : .exhausted
+                }
+                from = marks.markedEnd
+                continue
+            }
+            guard let range = stream.regex.firstMatch(in: text, from: from, scan: scan) else { return .exhausted }
             // Distrust what cannot be: empty, out of bounds or before `from`; step over it.
             guard range.lowerBound >= from, range.upperBound <= text.count, !range.isEmpty else {
                 from = Self.nextCharacterOffset(in: text, after: max(from, min(range.lowerBound, text.count)))
                 continue
             }
-            if range.lowerBound >= startLimit { return nil }
+            if range.lowerBound >= startLimit { return .exhausted }
             if let accept, !accept(stream.ruleIndex, range) {
                 from = Self.nextCharacterOffset(in: text, after: range.lowerBound)
                 continue
             }
-            return Match(ruleIndex: stream.ruleIndex, utf8Range: range)
+            return .match(Match(ruleIndex: stream.ruleIndex, utf8Range: range))
         }
-        return nil
+        return .exhausted
+    }
+
+    /// The candidate at a marked start, searched for its end; when `accept` rejects it, the next candidate.
+    private func resolvedRegexCandidate(
+        _ stream: RegexStream, scan: SearchScratch, marks: RegexStartMarks, in text: UnsafeBufferPointer<UInt8>,
+        start: Int, startLimit: Int, accept: MatchFilter?
+    ) -> RegexCursor.Candidate {
+        // A match starts at `start`, so the search from there finds it at once; trust the search over the marks.
+        guard let range = stream.regex.firstMatch(in: text, from: start, scan: scan) else { return .exhausted }
+        guard range.lowerBound >= start, range.upperBound <= text.count, !range.isEmpty else {
+            let next = Self.nextCharacterOffset(in: text, after: max(start, min(range.lowerBound, text.count)))
+            return regexCandidate(stream, scan: scan, marks: marks, in: text, from: next, startLimit: startLimit, accept: accept)
+        }
+        if range.lowerBound >= startLimit { return .exhausted }
+        if let accept, !accept(stream.ruleIndex, range) {
+            let next = Self.nextCharacterOffset(in: text, after: range.lowerBound)
+            return regexCandidate(stream, scan: scan, marks: marks, in: text, from: next, startLimit: startLimit, accept: accept)
+        }
+        return .match(Match(ruleIndex: stream.ruleIndex, utf8Range: range))
     }
 
     /// The offset of the character after the one at `utf8Offset` (one byte on invalid UTF-8).

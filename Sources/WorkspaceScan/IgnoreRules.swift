@@ -9,6 +9,7 @@ import HighlightConfig
 //     *.log               no `/`: the name matches at any depth
 //     !keep.log           `!` re-includes what an earlier pattern excluded (`\!` is a literal !)
 //     docs/**/*.pdf       `**` spans directories
+//     build/**            everything inside build, not build itself
 //
 // Within a file the last matching pattern decides. Files deeper in the tree
 // take precedence over their parents, and in one directory `.ignore` over
@@ -56,6 +57,11 @@ public struct IgnoreFile: Sendable {
                 while line.hasSuffix("/") { line = line.dropLast() }
             }
             if line.isEmpty { continue }
+            // A trailing `/**` matches what is inside, never the directory itself (git: `a/**` with `!a/f` keeps
+            // `a/f`, so `a` is not excluded); in a glob it also matches zero segments, so one segment is required.
+            if line.hasSuffix("/**"), line.drop(while: { $0 == "/" }).count > 3 {
+                line = Substring(String(line.dropLast(2)) + "*/**")
+            }
             // A slash at the start or in the middle anchors the pattern; otherwise it matches at any depth.
             let anchored = line.contains("/")
             let pattern = anchored ? String(line) : "**/" + line

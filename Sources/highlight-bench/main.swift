@@ -267,3 +267,29 @@ if options.only.map({ "pathological".contains($0) }) ?? true {
         print(line)
     }
 }
+
+// Lost candidates (issue 13): a regex candidate that loses to another rule's overlapping match at every step.
+// Words `ab` and `b[a-z]*c` on one line `abab…abc` (every `ab` beats the regex's match from the next `b`), and
+// words `ba` and `b[a-z]*c|b` on `baba…ba` (every `ba` beats the regex's `b`, found only after reading to the
+// end of the line for a `c`), at 20, 40, 80 and 160 KB, each next to the words alone on the same line (a literal
+// scan). Linear time means twice the time for twice the line.
+if options.only.map({ "lost candidates".contains($0) }) ?? true {
+    let cases: [(words: String, regex: String, unit: String, tail: String)] = [
+        ("ab", "b[a-z]*c", "ab", "c\n"),
+        ("ba", "b[a-z]*c|b", "ba", "\n"),
+    ]
+    for lostCase in cases {
+        let withRegex = RuleSet(rules: [
+            Rule(name: "words", pattern: .words([lostCase.words])), Rule(name: "regex", pattern: .regex(lostCase.regex)),
+        ])
+        let wordsOnly = RuleSet(rules: [Rule(name: "words", pattern: .words([lostCase.words]))])
+        var line = "lost candidates, words \(lostCase.words) + \(lostCase.regex) on one line:"
+        for kilobytes in [20, 40, 80, 160] {
+            let text = Array((String(repeating: lostCase.unit, count: kilobytes * 500) + lostCase.tail).utf8)
+            let (seconds, result) = text.withUnsafeBufferPointer { buffer in best(of: runs) { withRegex.matches(in: buffer) } }
+            let (literalSeconds, _) = text.withUnsafeBufferPointer { buffer in best(of: runs) { wordsOnly.matches(in: buffer) } }
+            line += " \(kilobytes) KB \(format(seconds * 1_000, 3)) ms (words alone \(format(literalSeconds * 1_000, 3)) ms, \(result.matches.count) matches),"
+        }
+        print(line)
+    }
+}

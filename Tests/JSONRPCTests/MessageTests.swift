@@ -26,8 +26,7 @@ import Testing
     /// double would round onto `Int.min` (a different, valid id), fractions and exponents as written.
     @Test(arguments: [
         "0", "-1", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809",
-        // (`-0` is the integer 0 and comes back as `0`: the same number, and no other request's id.)
-        "12345678901234567890123", "2.50", "1e400", "-0.0", "1E+2", "\"12345678901234567890123\"", "\"\"", "null",
+        "12345678901234567890123", "2.50", "1e400", "-0", "-0.0", "1E+2", "\"12345678901234567890123\"", "\"\"", "null",
     ])
     func requestIdsAreEchoedExactly(id: String) throws {
         let request = try decode(#"{"jsonrpc":"2.0","id":\#(id),"method":"m"}"#).get()

@@ -49,7 +49,7 @@ func checkFails(
             ("true", true),
             ("false", false),
             ("0", 0),
-            ("-0", 0),
+            ("-0", .number("-0")),
             ("42", 42),
             ("-17", -17),
             ("9223372036854775807", .integer(Int.max)),
@@ -80,6 +80,7 @@ func checkFails(
             // Rounds to -2^63 as a double: must not pass for `Int.min` (it would collide with a real id).
             (.number("-9223372036854775809"), nil, -9_223_372_036_854_775_808),
             (.number("1e3"), 1000, 1000),
+            (.number("-0"), 0, 0),
             (.number("2.0"), 2, 2),
             (.number("2.5"), nil, 2.5),
             (.number("1e400"), nil, .infinity),

@@ -138,3 +138,114 @@ import Testing
         }
     }
 }
+
+/// Regex candidates that lose to overlapping matches of other rules, again and again: the rule set's marks of
+/// where each regex's matches start (one backward pass) must resolve exactly as the brute-force reference.
+@Suite struct LostCandidateTests {
+    /// Long regexes that overlap the words and each other: some stay on a line, some cross lines, some are bounded.
+    static let regexes = [
+        "b[a-z]*c", "a[ab]*b", "[ab]+c|b", "(ab)+", "b.*c", "(?s)a.*c", "a[^c]*c", "\\bab\\w*", "ba{0,3}", "c\\n?a",
+        "b[a-c]{2,6}", "a(b|bc)*a", "[a-c]+\\n[a-c]+", "\\w+$", "^b\\w*",
+    ]
+    static let words = ["ab", "ba", "abc", "bab", "c", "aa", "cab", "b"]
+    static let pieces = ["a", "b", "c", "ab", "ba", "abab", " ", "\n", "bc", "\r\n"]
+
+    static func randomRules(_ generator: inout SplitMix64) -> [Rule] {
+        (0..<Int.random(in: 2...5, using: &generator)).map { index in
+            if Int.random(in: 0..<5, using: &generator) < 2 {
+                let list = (0..<Int.random(in: 1...3, using: &generator)).map { _ in words.randomElement(using: &generator) ?? "ab" }
+                return Rule(name: "words\(index)", pattern: .words(list), wholeWord: Int.random(in: 0..<5, using: &generator) == 0)
+            }
+            let pattern = regexes.randomElement(using: &generator) ?? "b[a-z]*c"
+            return Rule(
+                name: pattern, pattern: .regex(pattern), caseSensitive: Int.random(in: 0..<4, using: &generator) != 0,
+                wholeWord: Int.random(in: 0..<6, using: &generator) == 0)
+        }
+    }
+
+    static func randomText(_ generator: inout SplitMix64) -> [UInt8] {
+        var text: [UInt8] = []
+        while text.count < Int.random(in: 20...160, using: &generator) {
+            let piece = Array((pieces.randomElement(using: &generator) ?? "a").utf8)
+            // Runs of one piece make long candidates that lose at every step.
+            for _ in 0..<Int.random(in: 1...12, using: &generator) { text += piece }
+        }
+        return text
+    }
+
+    @Test func lostCandidatesResolveAsTheReference() {
+        let baseSeed: UInt64 = 0x4C_4F_53_54
+        for iteration in 0..<1_500 {
+            let seed = baseSeed &+ UInt64(iteration)
+            var generator = SplitMix64(seed: seed)
+            let rules = Self.randomRules(&generator)
+            let text = Self.randomText(&generator)
+            let ruleSet = RuleSet(rules: rules)
+            let describe = "seed \(seed): rules \(rules.map(\.pattern)), text \(String(decoding: text, as: UTF8.self).debugDescription)"
+
+            let expected = ReferenceRuleMatcher.matches(rules: rules, in: text)
+            let actual = ruleSet.matches(in: text).matches
+            #expect(actual == expected, "\(describe)")
+
+            let lower = Int.random(in: 0...text.count, using: &generator)
+            let upper = Int.random(in: lower...text.count, using: &generator)
+            let expectedInRange = ReferenceRuleMatcher.matches(rules: rules, in: text, startingIn: lower..<upper)
+            let actualInRange = text.withUnsafeBufferPointer { ruleSet.matches(in: $0, startingIn: lower..<upper).matches }
+            #expect(actualInRange == expectedInRange, "\(describe), range \(lower)..<\(upper)")
+
+            let modulus = Int.random(in: 2...5, using: &generator)
+            let accept: RuleSet.MatchFilter = { ruleIndex, range in (ruleIndex * 7 + range.lowerBound) % modulus != 0 }
+            let expectedAccepted = ReferenceRuleMatcher.matches(rules: rules, in: text, accept: accept)
+            let actualAccepted = text.withUnsafeBufferPointer {
+                ruleSet.matches(in: $0, startingIn: 0..<$0.count, accept: accept).matches
+            }
+            #expect(actualAccepted == expectedAccepted, "\(describe), accept modulus \(modulus)")
+            if actual != expected || actualInRange != expectedInRange || actualAccepted != expectedAccepted { return }
+        }
+    }
+
+    /// The marks of one backward pass are exactly the offsets where a search from that offset finds a match starting there.
+    @Test func marksAreTheStartsOfMatches() throws {
+        let baseSeed: UInt64 = 0x4D_41_52_4B
+        for iteration in 0..<600 {
+            let seed = baseSeed &+ UInt64(iteration)
+            var generator = SplitMix64(seed: seed)
+            let pattern = Self.regexes.randomElement(using: &generator) ?? "b[a-z]*c"
+            let regex = try CompiledRegex(
+                pattern, caseInsensitive: Bool.random(using: &generator), wholeWord: Int.random(in: 0..<4, using: &generator) == 0)
+            let text = Self.randomText(&generator)
+            let lower = Int.random(in: 0...text.count, using: &generator)
+            var marks: [UInt64] = []
+            let marked = text.withUnsafeBufferPointer { buffer in
+                let scan = regex.beginScan()
+                defer { regex.endScan(scan) }
+                return regex.markMatchStarts(in: buffer, lowerBound: lower, end: buffer.count, marks: &marks, scan: scan)
+            }
+            #expect(marked, "seed \(seed)")
+            var disagreements: [Int] = []
+            for offset in lower..<text.count {
+                let bit = offset - lower
+                let isMarked = marks[bit >> 6] & (1 << UInt64(bit & 63)) != 0
+                let startsHere = ReferenceRegexMatcher.firstMatch(regex, in: text, from: offset)?.lowerBound == offset
+                if isMarked != startsHere { disagreements.append(offset) }
+            }
+            #expect(disagreements.isEmpty, "seed \(seed): \(pattern) on \(String(decoding: text, as: UTF8.self).debugDescription) from \(lower): offsets \(disagreements)")
+            if !disagreements.isEmpty { return }
+        }
+    }
+
+    /// The line: words `ab` and `b[a-z]*c` on `abab…abc`; every `ab` wins and the regex never does.
+    @Test func theLostMatchLineGivesEveryWord() {
+        let rules = [Rule(name: "w", pattern: .words(["ab"])), Rule(name: "r", pattern: .regex("b[a-z]*c"))]
+        let text = Array(String(repeating: "ab", count: 40_000).utf8) + Array("c\n".utf8)
+        let matches = RuleSet(rules: rules).matches(in: text).matches
+        #expect(matches.count == 40_000)
+        #expect(matches.allSatisfy { $0.ruleIndex == 0 && $0.utf8Range.count == 2 && $0.utf8Range.lowerBound % 2 == 0 })
+        // Listed first, the regex still starts later than every `ab`, so it never wins.
+        let swapped = RuleSet(rules: [rules[1], rules[0]]).matches(in: text).matches
+        #expect(swapped.count == 40_000)
+        #expect(swapped.allSatisfy { $0.ruleIndex == 1 && $0.utf8Range.count == 2 })
+        // Without the words the regex matches once, from the first `b` to the `c`.
+        #expect(RuleSet(rules: [rules[1]]).matches(in: text).matches == [Match(ruleIndex: 0, utf8Range: 1..<80_001)])
+    }
+}

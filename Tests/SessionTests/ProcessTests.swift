@@ -97,7 +97,7 @@ import Testing
     /// decoder, writer and output queue (an unknown method, answered -32601 with the id): a 23-digit integer, one below `Int.min` (which a double
     /// would turn into `Int.min`, another valid id) and a fraction with a trailing zero.
     @Test func requestIdsAreEchoedAsTheirExactText() throws {
-        let ids = ["12345678901234567890123", "-9223372036854775809", "-9223372036854775808", "2.50", "1E+2", "\"12345678901234567890123\""]
+        let ids = ["12345678901234567890123", "-9223372036854775809", "-9223372036854775808", "2.50", "1E+2", "-0", "\"12345678901234567890123\""]
         var input = message(initialize) + message(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#)
         for id in ids { input += message(#"{"jsonrpc":"2.0","id":\#(id),"method":"highlight/unknown","params":{}}"#) }
         input += message(#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#) + message(#"{"jsonrpc":"2.0","method":"exit"}"#)

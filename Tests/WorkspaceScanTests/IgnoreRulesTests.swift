@@ -12,6 +12,14 @@ import Testing
         ("docs/**/*.pdf", "docs/a/b/c.pdf", false, true), ("**/foo", "a/foo", false, true), ("foo/**", "foo/a", false, true),
         ("\\#name", "#name", false, true), ("\\!name", "!name", false, true), ("a\\ ", "a ", false, true), ("a  ", "a", false, true),
         ("*.o\r\n*.a", "x.a", false, true),
+        // A trailing `/**` is what is inside, never the directory itself (as git), so `!foo/keep` can bring a file back.
+        ("foo/**", "foo", true, nil), ("foo/**/**", "foo", true, nil), ("foo/**/**", "foo/a/b", false, true),
+        ("foo/**\n!foo/keep", "foo/keep", false, false), ("*/**", "top", false, nil), ("*/**", "top/x", false, true),
+        ("**/foo/**", "a/foo", true, nil), ("**/foo/**", "a/foo/b", false, true), ("/**", "x", false, true),
+        // Wildcard patterns filed under their literal runs, with the last match still deciding.
+        ("*foo*.tmp\n!*foo1*\nbuild-*/", "a/xfoo2y.tmp", false, true), ("*foo*.tmp\n!*foo1*", "xfoo1.tmp", false, false),
+        ("src/**/gen_*.c", "src/a/b/gen_x.c", false, true), ("src/**/gen_*.c", "lib/gen_x.c", false, nil),
+        ("build-*/", "x/build-7", true, true), ("build-*/", "x/build-7", false, nil),
     ]
 
     @Test func patterns() {

@@ -39,6 +39,53 @@ import Testing
         #expect(FileSystemPath.displayed(bytes) == shown)
     }
 
+    /// Reads a shown name back into bytes: `\\xNN` and `\\\\` undone, the rest as UTF-8 (for escaped names only).
+    static func bytes(ofShown shown: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        let scalars = Array(shown.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "\\" {
+                guard index + 1 < scalars.count else { return nil }
+                if scalars[index + 1] == "\\" {
+                    out.append(UInt8(ascii: "\\"))
+                    index += 2
+                    continue
+                }
+                guard scalars[index + 1] == "x", index + 3 < scalars.count,
+                      let byte = UInt8(String(String.UnicodeScalarView(scalars[index + 2...index + 3])), radix: 16) else { return nil }
+                out.append(byte)
+                index += 4
+            } else {
+                out += Array(String(scalars[index]).utf8)
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// Every name of one and two bytes, and three-byte names over the bytes where UTF-8 is subtle:
+    /// a valid name is shown unchanged; any other is shown as text that reads back to exactly its
+    /// bytes, so two different names are never shown alike.
+    @Test func escapingIsExactAndReversible() {
+        let subtle: [UInt8] = [0x00, 0x2F, 0x41, 0x5C, 0x78, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
+                               0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+        var names: [[UInt8]] = (0...255).map { [UInt8($0)] }
+        for first in 0...255 { for second in 0...255 { names.append([UInt8(first), UInt8(second)]) } }
+        for a in subtle { for b in subtle { for c in subtle { names.append([a, b, c]) } } }
+        var failures: [String] = []
+        for name in names {
+            let shown = FileSystemPath.displayed(name)
+            if let valid = String(validating: name, as: UTF8.self) {
+                if shown != valid { failures.append("\(name): a valid name was changed to \(shown)") }
+            } else if Self.bytes(ofShown: shown) != name {
+                failures.append("\(name): shown as \(shown), which reads back as \(Self.bytes(ofShown: shown) ?? [])")
+            }
+            if failures.count > 5 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
     /// A file whose name is not UTF-8 is walked, shown escaped, read by its real bytes and searched;
     /// so is every file below a folder whose name is not UTF-8 (and that folder's ignore file is obeyed).
     @Test func namesThatAreNotUTF8AreSearched() throws {

@@ -148,6 +148,28 @@ extension CompiledRegex {
         program.checkIn(scratch)
     }
 
+    /// Within a scan: sets bit `q - lowerBound` of `marks` for every start q in `lowerBound...end` of a non-empty
+    /// match that ends at or before `end` (bytes outside are context); false when the DFA gave up.
+    ///
+    /// `firstMatch(in:from:scan:)` from a marked start finds the match there, with its end.
+    ///
+    /// - Complexity: O(end - lowerBound) in one backward pass.
+    func markMatchStarts(
+        in text: UnsafeBufferPointer<UInt8>, lowerBound: Int, end: Int, marks: inout [UInt64], scan scratch: SearchScratch
+    ) -> Bool {
+        if scratch.state.everyStartDFA == nil {
+            scratch.state.everyStartDFA = LazyDFA(
+                nfa: program.reverseNFA, reverse: true, kind: .leftmostLongest, limits: scratch.state.limits,
+                flagsStartLikeStates: false, marksEveryStart: true)
+        }
+        // Moved out (not copied), so that its tables stay uniquely referenced while it grows.
+        guard var dfa = scratch.state.everyStartDFA else { return false }
+        scratch.state.everyStartDFA = nil
+        let marked = dfa.markMatchStarts(in: text, end: end, lowerBound: lowerBound, marks: &marks)
+        scratch.state.everyStartDFA = dfa
+        return marked
+    }
+
     /// `firstMatch(in:from:)` within a scan: the same text as every other search with this scratch since `beginScan`.
     ///
     /// - Complexity: O(n · m) over all the searches of one scan, for n text bytes and m NFA states.
@@ -189,6 +211,8 @@ struct SearchState {
     var reverseDFA: LazyDFA
     /// Over the reversed prefix of the inner literal, when the pattern has one.
     var reversePrefixDFA: LazyDFA?
+    /// Over the reverse NFA, marking every match start (`CompiledRegex.markMatchStarts`); built on first use.
+    var everyStartDFA: LazyDFA?
     /// The limits both DFAs were built with.
     var limits: DFALimits
 

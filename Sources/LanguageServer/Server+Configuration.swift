@@ -418,18 +418,27 @@ extension Server {
         return true
     }
 
-    /// Pushes the problems of configuration files that are not open as documents (an open one's
-    /// are part of its own diagnostics); `flush()` calls it.
+    /// Pushes the problems of configuration files that are not open as documents; an open one's
+    /// are part of its document's diagnostics, which `publishDiagnostics(ofChangedDocuments:)`
+    /// sends next. `flush()` calls it.
     func publishConfigurationFileDiagnostics() {
         guard configuration.clientInitialized else { return }
         guard lifecycle == .running, !client.diagnosticPull, !configuration.fileDiagnosticsToPublish.isEmpty else {
             configuration.fileDiagnosticsToPublish = []
             return
         }
-        for path in configuration.fileDiagnosticsToPublish.sorted() where openConfigurationDocument(path: path) == nil {
+        for path in configuration.fileDiagnosticsToPublish.sorted() {
+            if let (uri, _) = openConfigurationDocument(path: path) {
+                // The document's diagnostics take the file's over, and clear them if need be.
+                if configuration.filesWithPublishedDiagnostics.remove(uri) != nil { documentsWithPublishedDiagnostics.insert(uri) }
+                documentsNeedingDecorations.insert(uri)
+                continue
+            }
             let uri = URL(fileURLWithPath: path, isDirectory: false).absoluteString
             let items = configuration.fileDiagnostics[path] ?? []
-            if items.isEmpty, !configuration.filesWithPublishedDiagnostics.contains(uri) { continue }
+            // A document just closed hands its diagnostics over to the file, rather than have them cleared.
+            let published = documentsWithPublishedDiagnostics.remove(uri) != nil || configuration.filesWithPublishedDiagnostics.contains(uri)
+            if items.isEmpty, !published { continue }
             sendNotification("textDocument/publishDiagnostics", params: ["uri": .string(uri), "diagnostics": .array(items)])
             if items.isEmpty {
                 configuration.filesWithPublishedDiagnostics.remove(uri)

@@ -116,7 +116,10 @@ extension Server {
         configuration.clientInitialized = true
     }
 
+    /// `shutdown`: every request a background job is still answering is answered first
+    /// (RequestCancelled), so no request of the session goes unanswered before `exit`.
     func shutdown() -> JSON {
+        cancelJobs(answering: .requestCancelled) { _ in true }
         lifecycle = .shutDown
         return .null
     }

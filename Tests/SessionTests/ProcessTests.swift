@@ -112,6 +112,23 @@ import Testing
         }
     }
 
+    /// A request still answered by a background job when `shutdown` arrives is answered before
+    /// the shutdown's own response (here `workspace/symbol`, whose job may not have finished).
+    @Test func shutdownAnswersTheRequestsJobsAreStillWorkingOn() throws {
+        var input = message(initialize) + message(#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#)
+        for id in 10..<13 { input += message(#"{"jsonrpc":"2.0","id":\#(id),"method":"workspace/symbol","params":{"query":""}}"#) }
+        input += message(#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#) + message(#"{"jsonrpc":"2.0","method":"exit"}"#)
+        let (status, output) = try run(input: input)
+        #expect(status == 0)
+        var framer = MessageFramer()
+        var answered: [RequestID] = []
+        for case .body(let body) in framer.append(output) {
+            if case .success(.response(let id, _)) = Message.decode(body: body) { answered.append(id) }
+        }
+        #expect(answered.count == 5 && Set(answered) == Set([1, 10, 11, 12, 2].map { RequestID($0) }), "\(answered)")
+        #expect(answered.last == RequestID(2), "shutdown was answered before the requests it ended: \(answered)")
+    }
+
     /// A `$/cancelRequest` that arrives before its request cancels nothing: the request, sent
     /// after it, is answered normally (it is kept only for a request received and still waiting).
     @Test func cancellationBeforeItsRequestCancelsNothing() throws {

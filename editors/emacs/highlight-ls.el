@@ -501,19 +501,12 @@ Return the number of overlays made and deleted."
 (defconst highlight-ls-default-sign "●"
   "The sign text shown in the margin for a gutter mark without text of its own.")
 
-(defun highlight-ls--sign-string (styles index face)
-  "The `before-string' of the gutter mark of style INDEX of STYLES, drawn in FACE.
-A dot in the left fringe, then the sign's text in the left margin; each shows
-where the window has that fringe or margin and is nothing elsewhere."
-  (let* ((mark (highlight-ls--get (aref styles index) :gutter))
-         (text (highlight-ls--get mark :text)))
-    (concat (propertize "*" 'display (list 'left-fringe 'highlight-ls-sign face))
-            (propertize "*" 'display
-                        (list '(margin left-margin)
-                              (propertize (if (and (stringp text) (> (length text) 0))
-                                              text
-                                            highlight-ls-default-sign)
-                                          'face face))))))
+(defun highlight-ls--sign-string (face text)
+  "The `before-string' of a gutter sign of TEXT drawn in FACE.
+A dot in the left fringe, then TEXT in the left margin; each shows where the
+window has that fringe or margin and is nothing elsewhere."
+  (concat (propertize "*" 'display (list 'left-fringe 'highlight-ls-sign face))
+          (propertize "*" 'display (list '(margin left-margin) (propertize text 'face face)))))
 
 (defun highlight-ls--line-mark-face (styles index key color-key kind backdrop)
   "The face of a line mark, or nil when there is none to draw.
@@ -539,17 +532,31 @@ Translucent colours blend over BACKDROP."
   (mapc #'delete-overlay highlight-ls--line-overlays)
   (setq highlight-ls--line-overlays nil))
 
-(defun highlight-ls--draw-line-marks (styles lines backdrop)
-  "Draw LINES, the flat vector LINE GUTTER WHOLE-LINE ....
-Replace the line marks drawn before.  GUTTER and WHOLE-LINE are indices
-into the vector STYLES, or -1.  Each line with a sign or a whole line gets
-one overlay from its start to the next line's: a sign in the sign's face,
-and the whole line's face.  Translucent colours blend over BACKDROP.  Lines
-past the buffer's end are left out."
-  (highlight-ls--clear-line-marks)
-  (let ((limit (- (length lines) 2))
-        (index 0)
-        (made nil))
+(defvar highlight-ls--line-span-buffer []
+  "Where the line-mark spans are written, reused so that drawing allocates little.")
+
+(defun highlight-ls--line-mark-spans (styles lines backdrop)
+  "Write the spans to draw for LINES, the flat vector LINE GUTTER WHOLE-LINE ....
+They go into `highlight-ls--line-span-buffer' as START END LINE-FACE
+SIGN-FACE SIGN-TEXT SIGN-STRING ..., in buffer order: from a line's start to
+the next line's, the whole line's face, the sign's face (either may be nil),
+its text and the `before-string' drawing it (one per sign, shared).  Return
+the number of elements written.  GUTTER and WHOLE-LINE are
+indices into the vector STYLES, or -1.  Translucent colours blend over
+BACKDROP.  Lines past the buffer's end are left out."
+  (let* ((limit (- (length lines) 2))
+         (index 0)
+         (count 0)
+         (style-count (length styles))
+         (spans (let ((size (* 6 (/ (length lines) 3))))
+                  (when (< (length highlight-ls--line-span-buffer) size)
+                    (setq highlight-ls--line-span-buffer (make-vector size nil)))
+                  highlight-ls--line-span-buffer))
+         ;; Each style's faces and sign, found once per notification: a face parses a colour.
+         (sign-faces (make-vector style-count 'unknown))
+         (sign-texts (make-vector style-count nil))
+         (sign-strings (make-vector style-count nil))
+         (line-faces (make-vector style-count 'unknown)))
     (save-excursion
       (save-restriction
         (widen)
@@ -557,10 +564,31 @@ past the buffer's end are left out."
         (let ((current 0))
           (while (< index limit)
             (let* ((line (aref lines index))
-                   (sign (highlight-ls--line-mark-face styles (aref lines (+ index 1)) :gutter :color
-                                                       'sign backdrop))
-                   (whole (highlight-ls--line-mark-face styles (aref lines (+ index 2)) :wholeLine
-                                                        :backgroundColor 'line backdrop)))
+                   (sign-index (aref lines (+ index 1)))
+                   (line-index (aref lines (+ index 2)))
+                   (sign (and (highlight-ls--natural-p sign-index) (< sign-index style-count)
+                              (let ((known (aref sign-faces sign-index)))
+                                (when (eq known 'unknown)
+                                  (setq known (aset sign-faces sign-index
+                                                    (highlight-ls--line-mark-face
+                                                     styles sign-index :gutter :color 'sign backdrop)))
+                                  (let ((text (highlight-ls--get
+                                               (highlight-ls--get (aref styles sign-index) :gutter) :text)))
+                                    (aset sign-texts sign-index
+                                          (if (and (stringp text) (> (length text) 0))
+                                              text
+                                            highlight-ls-default-sign))
+                                    (when known
+                                      (aset sign-strings sign-index
+                                            (highlight-ls--sign-string known (aref sign-texts sign-index))))))
+                                known)))
+                   (whole (and (highlight-ls--natural-p line-index) (< line-index style-count)
+                               (let ((known (aref line-faces line-index)))
+                                 (if (eq known 'unknown)
+                                     (aset line-faces line-index
+                                           (highlight-ls--line-mark-face
+                                            styles line-index :wholeLine :backgroundColor 'line backdrop))
+                                   known)))))
               (when (and (highlight-ls--natural-p line) (or sign whole))
                 ;; The server sends the lines in order: move on from the last one.
                 (when (< line current)
@@ -568,25 +596,106 @@ past the buffer's end are left out."
                   (setq current 0))
                 ;; Past the end, `forward-line' falls short or stops at the end of a last
                 ;; line without a newline; either way point is not at the line's start.
-                (if (not (and (= 0 (forward-line (- line current))) (bolp)))
+                (if (not (or (= line current)
+                             (and (= 0 (forward-line (- line current))) (bolp))))
                     (progn
                       (goto-char (point-min))
                       (setq current 0))
-                  (setq current line)
-                  (let* ((start (point))
-                         (end (progn (forward-line 1) (point)))
-                         (overlay (make-overlay start end nil t nil)))
-                    (goto-char start)
-                    (overlay-put overlay 'highlight-ls-line t)
-                    (overlay-put overlay 'priority (1- highlight-ls-overlay-priority))
-                    (when whole (overlay-put overlay 'face whole))
-                    (when sign
-                      (overlay-put overlay 'before-string
-                                   (highlight-ls--sign-string styles (aref lines (+ index 1))
-                                                              sign)))
-                    (push overlay made)))))
+                  ;; The line's end is found with `skip-chars-forward', as for the ranges;
+                  ;; point is left at the next line's start, where the next entry usually is.
+                  (let ((start (point)))
+                    (skip-chars-forward "^\n")
+                    (unless (eobp) (forward-char 1))
+                    (aset spans count start)
+                    (aset spans (+ count 1) (point))
+                    (aset spans (+ count 2) whole)
+                    (aset spans (+ count 3) sign)
+                    (aset spans (+ count 4) (and sign (aref sign-texts sign-index)))
+                    (aset spans (+ count 5) (and sign (aref sign-strings sign-index)))
+                    (setq count (+ count 6))
+                    (if (bolp)
+                        (setq current (1+ line))
+                      ;; The last line, without a newline: nothing follows it.
+                      (goto-char (point-min))
+                      (setq current 0))))))
             (setq index (+ index 3))))))
-    (setq highlight-ls--line-overlays (nreverse made))))
+    count))
+
+(defvar-local highlight-ls--line-mark-churn 0
+  "How many line overlays the latest notification made and deleted.")
+
+(defun highlight-ls--draw-line-marks (styles lines backdrop)
+  "Draw LINES, the flat vector LINE GUTTER WHOLE-LINE ....
+Each line with a sign or a whole line gets one overlay from its start to the
+next line's: a sign in the sign's face, and the whole line's face.  As for
+the ranges, the overlays already drawn are kept where they are right (they
+move with the text), so an edit makes and deletes only the overlays of the
+lines it changed.  STYLES, LINES and BACKDROP as in
+`highlight-ls--line-mark-spans'.  Return the number of overlays made and
+deleted."
+  (let ((old highlight-ls--line-overlays)
+        (count (highlight-ls--line-mark-spans styles lines backdrop))
+        (spans highlight-ls--line-span-buffer)
+        (j 0)
+        (drawn nil)
+        (churn 0))
+    ;; As for the ranges: overlays made above the overlay centre of Emacs 28 are made faster.
+    (overlay-recenter (point-max))
+    (while (or old (< j count))
+      (let ((overlay (car old)))
+        (cond
+         ;; Deleted, or evaporated with its text.
+         ((and overlay (null (overlay-start overlay)))
+          (pop old))
+         ((>= j count)
+          (delete-overlay overlay)
+          (pop old)
+          (setq churn (1+ churn)))
+         ((null overlay)
+          (push (highlight-ls--make-line-overlay spans j) drawn)
+          (setq j (+ j 6)
+                churn (1+ churn)))
+         (t
+          (let ((start (overlay-start overlay))
+                (end (overlay-end overlay))
+                (from (aref spans j))
+                (to (aref spans (+ j 1))))
+            (cond
+             ((and (= start from) (= end to)
+                   (eq (overlay-get overlay 'face) (aref spans (+ j 2)))
+                   (eq (overlay-get overlay 'highlight-ls-sign-face) (aref spans (+ j 3)))
+                   (equal (overlay-get overlay 'highlight-ls-sign-text) (aref spans (+ j 4))))
+              (push overlay drawn)
+              (pop old)
+              (setq j (+ j 6)))
+             ((or (< start from) (and (= start from) (<= end to)))
+              (delete-overlay overlay)
+              (pop old)
+              (setq churn (1+ churn)))
+             (t
+              (push (highlight-ls--make-line-overlay spans j) drawn)
+              (setq j (+ j 6)
+                    churn (1+ churn)))))))))
+    (setq highlight-ls--line-overlays (nreverse drawn)
+          highlight-ls--line-mark-churn churn)
+    churn))
+
+(defun highlight-ls--make-line-overlay (spans index)
+  "Make the overlay drawing the span at INDEX of SPANS.
+SPANS is as `highlight-ls--line-mark-spans' writes it."
+  (let ((overlay (make-overlay (aref spans index) (aref spans (+ index 1)) nil t nil))
+        (face (aref spans (+ index 2)))
+        (sign (aref spans (+ index 3)))
+        (text (aref spans (+ index 4)))
+        (before (aref spans (+ index 5))))
+    (overlay-put overlay 'highlight-ls-line t)
+    (overlay-put overlay 'priority (1- highlight-ls-overlay-priority))
+    (when face (overlay-put overlay 'face face))
+    (when sign
+      (overlay-put overlay 'highlight-ls-sign-face sign)
+      (overlay-put overlay 'highlight-ls-sign-text text)
+      (overlay-put overlay 'before-string before))
+    overlay))
 
 (defun highlight-ls--buffer-for-uri (uri)
   "Return the live buffer connected to highlight-ls whose URI is URI, or nil."

@@ -4,7 +4,9 @@
 
 ;; HIGHLIGHT_LS=/path/to/highlight-ls HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
 ;;   emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
-;; (HIGHLIGHT_LS_EMACS_CLIENT=eglot for Eglot; HIGHLIGHT_LS_LARGE_LINES changes the size.)
+;; (HIGHLIGHT_LS_EMACS_CLIENT=eglot for Eglot; HIGHLIGHT_LS_LARGE_LINES changes the size;
+;; HIGHLIGHT_LS_LARGE_LINE_MARKS=1 gives the `todo' style a gutter sign and a whole line, so
+;; every line also gets a line overlay, and checks that the edit makes or deletes none.)
 ;;
 ;; Opens a file of 40,000 lines with a TODO on every line (the file Neovim's draw_bench.lua
 ;; uses), waits for the decorations and
@@ -48,6 +50,15 @@
 
 (defconst highlight-ls-large--lines
   (string-to-number (or (getenv "HIGHLIGHT_LS_LARGE_LINES") "40000")))
+
+(defconst highlight-ls-large--line-marks (equal (getenv "HIGHLIGHT_LS_LARGE_LINE_MARKS") "1")
+  "Whether the `todo' style has a gutter sign and a whole line.")
+
+(defvar-local highlight-ls-large--line-churn nil)
+
+(defun highlight-ls-large--count-line-churn (churn)
+  "Keep CHURN, the line overlays the latest drawing made and deleted; return it."
+  (setq highlight-ls-large--line-churn churn))
 
 ;; The file of editors/neovim/test/draw_bench.lua, so that the figures compare.
 (defconst highlight-ls-large--line-format "%06d some words before the TODO and some after it\n"
@@ -175,6 +186,11 @@ and batch Emacs is never idle."
   (set-frame-parameter nil 'background-mode 'dark)
   (advice-add 'highlight-ls--on-publish-decorations :around #'highlight-ls-large--record)
   (advice-add 'highlight-ls--reconcile :around #'highlight-ls-large--count-churn)
+  (advice-add 'highlight-ls--draw-line-marks :filter-return #'highlight-ls-large--count-line-churn)
+  (when highlight-ls-large--line-marks
+    (with-temp-file (expand-file-name ".highlights.json" workspace)
+      (insert "{ \"styles\": { \"todo\": { \"color\": \"#1a1a1a\", \"backgroundColor\": \"#f9a825\", \"bold\": true,\n"
+              "  \"gutter\": \"T\", \"wholeLine\": true } } }\n")))
   (with-temp-file sample
     (dotimes (line lines)
       (insert (format highlight-ls-large--line-format (1+ line)))))
@@ -189,6 +205,9 @@ and batch Emacs is never idle."
                                  "%d overlays drawn after opening: %d" lines (length highlight-ls--overlays))
         (highlight-ls-test-check (= 0 (highlight-ls-large--check-every-line 0 todo))
                                  "every line's TODO drawn after opening")
+        (when highlight-ls-large--line-marks
+          (highlight-ls-test-check (= (length highlight-ls--line-overlays) lines)
+                                   "%d line overlays after opening: %d" lines (length highlight-ls--line-overlays)))
         (highlight-ls-test-say
          "%s: %d lines opened: drawn %.3f s (CPU %.3f s) after the notification reached the handler; %.3f s from connecting to drawn"
          name lines (- (nth 1 draw) (nth 0 draw)) (nth 3 draw) (- drawn opened))))
@@ -213,6 +232,11 @@ and batch Emacs is never idle."
                                  "every other line's TODO still drawn after the edit")
         (highlight-ls-test-check (equal (nth 2 draw) 1)
                                  "the redraw made or deleted only the new overlay: %S" (nth 2 draw))
+        (when highlight-ls-large--line-marks
+          (highlight-ls-test-check (and (= (length highlight-ls--line-overlays) lines)
+                                        (equal highlight-ls-large--line-churn 0))
+                                   "the %d line overlays moved with the text, none made or deleted: %S"
+                                   (length highlight-ls--line-overlays) highlight-ls-large--line-churn))
         (highlight-ls-test-say
          "%s: edit at the top: redrawn %.3f s (CPU %.3f s) after the notification reached the handler; %.3f s from the edit to redrawn; %S overlays made or deleted"
          name (- (nth 1 draw) (nth 0 draw)) (nth 3 draw) (- drawn edited) (nth 2 draw))))

@@ -119,6 +119,18 @@ LINE-FACE its own face."
                   overlays)
           (lambda (a b) (< (car a) (car b))))))
 
+(defvar highlight-ls-line-marks--churn 0
+  "The line overlays made and deleted since the count was last reset.")
+
+(defvar highlight-ls-line-marks--draws 0
+  "How many times the line marks were drawn.")
+
+(defun highlight-ls-line-marks--count-churn (churn)
+  "Add CHURN, what `highlight-ls--draw-line-marks' returned, to the count; return it."
+  (setq highlight-ls-line-marks--churn (+ highlight-ls-line-marks--churn churn)
+        highlight-ls-line-marks--draws (1+ highlight-ls-line-marks--draws))
+  churn)
+
 (defun highlight-ls-line-marks--wait-for (expected what)
   "Wait (bounded) until the line overlays are EXPECTED; check it, naming WHAT."
   (highlight-ls-test-wait (lambda () (equal (highlight-ls-line-marks--drawn) expected)))
@@ -174,13 +186,38 @@ LINE-FACE its own face."
     (highlight-ls-test-check (= 8 (length (highlight-ls-test-overlays)))
                              "eight match overlays (BUG, BUG, TODO( ann ), FOCUS, RULER, FOCUS): %S" (highlight-ls-test-overlays))
 
-    ;; An edit: a line in front moves every mark down one line.
+    ;; An edit: a line in front moves every mark down one line.  The overlays move with the
+    ;; text, so only the new line's overlay is made.
+    (advice-add 'highlight-ls--draw-line-marks :filter-return #'highlight-ls-line-marks--count-churn)
+    (setq highlight-ls-line-marks--churn 0)
     (goto-char (point-min))
     (insert "FOCUS first\n")
     (highlight-ls-line-marks--send-changes)
     (highlight-ls-line-marks--wait-for
      `((0 1 nil ,focus-line) (1 2 ,bug-sign nil) (2 3 ,owned-sign ,focus-line) (5 5 nil ,focus-line))
      "after an edit")
+    (highlight-ls-test-check (= highlight-ls-line-marks--churn 1)
+                             "the edit made or deleted one line overlay: %d" highlight-ls-line-marks--churn)
+    ;; Typing inside a marked line keeps its overlay; deleting the last line's match deletes
+    ;; that line's overlay only, and typing it again makes one.
+    (setq highlight-ls-line-marks--churn 0)
+    (goto-char (point-min))
+    (forward-line 1)
+    (end-of-line)
+    (insert " and more")
+    (goto-char (point-max))
+    (delete-char -5)
+    (highlight-ls-line-marks--send-changes)
+    (highlight-ls-line-marks--wait-for
+     `((0 1 nil ,focus-line) (1 2 ,bug-sign nil) (2 3 ,owned-sign ,focus-line))
+     "after edits inside lines")
+    (highlight-ls-test-check (= highlight-ls-line-marks--churn 1)
+                             "the edits made or deleted one line overlay: %d" highlight-ls-line-marks--churn)
+    (insert "FOCUS")
+    (highlight-ls-line-marks--send-changes)
+    (highlight-ls-line-marks--wait-for
+     `((0 1 nil ,focus-line) (1 2 ,bug-sign nil) (2 3 ,owned-sign ,focus-line) (5 5 nil ,focus-line))
+     "after the match is back")
 
     ;; Payloads drawn directly: an unknown style, a line past the end and a mark without a
     ;; colour draw nothing; a payload without `lines' clears the line marks.
@@ -201,11 +238,17 @@ LINE-FACE its own face."
              :positionEncoding "utf-32" :styles [] :ranges []))
       (highlight-ls-test-check (null (highlight-ls-line-marks--drawn))
                                "a payload without lines clears: %S" (highlight-ls-line-marks--drawn)))
-    ;; Turning the mode off removes the line marks too.
+    ;; The request draws the server's state again; redrawing what is drawn changes nothing.
     (highlight-ls-refresh)
     (highlight-ls-line-marks--wait-for
      `((0 1 nil ,focus-line) (1 2 ,bug-sign nil) (2 3 ,owned-sign ,focus-line) (5 5 nil ,focus-line))
      "after highlight/decorations")
+    (setq highlight-ls-line-marks--churn 0)
+    (let ((draws highlight-ls-line-marks--draws))
+      (highlight-ls-refresh)
+      (highlight-ls-test-wait (lambda () (> highlight-ls-line-marks--draws draws))))
+    (highlight-ls-test-check (= highlight-ls-line-marks--churn 0)
+                             "drawing the same marks again makes and deletes nothing: %d" highlight-ls-line-marks--churn)
     (highlight-ls-clear)
     (highlight-ls-test-check (null (highlight-ls-line-marks--drawn)) "highlight-ls-clear removes the line marks")
     (highlight-ls-line-marks--shutdown))

@@ -9,12 +9,17 @@
 --   draw  the time apply_decorations takes (clearing the extmarks, placing one per range)
 --   total from :edit (or the edit) until every extmark is in place, server included
 -- Each is run HIGHLIGHT_LS_BENCH_RUNS times (default 5), in a fresh buffer; the median is printed.
+-- With HIGHLIGHT_LS_BENCH_LINE_MARKS=1, a .highlights.json beside the file gives the `todo`
+-- style a gutter sign and a whole line, so every line also gets a line-mark extmark.
 
 local api = vim.api
 local uv = vim.uv or vim.loop
 local lines_wanted = tonumber(os.getenv("HIGHLIGHT_LS_BENCH_LINES") or "") or 40000
 local runs = tonumber(os.getenv("HIGHLIGHT_LS_BENCH_RUNS") or "") or 5
 local binary = os.getenv("HIGHLIGHT_LS") or "highlight-ls"
+local line_marks = os.getenv("HIGHLIGHT_LS_BENCH_LINE_MARKS") == "1"
+-- Extmarks per line: the range, and with line marks the sign and whole line's one.
+local marks_per_line = line_marks and 2 or 1
 
 local function say(message)
   io.stdout:write(message .. "\n")
@@ -47,6 +52,12 @@ end
 
 local directory = vim.fn.tempname()
 vim.fn.mkdir(directory, "p")
+if line_marks then
+  vim.fn.writefile({
+    '{ "styles": { "todo": { "color": "#1a1a1a", "backgroundColor": "#f9a825", "bold": true,',
+    '  "gutter": "T", "wholeLine": true } } }',
+  }, directory .. "/.highlights.json")
+end
 local text = {}
 for index = 1, lines_wanted do
   text[index] = string.format("%06d some words before the TODO and some after it", index)
@@ -61,7 +72,7 @@ for run = 1, runs do
   vim.cmd("edit " .. vim.fn.fnameescape(path))
   local bufnr = api.nvim_get_current_buf()
   local complete = vim.wait(120000, function()
-    return mark_count(bufnr) == lines_wanted
+    return mark_count(bufnr) == lines_wanted * marks_per_line
   end, 1)
   opened[#opened + 1] = (uv.hrtime() - start) / 1e6
   open_draws[#open_draws + 1] = draw_times[#draw_times] or 0
@@ -71,7 +82,7 @@ for run = 1, runs do
   start = uv.hrtime()
   api.nvim_buf_set_lines(bufnr, 0, 0, false, { "FIXME a new first line" })
   complete = vim.wait(120000, function()
-    return mark_count(bufnr) == lines_wanted + 1 and #draw_times > 0
+    return mark_count(bufnr) == lines_wanted * marks_per_line + 1 and #draw_times > 0
   end, 1)
   edited[#edited + 1] = (uv.hrtime() - start) / 1e6
   edit_draws[#edit_draws + 1] = draw_times[#draw_times] or 0
@@ -80,7 +91,8 @@ for run = 1, runs do
 end
 
 local version = vim.version()
-say(string.format("Neovim %d.%d.%d, %d lines, one match each, median of %d runs:", version.major, version.minor, version.patch, lines_wanted, runs))
+say(string.format("Neovim %d.%d.%d, %d lines, one match each%s, median of %d runs:", version.major, version.minor, version.patch, lines_wanted,
+  line_marks and " with a gutter sign and a whole line" or "", runs))
 say(string.format("  open: draw %.1f ms, total %.1f ms (runs: %s)", median(open_draws), median(opened), table.concat(vim.tbl_map(function(v)
   return string.format("%.0f", v)
 end, opened), ", ")))

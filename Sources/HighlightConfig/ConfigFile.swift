@@ -229,41 +229,94 @@ extension ConfigFile {
         let limit = boundary.map { absolutePath($0, currentDirectory: "/") }
         var current = absolutePath(folder, currentDirectory: "/")
         while true {
-            if fileExists(self.path(inFolder: current)) { return (current, current) }
-            if fileExists(join(current, ".git")) || current == limit || current == "/" { return (nil, current) }
-            current = parentFolder(of: current)
+            switch searchStep(atFolder: current, limit: limit, fileExists: fileExists) {
+            case .governs: return (current, current)
+            case .stops: return (nil, current)
+            case .goesUp: current = parentFolder(of: current)
+            }
         }
+    }
+
+    /// What the search for a governing file does at one absolute, normalised folder.
+    public enum SearchStep: Sendable, Hashable {
+        /// The folder holds a `.highlights.json`: it governs.
+        case governs
+        /// The search stops here without an answer (a repository root, the boundary, or `/`).
+        case stops
+        /// The answer is the parent folder's.
+        case goesUp
+    }
+
+    /// The step of `governingFolder(ofFolder:boundary:fileExists:)` at `folder` (absolute and
+    /// normalised; `limit` likewise), so that a caller that looks up many folders can remember
+    /// each folder's answer and reuse it for the folders below.
+    public static func searchStep(atFolder folder: String, limit: String? = nil, fileExists: (String) -> Bool) -> SearchStep {
+        if fileExists(path(inFolder: folder)) { return .governs }
+        if fileExists(join(folder, ".git")) || folder == limit || folder == "/" { return .stops }
+        return .goesUp
     }
 
     /// `path` made absolute against `currentDirectory`, with `.`, `..` and repeated `/` removed
     /// lexically (symbolic links are not resolved, so that paths stay as the user wrote them).
+    ///
+    /// Segments are split at `/` bytes, as the file system splits them.
     public static func absolutePath(_ path: String, currentDirectory: String) -> String {
-        let joined = path.hasPrefix("/") ? path : currentDirectory + "/" + path
-        var segments: [Substring] = []
-        for segment in joined.split(separator: "/", omittingEmptySubsequences: true) {
-            switch segment {
-            case ".": continue
-            case "..": if !segments.isEmpty { segments.removeLast() }
-            default: segments.append(segment)
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        let joined = path.utf8.first == slash ? path : currentDirectory + "/" + path
+        // Most paths are normalised already: no empty, `.` or `..` segment, no trailing `/`.
+        var normalised = joined.utf8.count == 1 || joined.utf8.last != slash
+        var previous = slash, beforePrevious = slash, thirdBefore = slash
+        for byte in joined.utf8.dropFirst() where normalised {
+            if byte == slash {
+                // `//`, `/./` and `/../` end here.
+                if previous == slash || (previous == dot && beforePrevious == slash)
+                    || (previous == dot && beforePrevious == dot && thirdBefore == slash) { normalised = false }
             }
+            (thirdBefore, beforePrevious, previous) = (beforePrevious, previous, byte)
         }
-        return "/" + segments.joined(separator: "/")
+        // A last segment of `.` or `..`.
+        if normalised, previous == dot, beforePrevious == slash || (beforePrevious == dot && thirdBefore == slash) { normalised = false }
+        if normalised { return joined }
+        var segments: [Substring.UTF8View] = []
+        for segment in joined.utf8.split(separator: slash, omittingEmptySubsequences: true) {
+            if segment.elementsEqual([dot]) { continue }
+            if segment.elementsEqual([dot, dot]) {
+                if !segments.isEmpty { segments.removeLast() }
+                continue
+            }
+            segments.append(segment)
+        }
+        var bytes: [UInt8] = [slash]
+        for (index, segment) in segments.enumerated() {
+            if index > 0 { bytes.append(slash) }
+            bytes.append(contentsOf: segment)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The absolute path `path` relative to the absolute folder `folder`, or nil when it is not inside it.
+    ///
+    /// Paths are compared as bytes, as the file system compares them (no Unicode equivalence).
     public static func relativePath(of path: String, inFolder folder: String) -> String? {
-        if folder == "/" { return path.hasPrefix("/") ? String(path.dropFirst()) : nil }
-        guard path.hasPrefix(folder) else { return nil }
-        let rest = path.dropFirst(folder.count)
-        if rest.isEmpty { return "" }
-        guard rest.hasPrefix("/") else { return nil }
-        return String(rest.dropFirst())
+        let slash = UInt8(ascii: "/")
+        let pathBytes = path.utf8
+        if folder == "/" {
+            guard pathBytes.first == slash else { return nil }
+            return String(Substring(pathBytes.dropFirst()))
+        }
+        let folderBytes = folder.utf8
+        guard pathBytes.count >= folderBytes.count, pathBytes.starts(with: folderBytes) else { return nil }
+        let rest = pathBytes.dropFirst(folderBytes.count)
+        guard let first = rest.first else { return "" }
+        guard first == slash else { return nil }
+        return String(Substring(rest.dropFirst()))
     }
 
     /// The folder that holds the absolute path `path` (`/` for `/` itself).
     public static func parentFolder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash != bytes.startIndex else { return "/" }
+        return String(Substring(bytes[..<slash]))
     }
 
     private static func join(_ folder: String, _ name: String) -> String {

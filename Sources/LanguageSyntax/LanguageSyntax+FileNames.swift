@@ -2,12 +2,56 @@ extension LanguageSyntax {
     /// The LSP language id for a file, from its name or extension (case-insensitive), as an editor would
     /// pick it; nil when the name says nothing. The command line and the workspace scan use it.
     public static func languageID(forFileName fileName: String) -> String? {
+        if let known = asciiLanguageID(forFileName: fileName) { return known }
+        return unicodeLanguageID(forFileName: fileName)
+    }
+
+    /// `languageID(forFileName:)` for any name, lowercased as Unicode lowercases it.
+    static func unicodeLanguageID(forFileName fileName: String) -> String? {
         let name = (fileName.lastIndex(of: "/").map { String(fileName[fileName.index(after: $0)...]) } ?? fileName).lowercased()
         if let id = languageIDByFileName[name] { return id }
         if name.hasPrefix("dockerfile") { return "dockerfile" }
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         return languageIDByExtension[String(name[name.index(after: dot)...])]
     }
+
+    /// The answer of `languageID(forFileName:)` for an ASCII file name, from its bytes (a scan for
+    /// the last `/` and `.`, and one or two lookups of strings short enough to need no allocation);
+    /// nil when the name is not ASCII, whose lowercasing is Unicode's.
+    static func asciiLanguageID(forFileName fileName: String) -> String?? {
+        var fileName = fileName
+        return fileName.withUTF8 { bytes -> String?? in
+            var start = bytes.count
+            while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            var dot: Int?
+            for index in start..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x80 else { return nil }
+                if byte == UInt8(ascii: ".") { dot = index }
+            }
+            let name = UnsafeBufferPointer(rebasing: bytes[start...])
+            func lowercased(_ part: UnsafeBufferPointer<UInt8>) -> String {
+                String(unsafeUninitializedCapacity: part.count) { out in
+                    for (index, byte) in part.enumerated() {
+                        out[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                    }
+                    return part.count
+                }
+            }
+            if name.count <= longestFileName {
+                let lowered = lowercased(name)
+                if let id = languageIDByFileName[lowered] { return id }
+                if lowered.hasPrefix("dockerfile") { return "dockerfile" }
+            } else if lowercased(UnsafeBufferPointer(rebasing: name.prefix(10))) == "dockerfile" {
+                return "dockerfile"
+            }
+            guard let dot, dot != start else { return .some(nil) }
+            return languageIDByExtension[lowercased(UnsafeBufferPointer(rebasing: bytes[(dot + 1)...]))]
+        }
+    }
+
+    /// The length in bytes of the longest name in `languageIDByFileName`.
+    static let longestFileName = languageIDByFileName.keys.map(\.utf8.count).max() ?? 0
 
     /// Whole file names (lowercased) with a language of their own.
     static let languageIDByFileName: [String: String] = [

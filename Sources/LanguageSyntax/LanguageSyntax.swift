@@ -119,8 +119,8 @@ public struct LanguageSyntax: Sendable, Hashable {
     /// The scope of text outside every comment and string: `.code` in a programming language,
     /// `.comment` in a language of prose (Markdown), where all text is documentation.
     public var textScope: Scope
-    /// Whether each byte can start an opener (a quick test before trying them).
-    let firstBytes: [Bool]
+    /// The bytes that can start an opener (or are the code escape), to skip the others in code.
+    let codeSearch: ByteSearch
 
     /// Creates a syntax from its openers.
     public init(languageIDs: [String], openers: [Opener], codeEscape: UInt8? = nil, textScope: Scope = .code) {
@@ -133,6 +133,6 @@ public struct LanguageSyntax: Sendable, Hashable {
             if let byte = opener.text.first { first[Int(byte)] = true }
         }
         if let codeEscape { first[Int(codeEscape)] = true }
-        self.firstBytes = first
+        codeSearch = ByteSearch((0...255).filter { first[$0] }.map { UInt8($0) })
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // The line scanner: one line of bytes and the state at its start in, the
 // comment and string regions of the line and the state at its end out.
 //
@@ -55,12 +61,11 @@ extension LanguageSyntax {
         var state = state
         var regionStart = 0
         var position = 0
-        let firstBytes = firstBytes
         while position < end {
             switch state {
             case .code:
-                // Skip the ordinary bytes of code in one tight loop.
-                while position < end, !firstBytes[Int(line[position])] { position += 1 }
+                // Skip the ordinary bytes of code, sixteen at a time.
+                position = codeSearch.firstIndex(in: line, from: position, to: end)
                 guard position < end else { continue }
                 let byte = line[position]
                 if let codeEscape, byte == codeEscape {
@@ -94,7 +99,11 @@ extension LanguageSyntax {
                 let open = openers[openerIndex].text
                 // Skip the ordinary bytes of the comment in one tight loop.
                 if let closeFirst = close.first, let openFirst = open.first {
-                    while position < end, line[position] != closeFirst, !nests || line[position] != openFirst { position += 1 }
+                    if nests {
+                        while position < end, line[position] != closeFirst, line[position] != openFirst { position += 1 }
+                    } else {
+                        position = Self.firstIndex(of: closeFirst, in: line, from: position, to: end)
+                    }
                     if position >= end { continue }
                 }
                 if Self.hasPrefix(line, at: position, end: end, close) {
@@ -134,7 +143,7 @@ extension LanguageSyntax {
                 }
             case .rawText(let scope, let closing):
                 if let closeFirst = closing.first {
-                    while position < end, line[position] != closeFirst { position += 1 }
+                    position = Self.firstIndex(of: closeFirst, in: line, from: position, to: end)
                     if position >= end { continue }
                 }
                 if Self.hasPrefix(line, at: position, end: end, closing) {
@@ -263,6 +272,13 @@ extension LanguageSyntax {
             if case .lineComment = candidate.kind { return Self.hasPrefix(line, at: cursor, end: end, candidate.text) }
             return false
         }
+    }
+
+    /// The offset of the first `byte` in `line[start..<end]` (`memchr`), or `end`.
+    @inline(__always)
+    static func firstIndex(of byte: UInt8, in line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        guard start < end, let base = line.baseAddress, let found = memchr(base + start, Int32(byte), end - start) else { return max(start, end) }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The length of a UTF-8 sequence from its lead byte (1 for a stray continuation byte).

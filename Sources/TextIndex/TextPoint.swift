@@ -2,11 +2,14 @@
 //
 // Scanning a file for matches yields UTF-8 offsets, sorted. Turning them into lines and
 // columns walks the text once, from each offset to the next, counting line terminators and
-// the UTF-16 and UTF-32 units of the bytes in between. Sixteen ASCII bytes without a `\r`
-// (the usual case) are taken at once: their line feeds are counted with a vector compare and
-// a population count, and the last of them marks the line start. The cost is a few vector
-// operations per sixteen bytes up to the last offset, whatever the line lengths, and nothing
-// per match beyond its own bytes. An open document has a `LineIndex` instead; both agree, and the
+// the UTF-16 and UTF-32 units of the bytes in between. Sixty-four ASCII bytes without a `\r`
+// (the usual case) are taken at once: their line feeds are counted with vector compares and
+// a population count, and the last of them marks the line start. Any other sixteen bytes are
+// taken at once too: continuation bytes and four-byte leads are counted lane by lane for the
+// UTF-16 and UTF-32 offsets, and a `\r` is a break when the byte after it is not `\n`, so
+// non-ASCII text and CRLF files stay on the vector path. The cost is a few vector operations
+// per sixteen bytes up to the last offset, whatever the line lengths and the characters, and
+// nothing per match beyond its own bytes. An open document has a `LineIndex` instead; both agree, and the
 // differential tests check that they do.
 
 /// A place in a text, in every unit a client may count in.
@@ -87,6 +90,13 @@ public struct TextPoint: Sendable, Hashable {
             return nil
         }
 
+        /// The number of lanes of `lanes` that are 1 (each lane must be 0 or 1).
+        @inline(__always)
+        private static func laneCount(_ lanes: SIMD16<UInt8>) -> Int {
+            let (low, high) = words(of: lanes)
+            return low.nonzeroBitCount + high.nonzeroBitCount
+        }
+
         /// The low and high eight lanes of `lanes` as little-endian words.
         @inline(__always)
         private static func words(of lanes: SIMD16<UInt8>) -> (UInt64, UInt64) {
@@ -103,6 +113,10 @@ public struct TextPoint: Sendable, Hashable {
             let carriageReturns = SIMD16<UInt8>(repeating: 0x0D)
             let highBit = SIMD16<UInt8>(repeating: 0x80)
             let zero = SIMD16<UInt8>(repeating: 0)
+            let continuationMask = SIMD16<UInt8>(repeating: 0xC0)
+            let continuationBits = SIMD16<UInt8>(repeating: 0x80)
+            let fourByteLead = SIMD16<UInt8>(repeating: 0xF0)
+            let laneIndices = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
             while position < target {
                 // Sixty-four bytes at a time while they are ASCII without a `\r`: one test for all four
                 // vectors, the line feeds summed lane by lane and then across the lanes.
@@ -145,28 +159,38 @@ public struct TextPoint: Sendable, Hashable {
                         line: line, utf8Offset: position - afterLastLineFeed, utf16Offset: utf16Offset - afterLastLineFeed,
                         utf32Offset: utf32Offset - afterLastLineFeed, utf8Column: 0, utf16Column: 0, utf32Column: 0)
                 }
-                // Sixteen ASCII bytes with no `\r` move every offset by sixteen; their `\n`s are counted
-                // at once and the last of them starts the line, so lines cost nothing extra.
+                // Any sixteen bytes: line breaks, UTF-16 and UTF-32 units counted lane by lane. A line
+                // break is a `\n`, or a `\r` whose next byte (read from the text one byte further on)
+                // is not `\n`; the last break starts the line, and the units before it give its offsets.
                 while target - position >= 16 {
                     let chunk = raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self)
-                    // Lanes are non-zero at a `\r` or a non-ASCII byte. (Read as two words: `any` on a
-                    // mask is a generic reduction that does not inline, and cost more than the rest.)
-                    let special = zero.replacing(with: 1, where: chunk .== carriageReturns) | (chunk & highBit)
-                    let (specialLow, specialHigh) = Self.words(of: special)
-                    guard specialLow | specialHigh == 0 else { break }
+                    var breaks = zero.replacing(with: 1, where: chunk .== lineFeeds)
+                    let returns = zero.replacing(with: 1, where: chunk .== carriageReturns)
+                    if Self.laneCount(returns) != 0 {
+                        // The byte after the last lane must exist; at the text's end the bytes go one by one.
+                        guard text.count - position >= 17 else { break }
+                        let next = raw.loadUnaligned(fromByteOffset: position + 1, as: SIMD16<UInt8>.self)
+                        breaks |= returns & zero.replacing(with: 1, where: next .!= lineFeeds)
+                    }
+                    // Continuation bytes add no unit; a four-byte lead adds a second UTF-16 unit.
+                    let scalarStarts = zero.replacing(with: 1, where: (chunk & continuationMask) .!= continuationBits)
+                    let fourByteLeads = zero.replacing(with: 1, where: chunk .>= fourByteLead)
+                    let scalars = Self.laneCount(scalarStarts)
+                    let extraUTF16 = Self.laneCount(fourByteLeads)
+                    let breakCount = Self.laneCount(breaks)
+                    if breakCount != 0, let lastBreak = Self.lastNonZeroLane(breaks) {
+                        line += breakCount
+                        // The lanes up to the last break, whose units come before the new line's start.
+                        let before = zero.replacing(with: 1, where: laneIndices .<= SIMD16<UInt8>(repeating: UInt8(lastBreak)))
+                        let scalarsBefore = Self.laneCount(scalarStarts & before)
+                        lineStart = TextPoint(
+                            line: line, utf8Offset: position + lastBreak + 1,
+                            utf16Offset: utf16Offset + scalarsBefore + Self.laneCount(fourByteLeads & before),
+                            utf32Offset: utf32Offset + scalarsBefore, utf8Column: 0, utf16Column: 0, utf32Column: 0)
+                    }
                     position += 16
-                    utf16Offset += 16
-                    utf32Offset += 16
-                    let lineFeedLanes = zero.replacing(with: 1, where: chunk .== lineFeeds)
-                    let (low, high) = Self.words(of: lineFeedLanes)
-                    guard low | high != 0 else { continue }
-                    // Each lane holding a line feed is 0x01: one bit per line feed.
-                    line += low.nonzeroBitCount + high.nonzeroBitCount
-                    let lastLane = high != 0 ? 15 - high.leadingZeroBitCount / 8 : 7 - low.leadingZeroBitCount / 8
-                    let afterLastLineFeed = 16 - (lastLane + 1)
-                    lineStart = TextPoint(
-                        line: line, utf8Offset: position - afterLastLineFeed, utf16Offset: utf16Offset - afterLastLineFeed,
-                        utf32Offset: utf32Offset - afterLastLineFeed, utf8Column: 0, utf16Column: 0, utf32Column: 0)
+                    utf16Offset += scalars + extraUTF16
+                    utf32Offset += scalars
                 }
                 guard position < target else { return }
                 let byte = text[position]

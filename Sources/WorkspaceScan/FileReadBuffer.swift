@@ -49,8 +49,10 @@ final class FileReadBuffer {
     private(set) var lastFailure: String?
 
     /// Reads the file at `path` into the buffer and returns how many bytes it holds, or why not.
-    func read(_ path: String, limit: Int, mapsLargeFiles: Bool = false) -> Result<Int, ScannedFile.Skipped> {
-        read(WalkedFile(path: path, relativePath: path, size: 0, modificationTime: 0), limit: limit, mapsLargeFiles: mapsLargeFiles)
+    func read(_ path: String, limit: Int, mapsLargeFiles: Bool = false, binaryCheckBytes: Int = 0) -> Result<Int, ScannedFile.Skipped> {
+        read(
+            WalkedFile(path: path, relativePath: path, size: 0, modificationTime: 0), limit: limit, mapsLargeFiles: mapsLargeFiles,
+            binaryCheckBytes: binaryCheckBytes)
     }
 
     /// Reads `file` (by its path on disk) into the buffer and returns how many bytes it holds, or why not.
@@ -59,9 +61,12 @@ final class FileReadBuffer {
     /// device put in a regular file's place since the walk is refused, never waited on. The size is
     /// taken from `fstat` on the open file; a file that shrinks while it is read is read as far as
     /// it went, and bytes appended after the `fstat` are left out. A read error fails the file.
+    /// With `binaryCheckBytes` above zero, the file's first bytes are read (that many, or all of a
+    /// smaller file) and a NUL byte among them gives `.binary` before the rest is read, so that a
+    /// binary file costs one small read whatever its size.
     /// With `mapsLargeFiles`, a file of `mappingThreshold` bytes or more is mapped rather than copied
     /// (see above for the risk); the mapping lasts until the next read.
-    func read(_ file: WalkedFile, limit: Int, mapsLargeFiles: Bool = false) -> Result<Int, ScannedFile.Skipped> {
+    func read(_ file: WalkedFile, limit: Int, mapsLargeFiles: Bool = false, binaryCheckBytes: Int = 0) -> Result<Int, ScannedFile.Skipped> {
         unmap()
         lastFailure = nil
         let (descriptor, openError) = file.withFileSystemPath { path in
@@ -75,26 +80,54 @@ final class FileReadBuffer {
         guard info.st_mode & S_IFMT == S_IFREG else { return unreadable("not a regular file") }
         guard let size = Int(exactly: info.st_size), size >= 0 else { return unreadable("its size is out of range") }
         guard size <= limit else { return .failure(.tooLarge) }
-        if mapsLargeFiles, size >= Self.mappingThreshold,
-           let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0),
+        let mapping = mapsLargeFiles && size >= Self.mappingThreshold
+        let head = min(size, max(binaryCheckBytes, 0))
+        // Only the first bytes until the file is known not to be binary.
+        reserve(head)
+        guard let base = storage.baseAddress else { return unreadable("out of memory") }
+        var filled: Int
+        switch fill(descriptor, base, from: 0, to: head) {
+        case .success(let count): filled = count
+        case .failure(let error): return error.result
+        }
+        if head > 0, memchr(base, 0, filled) != nil { return .failure(.binary) }
+        guard filled == head else { return .success(filled) }
+        if mapping, let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0),
            address != UnsafeMutableRawPointer(bitPattern: -1) {
             mapped = UnsafeMutableRawBufferPointer(start: address, count: size)
             return .success(size)
         }
-        reserve(size)
-        guard let base = storage.baseAddress else { return unreadable("out of memory") }
-        var filled = 0
-        while filled < size {
-            let count = Foundation.read(descriptor, base + filled, size - filled)
+        reserve(size, keeping: filled)
+        guard let whole = storage.baseAddress else { return unreadable("out of memory") }
+        switch fill(descriptor, whole, from: filled, to: size) {
+        case .success(let count): filled = count
+        case .failure(let error): return error.result
+        }
+        return .success(filled)
+    }
+
+    /// Reads from `descriptor` into `base[start..<end]` until it is full or the file ends; returns
+    /// where it stopped, or the failure of a read error.
+    private func fill(
+        _ descriptor: Int32, _ base: UnsafeMutablePointer<UInt8>, from start: Int, to end: Int
+    ) -> Result<Int, FillFailure> {
+        var filled = start
+        while filled < end {
+            let count = Foundation.read(descriptor, base + filled, end - filled)
             if count > 0 {
                 filled += count
             } else if count == 0 {
                 break
             } else if errno != EINTR {
-                return unreadable(FileSystemPath.describeError(errno))
+                return .failure(FillFailure(result: unreadable(FileSystemPath.describeError(errno))))
             }
         }
         return .success(filled)
+    }
+
+    /// A read error, carrying the result to return.
+    private struct FillFailure: Error {
+        var result: Result<Int, ScannedFile.Skipped>
     }
 
     private func unreadable(_ reason: String) -> Result<Int, ScannedFile.Skipped> {
@@ -111,12 +144,15 @@ final class FileReadBuffer {
         return try body(UnsafeBufferPointer(rebasing: storage[0..<min(max(0, count), storage.count)]))
     }
 
-    /// Grows the storage to hold at least `count` bytes; old contents are not kept.
-    private func reserve(_ count: Int) {
+    /// Grows the storage to hold at least `count` bytes, keeping its first `kept` bytes.
+    private func reserve(_ count: Int, keeping kept: Int = 0) {
         guard count > storage.count else { return }
-        storage.deallocate()
         // Doubling keeps the number of regrowths logarithmic in the largest file.
         let doubled = storage.count.multipliedReportingOverflow(by: 2)
-        storage = .allocate(capacity: max(count, doubled.overflow ? count : doubled.partialValue))
+        let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, doubled.overflow ? count : doubled.partialValue))
+        let copied = min(max(kept, 0), storage.count)
+        if copied > 0, let from = storage.baseAddress, let to = grown.baseAddress { to.update(from: from, count: copied) }
+        storage.deallocate()
+        storage = grown
     }
 }

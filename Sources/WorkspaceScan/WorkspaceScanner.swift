@@ -62,20 +62,71 @@ public struct ScanOptions: Sendable {
     }
 }
 
+/// A configuration shared by many scanned files without copying it: a copy of the struct
+/// retains each of its arrays, which per file was a measurable part of a walk's time.
+public final class SharedConfiguration: Sendable {
+    /// The configuration.
+    public let configuration: HighlightConfiguration
+    /// Whether some rule has `files` globs, so that a text's path decides which rules apply.
+    let hasFileGlobs: Bool
+
+    /// Shares `configuration`.
+    public init(_ configuration: HighlightConfiguration) {
+        self.configuration = configuration
+        hasFileGlobs = configuration.applicability.contains { $0.files != nil }
+    }
+}
+
 /// A file to scan, with the configuration that governs it and its size limit.
 public struct ScanItem: Sendable {
     /// The file as walked (its `relativePath` is what `files` globs match).
     public var file: WalkedFile
     /// The configuration whose rules search the file.
-    public var configuration: HighlightConfiguration
+    public var shared: SharedConfiguration
     /// A larger file is skipped (`Int.max` for a file the user named).
     public var maximumFileSize: Int
 
-    /// Creates an item.
+    /// The configuration whose rules search the file.
+    public var configuration: HighlightConfiguration { shared.configuration }
+
+    /// Creates an item with a configuration of its own.
     public init(file: WalkedFile, configuration: HighlightConfiguration, maximumFileSize: Int) {
+        self.init(file: file, shared: SharedConfiguration(configuration), maximumFileSize: maximumFileSize)
+    }
+
+    /// Creates an item whose configuration is shared with other items.
+    public init(file: WalkedFile, shared: SharedConfiguration, maximumFileSize: Int) {
         self.file = file
-        self.configuration = configuration
+        self.shared = shared
         self.maximumFileSize = maximumFileSize
+    }
+}
+
+/// What one scanning worker keeps from file to file: its read buffer and the rule filters it
+/// computed, by configuration and language (valid when no rule has `files` globs, so that the
+/// path does not matter). Not `Sendable`: a worker's own.
+final class ScanWorker {
+    let buffer: FileReadBuffer
+    private var filters: [FilterKey: RuleFilter] = [:]
+
+    private struct FilterKey: Hashable {
+        var configuration: ObjectIdentifier
+        var languageID: String?
+        var selection: RuleSelection
+    }
+
+    init(buffer: FileReadBuffer = FileReadBuffer()) {
+        self.buffer = buffer
+    }
+
+    /// The filter of a text from `origin`, computed once per configuration, language and selection when the path does not matter.
+    func filter(for origin: TextOrigin, selecting selection: RuleSelection, in shared: SharedConfiguration) -> RuleFilter {
+        guard !shared.hasFileGlobs else { return shared.configuration.ruleFilter(for: origin, selecting: selection) }
+        let key = FilterKey(configuration: ObjectIdentifier(shared), languageID: origin.languageID, selection: selection)
+        if let known = filters[key] { return known }
+        let filter = shared.configuration.ruleFilter(for: origin, selecting: selection)
+        filters[key] = filter
+        return filter
     }
 }
 
@@ -100,11 +151,11 @@ public enum WorkspaceScanner {
             let next = Atomic<Int>(start)
             let workers = min(end - start, max(1, ProcessInfo.processInfo.activeProcessorCount))
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                let buffer = FileReadBuffer()
+                let worker = ScanWorker()
                 while true {
                     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard index < end else { return }
-                    let scanned = scan(files[index], configuration: configuration, options: options, buffer: buffer)
+                    let scanned = scan(files[index], configuration: configuration, options: options, buffer: worker.buffer)
                     results.withLock { $0[index] = scanned }
                 }
             }
@@ -127,8 +178,9 @@ public enum WorkspaceScanner {
         configuration: HighlightConfiguration, options: ScanOptions = ScanOptions(),
         adjust: (WalkedFile) -> WalkedFile = { $0 }
     ) -> [ScannedFile] {
-        scan(walking: roots, walkOptions: walkOptions, options: options) { file in
-            ScanItem(file: adjust(file), configuration: configuration, maximumFileSize: options.maximumFileSize)
+        let shared = SharedConfiguration(configuration)
+        return scan(walking: roots, walkOptions: walkOptions, options: options) { file in
+            ScanItem(file: adjust(file), shared: shared, maximumFileSize: options.maximumFileSize)
         }
     }
 
@@ -147,12 +199,16 @@ public enum WorkspaceScanner {
         let group = DispatchGroup()
         for _ in 0..<workers {
             DispatchQueue.global().async(group: group) {
-                let buffer = FileReadBuffer()
+                let worker = ScanWorker()
                 while let (index, batch) = queue.take() {
                     let scanned = batch.map { item in
                         var itemOptions = options
                         itemOptions.maximumFileSize = item.maximumFileSize
-                        return scan(item.file, configuration: item.configuration, options: itemOptions, buffer: buffer)
+                        let origin = origin(of: item.file, in: item.shared.configuration)
+                        let filter = worker.filter(for: origin, selecting: options.selection, in: item.shared)
+                        return scan(
+                            item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
+                            buffer: worker.buffer)
                     }
                     queue.store(scanned, at: index)
                 }
@@ -182,19 +238,34 @@ public enum WorkspaceScanner {
         scan(file, configuration: configuration, options: options, buffer: FileReadBuffer(capacity: file.size + 1))
     }
 
+    /// Where a walked file comes from, as its configuration's rules see it (the language guessed
+    /// from its name only when some rule depends on the language).
+    static func origin(of file: WalkedFile, in configuration: HighlightConfiguration) -> TextOrigin {
+        configuration.dependsOnLanguage
+            ? TextOrigin(guessingLanguageOf: file.relativePath) : TextOrigin(relativePath: file.relativePath, languageID: nil)
+    }
+
     /// Scans one file, read into `buffer`.
     static func scan(
         _ file: WalkedFile, configuration: HighlightConfiguration, options: ScanOptions,
         buffer: FileReadBuffer
     ) -> ScannedFile {
-        let origin = configuration.dependsOnLanguage
-            ? TextOrigin(guessingLanguageOf: file.relativePath) : TextOrigin(relativePath: file.relativePath, languageID: nil)
-        var result = ScannedFile(file: file, languageID: origin.languageID, matches: [], skipped: nil, truncated: false)
+        let origin = origin(of: file, in: configuration)
         let filter = configuration.ruleFilter(for: origin, selecting: options.selection)
+        return scan(file, origin: origin, filter: filter, configuration: configuration, options: options, buffer: buffer)
+    }
+
+    /// Scans one file from `origin` with the rules `filter` enables, read into `buffer`.
+    static func scan(
+        _ file: WalkedFile, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration, options: ScanOptions,
+        buffer: FileReadBuffer
+    ) -> ScannedFile {
+        var result = ScannedFile(file: file, languageID: origin.languageID, matches: [], skipped: nil, truncated: false)
         if filter.isEmpty { return result }
 
         let count: Int
-        switch buffer.read(file, limit: options.maximumFileSize, mapsLargeFiles: options.mapsLargeFiles) {
+        // A NUL byte in the first `binaryCheckBytes` makes the file binary: the read stops there.
+        switch buffer.read(file, limit: options.maximumFileSize, mapsLargeFiles: options.mapsLargeFiles, binaryCheckBytes: binaryCheckBytes) {
         case .success(let read): count = read
         case .failure(let reason):
             result.skipped = reason
@@ -202,10 +273,6 @@ public enum WorkspaceScanner {
             return result
         }
         buffer.withBytes(count: count) { bytes in
-            if containsNUL(UnsafeBufferPointer(rebasing: bytes.prefix(binaryCheckBytes))) {
-                result.skipped = .binary
-                return
-            }
             if isValidUTF8(bytes) {
                 search(bytes, origin: origin, filter: filter, configuration: configuration, options: options, into: &result)
             } else {

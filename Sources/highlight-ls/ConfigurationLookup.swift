@@ -1,5 +1,6 @@
 import Foundation
 import HighlightConfig
+import WorkspaceScan
 
 // Which configuration searches each file on the command line. `ConfigFile.governingFolder` (shared
 // with the server) finds the folder whose `.highlights.json` governs a folder's files; this
@@ -11,12 +12,21 @@ import HighlightConfig
 final class ConfigurationLookup {
     /// A configuration and where it came from.
     struct Entry {
-        /// The configuration (built-ins only when no file governs).
-        var configuration: HighlightConfiguration
+        /// The configuration (built-ins only when no file governs), shared by the files it searches.
+        var shared: SharedConfiguration
         /// The folder holding its file, against which `files` globs match; nil for the built-ins alone.
         var folder: String?
         /// The file it was read from; nil for the built-ins alone.
         var file: String?
+
+        init(configuration: HighlightConfiguration, folder: String?, file: String?) {
+            shared = SharedConfiguration(configuration)
+            self.folder = folder
+            self.file = file
+        }
+
+        /// The configuration (built-ins only when no file governs).
+        var configuration: HighlightConfiguration { shared.configuration }
     }
 
     /// Every configuration used so far, in order of first use.
@@ -31,8 +41,20 @@ final class ConfigurationLookup {
     private var byFolder: [String: Int] = [:]
     /// The answer for each absolute folder of files seen so far.
     private var folderAnswers: [String: Int] = [:]
-    /// `stat` answers, so that walking many folders asks about each parent once.
-    private var existence: [String: Bool] = [:]
+    /// The governing folder (nil for none) of each absolute folder asked about, and of the folders above it.
+    private var governingAnswers: [String: String?] = [:]
+    /// For each folder as a walk spells it (`file.path` up to its last `/`): its entry and the
+    /// relative path its files' names are appended to, so that a file costs no path arithmetic.
+    private var walkedFolders: [String: FolderAnswer] = [:]
+    /// The folder of the last walked file, and its answer: a walk lists a folder's files together.
+    private var lastWalkedFolder: (spelling: String, answer: FolderAnswer)?
+
+    /// What every file directly inside one folder gets: the entry and the start of its relative path.
+    private struct FolderAnswer {
+        var index: Int
+        /// The folder's path relative to the entry's base, with a trailing `/` (empty for the base itself).
+        var relativePrefix: String
+    }
 
     /// A lookup; with `explicitPath`, that file governs everything (nil when it cannot be read at all).
     init?(explicitPath: String?, report: (ConfigDiagnostic) -> Void) {
@@ -58,7 +80,9 @@ final class ConfigurationLookup {
     ) -> (index: Int, relativePath: String) {
         let absoluteFile: String
         let folder: String
-        if let folderOfPath, let name = path.split(separator: "/").last {
+        if let folderOfPath {
+            let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { Substring(path.utf8[path.utf8.index(after: $0)...]) }
+                ?? Substring(path)
             folder = folderOfPath
             absoluteFile = folderOfPath == "/" ? "/" + name : folderOfPath + "/" + name
         } else {
@@ -79,16 +103,52 @@ final class ConfigurationLookup {
         return (index, ConfigFile.relativePath(of: absoluteFile, inFolder: base) ?? String(absoluteFile.dropFirst()))
     }
 
+    /// The configuration of a file found by a walk, and the path its `files` globs match: the same
+    /// answer as `configuration(forFile:report:)`, from a cache by folder, so that a file costs
+    /// one comparison of its folder with the previous file's and one concatenation.
+    func configuration(forWalkedFile path: String, report: (ConfigDiagnostic) -> Void) -> (index: Int, relativePath: String) {
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else {
+            // A bare name: a file in the current directory, spelt `.` here.
+            return configuration(forWalkedFile: "./" + path, report: report)
+        }
+        let name = String(Substring(bytes[bytes.index(after: slash)...]))
+        let folderBytes = bytes[..<slash]
+        if let last = lastWalkedFolder, Self.sameBytes(last.spelling, folderBytes) {
+            return (last.answer.index, last.answer.relativePrefix + name)
+        }
+        let spelling = String(Substring(folderBytes))
+        let answer: FolderAnswer
+        if let known = walkedFolders[spelling] {
+            answer = known
+        } else {
+            // The folder's answer is that of a file in it with an empty name: the relative path
+            // of `folder/` is the prefix of every file's.
+            let absolute = ConfigFile.absolutePath(spelling.isEmpty ? "/" : spelling, currentDirectory: currentDirectory)
+            let (index, prefix) = configuration(forFile: "", absoluteFolder: absolute, report: report)
+            answer = FolderAnswer(index: index, relativePrefix: prefix)
+            walkedFolders[spelling] = answer
+        }
+        lastWalkedFolder = (spelling, answer)
+        return (answer.index, answer.relativePrefix + name)
+    }
+
+    /// Whether `string` is spelt with exactly `bytes` (one `memcmp` for native strings).
+    private static func sameBytes(_ string: String, _ bytes: Substring.UTF8View) -> Bool {
+        let compared = string.utf8.withContiguousStorageIfAvailable { left in
+            bytes.withContiguousStorageIfAvailable { right in
+                guard left.count == right.count else { return false }
+                guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, left.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? string.utf8.elementsEqual(bytes)
+    }
+
     /// The entry for the files directly inside the absolute `folder`.
     private func entryIndex(forFolder folder: String, report: (ConfigDiagnostic) -> Void) -> Int {
         if let known = folderAnswers[folder] { return known }
-        let governing = ConfigFile.governingFolder(ofFolder: folder) { path in
-            if let known = existence[path] { return known }
-            // A dangling or looping link named .highlights.json governs too, and is reported when loaded.
-            let exists = ConfigFile.entryExists(atPath: path)
-            existence[path] = exists
-            return exists
-        }.folder
+        let governing = governingFolder(ofFolder: folder)
         let key = governing ?? ""
         let index: Int
         if let known = byFolder[key] {
@@ -106,6 +166,22 @@ final class ConfigurationLookup {
         }
         folderAnswers[folder] = index
         return index
+    }
+
+    /// `ConfigFile.governingFolder(ofFolder:)` of the absolute, normalised `folder`, one step at a
+    /// time, each folder's answer remembered: a walk asks about each folder, and each folder's
+    /// `.highlights.json` and `.git`, once.
+    private func governingFolder(ofFolder folder: String) -> String? {
+        if let known = governingAnswers[folder] { return known }
+        let answer: String?
+        // A dangling or looping link named .highlights.json governs too, and is reported when loaded.
+        switch ConfigFile.searchStep(atFolder: folder, fileExists: ConfigFile.entryExists(atPath:)) {
+        case .governs: answer = folder
+        case .stops: answer = nil
+        case .goesUp: answer = governingFolder(ofFolder: ConfigFile.parentFolder(of: folder))
+        }
+        governingAnswers[folder] = .some(answer)
+        return answer
     }
 
     /// Loads one configuration file; an unusable file gives nil (after its problems are reported).

@@ -53,7 +53,6 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     var configurationOfItem: [Int] = []
     // What the walk could not read, written to the report after the files (text and JSON only warn).
     var walkProblems: [WalkProblem] = []
-    var absoluteFolders: [Substring: String] = [:]
     let scanned = WorkspaceScanner.scan(
         walking: roots, options: options,
         problem: { problem in
@@ -71,20 +70,12 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             status = isCheck ? 2 : max(status, 1)
         },
         prepare: { file in
-            let rawFolder = file.path.lastIndex(of: "/").map { file.path[..<$0] } ?? "."
-            let folder: String
-            if let known = absoluteFolders[rawFolder] {
-                folder = known
-            } else {
-                folder = ConfigFile.absolutePath(rawFolder.isEmpty ? "/" : String(rawFolder), currentDirectory: lookup.currentDirectory)
-                absoluteFolders[rawFolder] = folder
-            }
-            let (index, relativePath) = lookup.configuration(forFile: file.path, absoluteFolder: folder, report: reportConfigProblem)
+            let (index, relativePath) = lookup.configuration(forWalkedFile: file.path, report: reportConfigProblem)
             configurationOfItem.append(index)
             var walked = file
             walked.relativePath = relativePath
-            let limit = namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
-            return ScanItem(file: walked, configuration: lookup.entries[index].configuration, maximumFileSize: limit)
+            let limit = !namedFiles.isEmpty && namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
+            return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
         })
 
     var writer: any ReportWriter
@@ -95,40 +86,46 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     case .github: writer = GitHubWriter(blocking: isCheck)
     case .junit: writer = JUnitWriter(command: request.command)
     }
+    var output = OutputBuffer()
     var matchCount = 0
     var filesWithMatches = 0
     var searchedCount = 0
     for (position, result) in scanned.enumerated() {
         let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+        // Standard output is buffered: what was found before a warning is written before it.
+        func warnInOrder(_ message: String) {
+            output.flush()
+            warn(message)
+        }
         var skipReason: String?
         switch result.skipped {
         case .tooLarge?:
             skipReason = "\(describeSize(result.file.size)) > \(describeSize(request.maximumFileSize)) limit"
-            warn("skipped \(result.file.path): \(skipReason ?? ""); name it or pass --max-filesize")
+            warnInOrder("skipped \(result.file.path): \(skipReason ?? ""); name it or pass --max-filesize")
         case .binary?:
             skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"
-            warn("skipped \(result.file.path): \(skipReason ?? "")")
+            warnInOrder("skipped \(result.file.path): \(skipReason ?? "")")
         case .unreadable?:
             let reason = result.unreadableReason ?? "unknown error"
             skipReason = "cannot read it: \(reason)"
-            warn("cannot read \(result.file.path): \(reason); it was not searched")
+            warnInOrder("cannot read \(result.file.path): \(reason); it was not searched")
             status = isCheck ? 2 : max(status, 1)
         case nil:
             searchedCount += 1
         }
-        if result.truncated { warn("\(result.file.path): too many matches; only the first \(result.matches.count) are shown") }
+        if result.truncated { warnInOrder("\(result.file.path): too many matches; only the first \(result.matches.count) are shown") }
         matchCount += result.matches.count
         if !result.matches.isEmpty { filesWithMatches += 1 }
         let report = FileReport(
             scanned: result, configuration: entry, skipReason: skipReason,
             messages: request.format == .text || request.format == .json ? [] : messages(for: result, configuration: entry))
-        writeToStandardOutput(writer.file(report))
+        writer.file(report, to: &output)
     }
     for problem in walkProblems {
         let file = WalkedFile(path: problem.path, relativePath: problem.path, size: 0, modificationTime: 0)
         let unread = ScannedFile(unreadable: file, reason: problem.reason)
         let reason = problem.kind == .folder ? "cannot read the folder: \(problem.reason); its files were not searched" : "cannot read it: \(problem.reason)"
-        writeToStandardOutput(writer.file(FileReport(scanned: unread, configuration: .builtInOnly, skipReason: reason, messages: [])))
+        writer.file(FileReport(scanned: unread, configuration: .builtInOnly, skipReason: reason, messages: []), to: &output)
     }
 
     let configProblems = lookup.problemCount > 0 && !request.allowConfigErrors
@@ -139,7 +136,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     }
     // Matches are what `check` is for; the run itself failed only when it could not do its job.
     let failed = status > 1 || (status == 1 && !isCheck) || configProblems || noBlockingRule
-    writeToStandardOutput(writer.finish(RunSummary(command: request.command, matchCount: matchCount, fileCount: searchedCount, failed: failed)))
+    writer.finish(RunSummary(command: request.command, matchCount: matchCount, fileCount: searchedCount, failed: failed), to: &output)
+    output.flush()
 
     if isCheck {
         if noBlockingRule {

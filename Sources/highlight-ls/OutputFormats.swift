@@ -36,10 +36,93 @@ struct RunSummary {
 
 /// Writes the results of `list` or `check` in one format.
 protocol ReportWriter {
-    /// Called for each file in walk order; returns text to write now.
-    mutating func file(_ report: FileReport) -> String
-    /// Called once at the end; returns text to write last.
-    mutating func finish(_ summary: RunSummary) -> String
+    /// Called for each file in walk order; appends what to write now.
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer)
+    /// Called once at the end; appends what to write last.
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer)
+}
+
+/// Standard output's bytes, gathered and written in blocks of 64 KiB or more: a match costs a few
+/// copies into one buffer, not a `String` and a system call. A struct passed `inout`, so that its
+/// appends need no run-time exclusivity check (a class's stored property would, per append).
+struct OutputBuffer {
+    private var bytes: [UInt8] = []
+    private let descriptor: Int32
+    private static let blockSize = 1 << 16
+
+    /// A buffer in front of `descriptor` (standard output by default).
+    init(descriptor: Int32 = STDOUT_FILENO) {
+        self.descriptor = descriptor
+        bytes.reserveCapacity(Self.blockSize + 4096)
+    }
+
+    mutating func append(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+        flushWhenFull()
+    }
+
+    mutating func append(_ byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    mutating func append(_ part: [UInt8]) {
+        bytes.append(contentsOf: part)
+    }
+
+    /// Appends `string`'s bytes with each `\n` and `\r` written as the two characters `\n`, `\r`.
+    mutating func appendEscapingLineBreaks(_ string: String) {
+        for byte in string.utf8 {
+            switch byte {
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            default: bytes.append(byte)
+            }
+        }
+    }
+
+    /// Appends `value` in decimal.
+    mutating func appendDecimal(_ value: Int) {
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        let count = withUnsafeMutableBytes(of: &digits) { buffer -> Int in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[index...])
+            return buffer.count - index
+        }
+        _ = count
+    }
+
+    /// Writes the gathered bytes once they fill a block.
+    mutating func flushWhenFull() {
+        if bytes.count >= Self.blockSize { flush() }
+    }
+
+    /// Writes every gathered byte; the owner calls it last, and before anything else is written to the descriptor.
+    mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var written = 0
+            while written < buffer.count {
+                let count = write(descriptor, base + written, buffer.count - written)
+                if count > 0 {
+                    written += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    // A closed pipe or a full disk: the rest cannot be written either.
+                    break
+                }
+            }
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
 }
 
 /// The rule of a match in its configuration, or nil for an index that names none.
@@ -52,29 +135,47 @@ func ruleName(_ ruleIndex: Int, in configuration: HighlightConfiguration) -> Str
 struct TextWriter: ReportWriter {
     var colours: Bool
 
-    mutating func file(_ report: FileReport) -> String {
-        var out = ""
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
         let path = report.scanned.file.path
-        // One allocation per file rather than a doubling series: the path, the numbers, the rule and the text.
-        if !colours, let first = report.scanned.matches.first {
-            let perMatch = path.utf8.count + ruleName(first.ruleIndex, in: report.configuration).utf8.count + first.text.utf8.count + 24
-            out.reserveCapacity(report.scanned.matches.count * perMatch)
-        }
-        for match in report.scanned.matches {
-            let name = ruleName(match.ruleIndex, in: report.configuration)
-            let text = escapingLineBreaks(match.text)
-            if colours {
+        guard !colours else {
+            for match in report.scanned.matches {
+                let name = ruleName(match.ruleIndex, in: report.configuration)
+                let text = escapingLineBreaks(match.text)
                 let style = report.configuration.styles.indices.contains(match.ruleIndex) ? report.configuration.styles[match.ruleIndex] : .neutral
-                out += "\u{1B}[35m\(path)\u{1B}[0m:\u{1B}[32m\(match.start.line + 1)\u{1B}[0m:\(match.start.utf8Column + 1): "
-                    + "\u{1B}[1m\(name)\u{1B}[0m: \(ansiStart(style))\(text)\u{1B}[0m\n"
-            } else {
-                out += "\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(name): \(text)\n"
+                output.append("\u{1B}[35m\(path)\u{1B}[0m:\u{1B}[32m\(match.start.line + 1)\u{1B}[0m:\(match.start.utf8Column + 1): "
+                    + "\u{1B}[1m\(name)\u{1B}[0m: \(ansiStart(style))\(text)\u{1B}[0m\n")
             }
+            return
         }
-        return out
+        guard !report.scanned.matches.isEmpty else { return }
+        // `path:line:column: rule: text`, copied byte by byte into the output: the path once per file,
+        // each rule's name once per file, and nothing allocated per match.
+        let pathBytes = Array(path.utf8)
+        var names: [Int: [UInt8]] = [:]
+        for match in report.scanned.matches {
+            output.append(pathBytes)
+            output.append(UInt8(ascii: ":"))
+            output.appendDecimal(match.start.line + 1)
+            output.append(UInt8(ascii: ":"))
+            output.appendDecimal(match.start.utf8Column + 1)
+            output.append(UInt8(ascii: ":"))
+            output.append(UInt8(ascii: " "))
+            if let name = names[match.ruleIndex] {
+                output.append(name)
+            } else {
+                let name = Array(ruleName(match.ruleIndex, in: report.configuration).utf8)
+                names[match.ruleIndex] = name
+                output.append(name)
+            }
+            output.append(UInt8(ascii: ":"))
+            output.append(UInt8(ascii: " "))
+            output.appendEscapingLineBreaks(match.text)
+            output.append(UInt8(ascii: "\n"))
+            output.flushWhenFull()
+        }
     }
 
-    mutating func finish(_ summary: RunSummary) -> String { "" }
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {}
 
     /// The text with `\n` and `\r` written as `\\n` and `\\r`; most matches have neither and are returned as they are.
     private func escapingLineBreaks(_ text: String) -> String {
@@ -86,20 +187,43 @@ struct TextWriter: ReportWriter {
 // MARK: json
 
 struct JSONLinesWriter: ReportWriter {
-    mutating func file(_ report: FileReport) -> String {
-        var out = ""
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
+        guard !report.scanned.matches.isEmpty else { return }
+        let path = Array("{\"path\":\(jsonString(report.scanned.file.path)),\"line\":".utf8)
+        var names: [Int: [UInt8]] = [:]
         for match in report.scanned.matches {
             let range = match.utf8Range
-            out += "{\"path\":\(jsonString(report.scanned.file.path)),\"line\":\(match.start.line + 1),"
-                + "\"column\":\(match.start.utf8Column + 1),\"rule\":\(jsonString(ruleName(match.ruleIndex, in: report.configuration))),"
-                + "\"text\":\(jsonString(match.text)),\"utf8\":[\(range.lowerBound),\(range.upperBound)],"
-                + "\"utf16\":[\(match.start.utf16Offset),\(match.end.utf16Offset)],"
-                + "\"utf32\":[\(match.start.utf32Offset),\(match.end.utf32Offset)]}\n"
+            output.append(path)
+            output.appendDecimal(match.start.line + 1)
+            output.append(",\"column\":")
+            output.appendDecimal(match.start.utf8Column + 1)
+            output.append(",\"rule\":")
+            if let name = names[match.ruleIndex] {
+                output.append(name)
+            } else {
+                let name = Array(jsonString(ruleName(match.ruleIndex, in: report.configuration)).utf8)
+                names[match.ruleIndex] = name
+                output.append(name)
+            }
+            output.append(",\"text\":")
+            output.append(jsonString(match.text))
+            output.append(",\"utf8\":[")
+            output.appendDecimal(range.lowerBound)
+            output.append(UInt8(ascii: ","))
+            output.appendDecimal(range.upperBound)
+            output.append("],\"utf16\":[")
+            output.appendDecimal(match.start.utf16Offset)
+            output.append(UInt8(ascii: ","))
+            output.appendDecimal(match.end.utf16Offset)
+            output.append("],\"utf32\":[")
+            output.appendDecimal(match.start.utf32Offset)
+            output.append(UInt8(ascii: ","))
+            output.appendDecimal(match.end.utf32Offset)
+            output.append("]}\n")
         }
-        return out
     }
 
-    mutating func finish(_ summary: RunSummary) -> String { "" }
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {}
 }
 
 // MARK: github
@@ -109,7 +233,11 @@ struct GitHubWriter: ReportWriter {
     /// `check` reports errors; `list` reports each rule's severity (a notice when it has none).
     var blocking: Bool
 
-    mutating func file(_ report: FileReport) -> String {
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
+        output.append(fileText(report))
+    }
+
+    private mutating func fileText(_ report: FileReport) -> String {
         var out = ""
         let path = report.scanned.file.path.hasPrefix("./") ? String(report.scanned.file.path.dropFirst(2)) : report.scanned.file.path
         if let reason = report.skipReason {
@@ -127,7 +255,7 @@ struct GitHubWriter: ReportWriter {
         return out
     }
 
-    mutating func finish(_ summary: RunSummary) -> String { "" }
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {}
 
     private func githubLevel(_ severity: RuleDefinition.Severity?) -> String {
         switch severity {
@@ -170,7 +298,11 @@ struct SARIFWriter: ReportWriter {
         self.currentDirectory = currentDirectory
     }
 
-    mutating func file(_ report: FileReport) -> String {
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
+        output.append(fileText(report))
+    }
+
+    private mutating func fileText(_ report: FileReport) -> String {
         let uri = artifactURI(report.scanned.file)
         if let reason = report.skipReason {
             notifications.append(
@@ -194,7 +326,11 @@ struct SARIFWriter: ReportWriter {
         return ""
     }
 
-    mutating func finish(_ summary: RunSummary) -> String {
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {
+        output.append(finishText(summary))
+    }
+
+    private func finishText(_ summary: RunSummary) -> String {
         let base = currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/"
         return "{\"$schema\":\"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json\","
             + "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"highlight-ls\",\"version\":\(jsonString(ServerInfo.version)),"
@@ -309,7 +445,11 @@ struct JUnitWriter: ReportWriter {
         self.command = command
     }
 
-    mutating func file(_ report: FileReport) -> String {
+    mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
+        output.append(fileText(report))
+    }
+
+    private mutating func fileText(_ report: FileReport) -> String {
         let path = report.scanned.file.path
         var testCase = "    <testcase classname=\"highlight-ls.\(command)\" name=\(xmlAttribute(path)) file=\(xmlAttribute(path))"
         if report.scanned.skipped == .unreadable {
@@ -335,7 +475,11 @@ struct JUnitWriter: ReportWriter {
         return ""
     }
 
-    mutating func finish(_ summary: RunSummary) -> String {
+    mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {
+        output.append(finishText(summary))
+    }
+
+    private func finishText(_ summary: RunSummary) -> String {
         let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\""
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"highlight-ls\" \(counts)>\n"
             + "  <testsuite name=\"highlight-ls \(command)\" \(counts)>\n" + cases.joined() + "  </testsuite>\n</testsuites>\n"

@@ -40,6 +40,18 @@ import Testing
     @Test func pathHelpers() {
         #expect(ConfigFile.absolutePath("a/../../b", currentDirectory: "/x") == "/b")
         #expect(ConfigFile.absolutePath("/", currentDirectory: "/x") == "/")
+        let normalised: [(String, String)] = [
+            ("/a/./b/../c//d/", "/a/c/d"), ("/a/b", "/a/b"), ("/a/b/.", "/a/b"), ("/a/b/..", "/a"), ("x/..", "/x"),
+            ("/...", "/..."), ("/a..b/c.", "/a..b/c."), ("/.hidden/.x", "/.hidden/.x"), ("//", "/"), ("/./", "/"),
+            ("../..", "/"), ("é/./ü", "/x/é/ü"), (".", "/x"), ("", "/x"),
+        ]
+        for (path, expected) in normalised {
+            #expect(ConfigFile.absolutePath(path, currentDirectory: "/x") == expected, "\(path)")
+        }
+        #expect(ConfigFile.searchStep(atFolder: "/p", fileExists: { $0 == "/p/.highlights.json" }) == .governs)
+        #expect(ConfigFile.searchStep(atFolder: "/p", fileExists: { $0 == "/p/.git" }) == .stops)
+        #expect(ConfigFile.searchStep(atFolder: "/p", limit: "/p", fileExists: { _ in false }) == .stops)
+        #expect(ConfigFile.searchStep(atFolder: "/p", fileExists: { _ in false }) == .goesUp)
         #expect(ConfigFile.relativePath(of: "/ab/c", inFolder: "/a") == nil)
         #expect(ConfigFile.relativePath(of: "/a/c", inFolder: "/a") == "c")
         #expect(ConfigFile.relativePath(of: "/a", inFolder: "/a") == "")

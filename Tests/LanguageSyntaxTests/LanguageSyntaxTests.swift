@@ -135,6 +135,24 @@ import Testing
         }
     }
 
+    /// The byte-level answer for ASCII names equals the general one, for every name and extension of
+    /// the tables in three spellings, in folders, and for names the tables do not hold.
+    @Test func asciiFileNamesAgreeWithTheGeneralLookup() {
+        var names = ["", "/", "a/", ".", "..", "a.", ".b", "x/.c", "dockerfile", "DockerFile.prod", "x/dockerfilex.y",
+                     "a/very-long-file-name-with-no-dot", "Dockerfile-with-a-long-suffix.txt", "a.b.c.PY", "ns/.highlights.json"]
+        for key in LanguageSyntax.languageIDByFileName.keys {
+            names += [key, key.uppercased(), "dir/sub/" + key, "dir/" + key.prefix(1).uppercased() + key.dropFirst(), "x" + key]
+        }
+        for key in LanguageSyntax.languageIDByExtension.keys {
+            names += ["f." + key, "f." + key.uppercased(), "d.x/f." + key, "." + key, "f" + key]
+        }
+        for name in names {
+            #expect(LanguageSyntax.asciiLanguageID(forFileName: name) == .some(LanguageSyntax.unicodeLanguageID(forFileName: name)), "\(name)")
+        }
+        #expect(LanguageSyntax.asciiLanguageID(forFileName: "café.py") == nil, "not ASCII: the general path decides")
+        #expect(LanguageSyntax.languageID(forFileName: "café.py") == "python")
+    }
+
     @Test func scopeOfOffsets() throws {
         let syntax = try #require(LanguageSyntax.forLanguageID("c"))
         let text = Array("a /* b */ \"c\"\r\nd // e".utf8)

@@ -141,6 +141,35 @@ extension WorkspaceScanTests {
         #expect(throws: ScannedFile.Skipped.unreadable) { try buffer.read(root + "/missing.txt", limit: 1 << 20).get() }
     }
 
+    /// With a binary check, a NUL in the first bytes gives `.binary` without the rest being read (the
+    /// buffer does not grow to the file), one just past them does not, and text files read whole,
+    /// copied or mapped, with their first bytes kept when the buffer grows.
+    @Test func binaryFilesStopAfterTheirFirstBytes() throws {
+        let check = WorkspaceScanner.binaryCheckBytes
+        let size = FileReadBuffer.mappingThreshold + 1_000
+        var early = [UInt8](repeating: UInt8(ascii: "a"), count: size)
+        early[check - 1] = 0
+        var late = [UInt8](repeating: UInt8(ascii: "b"), count: 3 * check)
+        late[check] = 0
+        let text = (0..<size).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+        let root = try Self.tree(["early.bin": early, "late.bin": late, "text.txt": text, "tiny.bin": [0x41, 0, 0x42]])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for mapping in [false, true] {
+            let buffer = FileReadBuffer(capacity: 16)
+            #expect(throws: ScannedFile.Skipped.binary) {
+                try buffer.read(root + "/early.bin", limit: 1 << 30, mapsLargeFiles: mapping, binaryCheckBytes: check).get()
+            }
+            #expect(buffer.capacity < size, "a binary file is not read past its first bytes")
+            #expect(throws: ScannedFile.Skipped.binary) {
+                try buffer.read(root + "/tiny.bin", limit: 1 << 30, mapsLargeFiles: mapping, binaryCheckBytes: check).get()
+            }
+            let lateCount = try buffer.read(root + "/late.bin", limit: 1 << 30, mapsLargeFiles: mapping, binaryCheckBytes: check).get()
+            #expect(buffer.withBytes(count: lateCount) { Array($0) } == late)
+            let textCount = try buffer.read(root + "/text.txt", limit: 1 << 30, mapsLargeFiles: mapping, binaryCheckBytes: check).get()
+            #expect(buffer.withBytes(count: textCount) { Array($0) } == text, "mapped: \(mapping)")
+        }
+    }
+
     /// With mapping allowed, a file of a megabyte or more is mapped and shows its bytes; the next read
     /// (copied or mapped) shows that file's bytes only, and the limit still applies.
     @Test func largeFilesAreMappedWhenAllowed() throws {

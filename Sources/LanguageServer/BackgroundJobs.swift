@@ -17,6 +17,13 @@ import Synchronization
 //   | `workspace/symbol` (walk, read, search)          | job   |
 //   | opening a document of 1 MiB or more (its line    | job   |
 //   | index and first full scan)                       |       |
+//   | reading `.highlights.json` files and compiling   | job   |
+//   | their rules (not at `initialize`, whose answer   |       |
+//   | carries the legend)                              |       |
+//
+// A configuration load answers no request and is never cancelled: one runs at a time, and what
+// changes meanwhile is read by the next (Server+Configuration.swift). A document whose
+// configuration file is read for the first time waits for it, like a large one.
 //
 // While a document is being opened by a job, the messages about it wait (in order) and are
 // handled when it is ready; messages about other documents go on.
@@ -48,7 +55,7 @@ public typealias JobRunner = @Sendable (_ jobID: Int, _ work: @escaping @Sendabl
 
 /// A job the loop started and has not finished.
 struct BackgroundJob {
-    enum Kind { case workspaceSymbols, openDocument }
+    enum Kind { case workspaceSymbols, openDocument, loadConfiguration }
 
     let kind: Kind
     /// The request the job answers; nil for a job that answers none (opening a document), which

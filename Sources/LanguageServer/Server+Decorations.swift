@@ -26,6 +26,8 @@ extension Server {
 
     /// Publishes decorations for every document that changed since the last flush (only the latest state of each).
     public func flush() {
+        startPendingConfigurationLoad()
+        publishConfigurationFileDiagnostics()
         publishDiagnostics(ofChangedDocuments: documentsNeedingDecorations)
         guard lifecycle == .running, client.decorations, !documentsNeedingDecorations.isEmpty else {
             documentsNeedingDecorations.removeAll()

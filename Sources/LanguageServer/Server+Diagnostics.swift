@@ -61,6 +61,12 @@ extension Server {
     /// - Complexity: O(r) for r rules when none has a severity; otherwise O(m) for m matches,
     ///   plus finding the groups of matches whose message or link needs them.
     func diagnostics(ofDocument uri: String) -> [JSON] {
+        // An open `.highlights.json` also carries its own problems.
+        configurationFileDiagnostics(ofDocument: uri) + matchDiagnostics(ofDocument: uri)
+    }
+
+    /// One diagnostic per match of a rule with a severity.
+    private func matchDiagnostics(ofDocument uri: String) -> [JSON] {
         guard documents[uri] != nil, configuration(forDocumentURI: uri).details.contains(where: { $0.severity != nil }),
             let (document, config, list) = matches(ofDocument: uri)
         else { return [] }

@@ -10,13 +10,25 @@ import Glibc
 #endif
 
 extension Server {
-    func didOpen(_ params: JSON?) throws(ResponseError) {
+    /// Opens a document. When the `.highlights.json` that governs it was never read, the document
+    /// waits, like a large one, for a job to read it (Server+Configuration.swift), unless
+    /// `waitingForConfiguration` is false (the read is done).
+    func didOpen(_ params: JSON?, waitingForConfiguration: Bool = true) throws(ResponseError) {
         let uri = try params.requiredString("textDocument.uri")
         let text = try params.requiredString("textDocument.text")
         let version = params.value(at: "textDocument.version")?.integerValue ?? 0
         let languageId = params.value(at: "textDocument.languageId")?.stringValue ?? ""
         if documents[uri] != nil { log(.info, "\(uri) opened again; its text is replaced") }
         previousTokens[uri] = nil
+        if waitingForConfiguration, let folder = unreadGoverningFolder(ofDocument: uri) {
+            documents[uri] = nil
+            documentsNeedingDecorations.remove(uri)
+            documentsOpening[uri] = []
+            configuration.opensWaitingForLoad[folder, default: []].append(params)
+            if !configuration.foldersLoading.contains(folder) { configuration.foldersToLoad.insert(folder) }
+            startPendingConfigurationLoad()
+            return
+        }
         guard text.utf8.count >= backgroundOpenUTF8Count, jobRunner != nil else {
             documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: Array(text.utf8))
             documentsNeedingDecorations.insert(uri)

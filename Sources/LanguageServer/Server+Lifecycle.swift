@@ -1,4 +1,5 @@
 import Foundation
+import HighlightConfig
 import JSONRPC
 import JSONValue
 import TextIndex
@@ -74,8 +75,8 @@ extension Server {
         workspaceFolders = Self.folders(from: params)
         configuration.initializationOptions = parseSettingsLayer(params.value(at: "initializationOptions"), source: "initializationOptions")
         configuration.initializationOptionsJSON = params.value(at: "initializationOptions")
-        loadAllWorkspaceFiles()
         rebuildConfigurations()
+        loadWorkspaceFolderFiles()
         tokenLegend = TokenLegend(ruleNames: configuration.allRuleNames)
         lifecycle = .running
 
@@ -112,6 +113,7 @@ extension Server {
         }
         requestSettings()
         reportPendingDiagnostics()
+        configuration.clientInitialized = true
     }
 
     /// `shutdown`: every request a background job is still answering is answered first
@@ -153,8 +155,14 @@ extension Server {
             guard let uri = entry["uri"]?.stringValue, let path = filePath(fromURI: uri) else { continue }
             workspaceFolders.append(WorkspaceFolder(uri: uri, path: path))
         }
-        loadAllWorkspaceFiles()
-        configurationChanged()
+        // The files governing new folders are read by the next load; workspace/symbol's list is scanned again.
+        for folder in workspaceFolders {
+            guard let governing = configurationPlace(ofPath: ConfigFile.path(inFolder: folder.path)).folder,
+                  configuration.byFolder[governing] == nil, !configuration.foldersLoading.contains(governing) else { continue }
+            configuration.foldersToLoad.insert(governing)
+        }
+        startPendingConfigurationLoad()
+        configurationsReplaced()
     }
 }
 

@@ -5,15 +5,20 @@ import JSONValue
 import TextIndex
 
 extension Server {
-    /// The `WorkspaceEdit` that writes a rule for `target` into the `.highlights.json` of the
-    /// document's workspace folder: an insertion into the open buffer or the file on disk, or,
-    /// when there is no file, `CreateFile` and the whole new text. Nil outside every folder, when
-    /// the file is not a JSON object, or when the client cannot create a file that is needed.
+    /// The `WorkspaceEdit` that writes a rule for `target` into the `.highlights.json` that
+    /// governs the document (else that of its workspace folder): an insertion into the open buffer
+    /// or the file on disk, or, when there is no file, `CreateFile` and the whole new text. Nil
+    /// outside every folder, when the file is not a JSON object, or when the client cannot create
+    /// a file that is needed.
     func markRuleFileEdit(forDocument uri: String, target: MarkTarget) -> JSON? {
         let folderPath = workspacePlace(ofDocument: uri).folder
         guard let folder = workspaceFolders.first(where: { $0.path == folderPath }) else { return nil }
-        let configPath = ConfigFile.path(inFolder: folder.path)
-        let configURI = (folder.uri.hasSuffix("/") ? folder.uri : folder.uri + "/") + ConfigFile.name
+        let governing = configurationPlace(ofDocument: uri)?.folder.flatMap { $0 == folder.path ? nil : $0 }
+        let configFolder = governing ?? folder.path
+        let configPath = ConfigFile.path(inFolder: configFolder)
+        // The folder's own file is named in the client's spelling of the folder's URI.
+        let configURI = governing.map { _ in openConfigurationDocument(path: configPath)?.uri ?? URL(fileURLWithPath: configPath).absoluteString }
+            ?? (folder.uri.hasSuffix("/") ? folder.uri : folder.uri + "/") + ConfigFile.name
 
         // The editor's view of the file wins over the disk, so that an unsaved edit is built on.
         let source: (utf8: [UInt8], version: Int?)?
@@ -31,7 +36,7 @@ extension Server {
             taken.formUnion(names)
         }
         let name = MarkRuleInsertion.ruleName(for: target.text, taken: taken)
-        let style = SessionMarks.palette[(configuration.fileLayers[folder.path]?.rules.count ?? 0) % SessionMarks.palette.count]
+        let style = SessionMarks.palette[(configuration.fileLayers[configFolder]?.rules.count ?? 0) % SessionMarks.palette.count]
         let rule = MarkRuleInsertion.ruleText(name: name, text: target.text, wholeWord: target.wholeWord, style: style)
 
         guard let source else {
@@ -60,17 +65,5 @@ extension Server {
             return (uri, document)
         }
         return nil
-    }
-
-    /// After a `.highlights.json` of a workspace folder was opened, edited or closed: its layer
-    /// follows the buffer while it is open, and the file on disk again once it is closed.
-    func configurationDocumentChanged(_ uri: String) {
-        guard uri.hasSuffix("/" + ConfigFile.name), let path = filePath(fromURI: uri) else { return }
-        var touched = false
-        for folder in workspaceFolders where ConfigFile.path(inFolder: folder.path) == path {
-            loadWorkspaceFile(folderPath: folder.path)
-            touched = true
-        }
-        if touched { configurationChanged() }
     }
 }

@@ -32,7 +32,7 @@ extension Server {
 
     /// Which rules of `config` apply to the document by `languages` and `files`, before scopes.
     func ruleFilter(forDocument uri: String, languageId: String, config: HighlightConfiguration, selecting selection: RuleSelection = .all) -> RuleFilter {
-        config.ruleFilter(for: TextOrigin(relativePath: workspacePlace(ofDocument: uri).relativePath, languageID: languageId), selecting: selection)
+        config.ruleFilter(for: TextOrigin(relativePath: configurationPlace(ofDocument: uri)?.relativePath, languageID: languageId), selecting: selection)
     }
 
     /// The deepest workspace folder containing the document ("" for none) and the document's path

@@ -9,7 +9,11 @@ import WorkspaceScan
 // `workspace/symbol`: the matches of the rules marked `list` in every file of
 // every workspace folder, found on disk by the workspace scanner, except that an
 // open document inside a folder is searched in the editor's text, not the file's:
-// the editor's view wins, and closing the document goes back to the disk.
+// the editor's view wins, and closing the document goes back to the disk. Each
+// file is searched with the configuration that governs it, found as for an open
+// document and on the command line (`configurationPlace(ofPath:…)`); a
+// `.highlights.json` the server has not read yet is read by the search itself,
+// and the loop keeps what it read.
 //
 // The search is a background job (BackgroundJobs.swift): the loop takes a
 // `WorkspaceSymbolSearch` snapshot (folders, configurations, the scanned files so
@@ -30,6 +34,8 @@ import WorkspaceScan
 struct ScannedFileEntry: Sendable {
     var size: Int
     var modificationTime: Int64
+    /// The folder whose `.highlights.json` governed the file when it was scanned (nil for none).
+    var configurationFolder: String?
     var matches: [LocatedMatch]
 }
 
@@ -53,6 +59,8 @@ struct OpenDocumentSnapshot: Sendable {
     var languageId: String
     var text: TextBuffer
     var syntax: SyntaxIndex?
+    /// Where its configuration comes from, as the loop found it.
+    var place: ConfigPlace
 }
 
 /// Everything a `workspace/symbol` search needs, taken from the server at the request.
@@ -60,8 +68,11 @@ struct WorkspaceSymbolSearch: Sendable {
     var query: String
     /// Workspace folder paths.
     var folders: [String]
+    /// The configurations the loop has read, by governing folder.
     var configurations: [String: HighlightConfiguration]
     var fallback: HighlightConfiguration
+    /// Reads the `.highlights.json` files the loop has not read (its `files` list is empty).
+    var loader: ConfigurationLoad
     var generation: Int
     /// What earlier searches scanned, when it was scanned under `generation`.
     var entries: [String: ScannedFileEntry]
@@ -83,6 +94,8 @@ struct WorkspaceSymbolSearch: Sendable {
         var usedReadyToken: Bool
         var total: Int
         var returned: Int
+        /// The configuration files the search read that the loop had not.
+        var loads: [ConfigurationLoad.Loaded]
     }
 
     /// Walks every folder, re-scans the files that changed, and lists the matching symbols.
@@ -92,18 +105,37 @@ struct WorkspaceSymbolSearch: Sendable {
         var entries = self.entries
         var toScan: [(folder: String, file: WalkedFile)] = []
         var seen: Set<String> = []
+        // The governing folder of each folder of files, asked once per folder ("" for none).
+        var governingFolders: [String: String] = [:]
         for folder in folders {
             guard !context.isCancelled else { break }
             let nested = folders.filter { $0 != folder && $0.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") }
-            for file in WorkspaceWalker.files(under: folder) {
-                // A file in a nested workspace folder belongs to that folder and its configuration.
-                if nested.contains(where: { file.path.hasPrefix($0 + "/") }) { continue }
-                guard seen.insert(file.path).inserted else { continue }
-                if let entry = entries[file.path], entry.size == file.size, entry.modificationTime == file.modificationTime { continue }
-                toScan.append((folder, file))
+            for walked in WorkspaceWalker.files(under: folder) {
+                // A file in a nested workspace folder is walked with that folder.
+                if nested.contains(where: { walked.path.hasPrefix($0 + "/") }) { continue }
+                guard seen.insert(walked.path).inserted else { continue }
+                let place = configurationPlace(ofPath: walked.path, folders: folders) { directory in
+                    if let known = governingFolders[directory] { return known.isEmpty ? nil : known }
+                    let answer = ConfigFile.governingFolder(ofFolder: directory).folder
+                    governingFolders[directory] = answer ?? ""
+                    return answer
+                }
+                if let entry = entries[walked.path], entry.size == walked.size, entry.modificationTime == walked.modificationTime,
+                   entry.configurationFolder == place.folder { continue }
+                // The scanner matches `files` globs against the path relative to the governing folder.
+                var file = walked
+                file.relativePath = place.relativePath
+                toScan.append((place.folder ?? "", file))
             }
         }
         entries = entries.filter { seen.contains($0.key) }
+        var configurations = self.configurations
+        var loads: [ConfigurationLoad.Loaded] = []
+        for folder in Set(toScan.map(\.folder)).sorted() where !folder.isEmpty && configurations[folder] == nil && !context.isCancelled {
+            let loaded = loader.read(ConfigurationLoad.File(folder: folder, buffer: nil))
+            loads.append(loaded)
+            configurations[folder] = loaded.configuration
+        }
 
         var token = clientProgressToken
         if token == nil, toScan.count > Server.progressFileThreshold, let readyProgressToken { token = .string(readyProgressToken) }
@@ -116,9 +148,9 @@ struct WorkspaceSymbolSearch: Sendable {
         var partialTotal = 0
         let rescanned = Set(toScan.map(\.file.path))
         let openPaths = Set(openDocuments.map(\.path))
-        func sendPartial(_ sources: [String: (uri: String, matches: [LocatedMatch])]) {
+        func sendPartial(_ sources: [String: (uri: String, folder: String?, matches: [LocatedMatch])]) {
             guard let partialResultToken, !sources.isEmpty else { return }
-            let (batch, total) = self.symbols(of: sources, limit: Server.maximumWorkspaceSymbols - partialSent)
+            let (batch, total) = self.symbols(of: sources, configurations: configurations, limit: Server.maximumWorkspaceSymbols - partialSent)
             partialSent += batch.count
             partialTotal += total
             if !batch.isEmpty {
@@ -126,11 +158,11 @@ struct WorkspaceSymbolSearch: Sendable {
             }
         }
         if partialResultToken != nil {
-            var known: [String: (uri: String, matches: [LocatedMatch])] = [:]
+            var known: [String: (uri: String, folder: String?, matches: [LocatedMatch])] = [:]
             for (path, entry) in entries where !rescanned.contains(path) && !openPaths.contains(path) {
-                known[path] = (URL(fileURLWithPath: path).absoluteString, entry.matches)
+                known[path] = (URL(fileURLWithPath: path).absoluteString, entry.configurationFolder, entry.matches)
             }
-            for document in openDocuments { known[document.path] = (document.uri, listedMatches(of: document)) }
+            for document in openDocuments { known[document.path] = (document.uri, document.place.folder, listedMatches(of: document)) }
             sendPartial(known)
         }
         if !toScan.isEmpty {
@@ -141,9 +173,13 @@ struct WorkspaceSymbolSearch: Sendable {
         var done = 0
         for folder in byFolder.keys.sorted() where !context.isCancelled {
             let files = (byFolder[folder] ?? []).map(\.file)
+            let configurationFolder: String? = folder.isEmpty ? nil : folder
             let config = configurations[folder] ?? fallback
             guard config.applicability.contains(where: \.list) else {
-                for file in files { entries[file.path] = ScannedFileEntry(size: file.size, modificationTime: file.modificationTime, matches: []) }
+                for file in files {
+                    entries[file.path] = ScannedFileEntry(
+                        size: file.size, modificationTime: file.modificationTime, configurationFolder: configurationFolder, matches: [])
+                }
                 continue
             }
             let base = done
@@ -154,12 +190,13 @@ struct WorkspaceSymbolSearch: Sendable {
                           "percentage": .integer(count * 100 / max(toScan.count, 1))])
             }
             done += files.count
-            var batch: [String: (uri: String, matches: [LocatedMatch])] = [:]
+            var batch: [String: (uri: String, folder: String?, matches: [LocatedMatch])] = [:]
             for result in scanned {
                 entries[result.file.path] = ScannedFileEntry(
-                    size: result.file.size, modificationTime: result.file.modificationTime, matches: result.matches)
+                    size: result.file.size, modificationTime: result.file.modificationTime, configurationFolder: configurationFolder,
+                    matches: result.matches)
                 if !openPaths.contains(result.file.path) {
-                    batch[result.file.path] = (URL(fileURLWithPath: result.file.path).absoluteString, result.matches)
+                    batch[result.file.path] = (URL(fileURLWithPath: result.file.path).absoluteString, configurationFolder, result.matches)
                 }
             }
             sendPartial(batch)
@@ -170,15 +207,15 @@ struct WorkspaceSymbolSearch: Sendable {
         if partialResultToken != nil {
             return Outcome(
                 symbols: [], entries: entries, generation: generation, usedReadyToken: usedReadyToken, total: partialTotal,
-                returned: partialSent)
+                returned: partialSent, loads: loads)
         }
-        var sources: [String: (uri: String, matches: [LocatedMatch])] = [:]
-        for (path, entry) in entries { sources[path] = (URL(fileURLWithPath: path).absoluteString, entry.matches) }
-        for document in openDocuments { sources[document.path] = (document.uri, listedMatches(of: document)) }
-        let (symbols, total) = self.symbols(of: sources, limit: Server.maximumWorkspaceSymbols)
+        var sources: [String: (uri: String, folder: String?, matches: [LocatedMatch])] = [:]
+        for (path, entry) in entries { sources[path] = (URL(fileURLWithPath: path).absoluteString, entry.configurationFolder, entry.matches) }
+        for document in openDocuments { sources[document.path] = (document.uri, document.place.folder, listedMatches(of: document)) }
+        let (symbols, total) = self.symbols(of: sources, configurations: configurations, limit: Server.maximumWorkspaceSymbols)
         return Outcome(
             symbols: .array(symbols), entries: entries, generation: generation, usedReadyToken: usedReadyToken, total: total,
-            returned: symbols.count)
+            returned: symbols.count, loads: loads)
     }
 
     /// The symbols of every source, sorted by path, that the query selects, at most `limit` of
@@ -187,14 +224,16 @@ struct WorkspaceSymbolSearch: Sendable {
     /// A query that starts with a rule's name and a colon (`fixme:`, `fixme:parser`) selects only
     /// that rule's matches (the name compared case-insensitively), and the rest of the query is
     /// looked for in their text only; a name no rule has selects nothing.
-    func symbols(of sources: [String: (uri: String, matches: [LocatedMatch])], limit: Int) -> ([JSON], Int) {
+    func symbols(
+        of sources: [String: (uri: String, folder: String?, matches: [LocatedMatch])], configurations: [String: HighlightConfiguration], limit: Int
+    ) -> ([JSON], Int) {
         let (ruleFilter, rest) = Self.ruleFilter(ofQuery: query)
         let needle = Array(rest.lowercased().unicodeScalars.filter { $0 != " " })
         var symbols: [JSON] = []
         var total = 0
         for path in sources.keys.sorted() {
-            guard let (uri, matches) = sources[path] else { continue }
-            let config = configuration(ofPath: path)
+            guard let (uri, folder, matches) = sources[path] else { continue }
+            let config = folder.flatMap { configurations[$0] } ?? fallback
             for match in matches {
                 let rule = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
                 if let ruleFilter, rule.lowercased() != ruleFilter { continue }
@@ -230,17 +269,11 @@ struct WorkspaceSymbolSearch: Sendable {
         return (name.lowercased(), trimmed[trimmed.index(after: colon)...])
     }
 
-    /// The configuration of the deepest folder containing `path`.
-    func configuration(ofPath path: String) -> HighlightConfiguration {
-        let folder = workspacePlace(ofPath: path, folders: folders).folder
-        return folder.isEmpty ? fallback : configurations[folder] ?? fallback
-    }
-
     /// The matches of the rules marked `list` in an open document's text, located.
     func listedMatches(of document: OpenDocumentSnapshot) -> [LocatedMatch] {
-        let config = configuration(ofPath: document.path)
+        let config = document.place.folder.flatMap { configurations[$0] } ?? fallback
         guard config.applicability.contains(where: \.list) else { return [] }
-        let place = workspacePlace(ofPath: document.path, folders: folders)
+        let place = document.place
         let filter = config.ruleFilter(for: TextOrigin(relativePath: place.relativePath, languageID: document.languageId), selecting: .listed)
         var syntax = document.syntax
         return document.text.withUnsafeBytes { text in
@@ -267,13 +300,16 @@ extension Server {
         let folders = workspaceFolders.map(\.path)
         let openDocuments = documents.values.compactMap { document -> OpenDocumentSnapshot? in
             guard let path = filePath(fromURI: document.uri), !LanguageServer.workspacePlace(ofPath: path, folders: folders).folder.isEmpty else { return nil }
-            return OpenDocumentSnapshot(uri: document.uri, path: path, languageId: document.languageId, text: document.text, syntax: document.syntax)
+            return OpenDocumentSnapshot(
+                uri: document.uri, path: path, languageId: document.languageId, text: document.text, syntax: document.syntax,
+                place: configurationPlace(ofPath: path))
         }
         let readyToken = workspaceList.readyProgressToken
         workspaceList.readyProgressToken = nil
         let search = WorkspaceSymbolSearch(
             query: params.value(at: "query")?.stringValue ?? "", folders: folders, configurations: configuration.byFolder,
-            fallback: configuration.fallback, generation: configuration.generation, entries: workspaceList.entries,
+            fallback: configuration.fallback, loader: configurationLoad(of: []), generation: configuration.generation,
+            entries: workspaceList.entries,
             openDocuments: openDocuments, encoding: positionEncoding, clientProgressToken: params.value(at: "workDoneToken"),
             partialResultToken: params.value(at: "partialResultToken"),
             readyProgressToken: readyToken)
@@ -283,6 +319,10 @@ extension Server {
                 self.workspaceList.entries = outcome.entries
                 self.workspaceList.generation = outcome.generation
             }
+            // What the search read for the first time is kept, unless the loop has read it since.
+            let firstReads = outcome.loads.filter { self.configuration.byFolder[$0.folder] == nil && !self.configuration.foldersLoading.contains($0.folder) }
+            self.applyConfigurationLoads(firstReads, sharedLayersGeneration: search.loader.sharedLayersGeneration, reloaded: false)
+            self.startPendingConfigurationLoad()
             if !outcome.usedReadyToken, self.workspaceList.readyProgressToken == nil { self.workspaceList.readyProgressToken = readyToken }
             if outcome.total > outcome.returned {
                 self.log(.info, "workspace/symbol: \(outcome.total) matches; only the first \(outcome.returned) are returned")

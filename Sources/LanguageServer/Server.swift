@@ -75,6 +75,9 @@ public final class Server {
     /// Handles one message. Every request gets exactly one response.
     public func handle(_ message: Message) {
         if holdIfDocumentIsOpening(message) { return }
+        // Configuration files noted as changed are read before any other kind of message, so
+        // that every answer sees them; a burst of file events reloads once.
+        if !configuration.foldersToReload.isEmpty, !isConfigurationFileEvent(message) { startPendingConfigurationLoad() }
         switch message {
         case .request(let id, let method, let params):
             answer(id, method: method) { () throws -> Reply in try respond(to: method, id: id, params: params) }

@@ -30,6 +30,9 @@ final class SessionHarness {
         root = FileManager.default.temporaryDirectory
             .appendingPathComponent("highlight-ls-session-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        // The folder is a repository root, so that the search for a governing `.highlights.json`
+        // stops there and never reads one a test left in the temporary directory.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(".git"), withIntermediateDirectories: true)
         let received = self.received
         server = Server(send: { message in received.messages.append(message) }, log: { _ in })
     }

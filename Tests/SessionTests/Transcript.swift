@@ -21,6 +21,8 @@ import JSONValue
 ///     exit-code: N           the server must have ended with exit code N
 ///
 /// `${ROOT}` in any block is replaced by the workspace folder's `file:` URI and `${ROOT_PATH}` by its path.
+/// The folder holds an empty `.git` folder: it is a repository root, where the search for a
+/// governing `.highlights.json` stops.
 /// `window/logMessage` notifications are not matched; any other server message must be expected.
 struct Transcript {
     enum Step {

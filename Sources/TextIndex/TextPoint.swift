@@ -117,7 +117,7 @@ public struct TextPoint: Sendable, Hashable {
             let continuationBits = SIMD16<UInt8>(repeating: 0x80)
             let fourByteLead = SIMD16<UInt8>(repeating: 0xF0)
             let laneIndices = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
-            while position < target {
+            walk: while position < target {
                 // Sixty-four bytes at a time while they are ASCII without a `\r`: one test for all four
                 // vectors, the line feeds summed lane by lane and then across the lanes.
                 while target - position >= 64 {
@@ -191,6 +191,10 @@ public struct TextPoint: Sendable, Hashable {
                     position += 16
                     utf16Offset += scalars + extraUTF16
                     utf32Offset += scalars
+                    // Back to the sixty-four-byte steps once a chunk is plain ASCII without a `\r` again.
+                    if scalars == 16, extraUTF16 == 0, Self.laneCount(returns) == 0, Self.laneCount(chunk & highBit) == 0 {
+                        continue walk
+                    }
                 }
                 guard position < target else { return }
                 let byte = text[position]

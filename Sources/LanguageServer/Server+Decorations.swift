@@ -1,6 +1,7 @@
 import HighlightConfig
 import JSONRPC
 import JSONValue
+import PatternEngine
 import TextIndex
 
 // Decorations: the exact style of every highlighted range, for editor plugins that can draw
@@ -16,6 +17,9 @@ import TextIndex
 //
 //     ranges: 4,2,6,0  4,10,13,1   style 0 has a whole line, style 1 a sign and a whole line
 //     lines:  4,1,0                line 4: style 1's sign, style 0's whole line
+//
+// A blank line inside a multi-line match has no segment; it gets the marks of the match's rule
+// style, so a whole-line block has no gaps.
 //
 // An overview ruler mark is drawn by the editor per range (a ruler has one pixel row for many
 // lines), so it stays in the style and adds nothing to `lines`: the built-in styles, which
@@ -53,7 +57,7 @@ extension Server {
         var marksOfStyle: [LineMarkKinds] = []
         var ranges: [JSON] = []
         ranges.reserveCapacity(segments.count * 4)
-        var lines: [JSON] = []
+        var lineMarks: [PendingLineMarks] = []
         var pendingLine = PendingLineMarks(line: -1)
         for segment in segments {
             let styleIndex: Int
@@ -74,12 +78,20 @@ extension Server {
             let marks = marksOfStyle[styleIndex]
             guard marks.any else { continue }
             if segment.line != pendingLine.line {
-                pendingLine.append(to: &lines)
+                if pendingLine.hasMarks { lineMarks.append(pendingLine) }
                 pendingLine = PendingLineMarks(line: segment.line)
             }
             pendingLine.take(marks, of: styleIndex)
         }
-        pendingLine.append(to: &lines)
+        if pendingLine.hasMarks { lineMarks.append(pendingLine) }
+        if !lineMarks.isEmpty, let highlights = document.highlights {
+            lineMarks = Self.addingBlankLines(
+                to: lineMarks, of: highlights.matches, index: document.text.lineIndex, encoding: encoding,
+                styleIndexByPiece: styleIndexByPiece, marksOfStyle: marksOfStyle)
+        }
+        var lines: [JSON] = []
+        lines.reserveCapacity(lineMarks.count * 3)
+        for marks in lineMarks { marks.append(to: &lines) }
         var payload: [String: JSON] = [
             "textDocument": ["uri": .string(uri), "version": .integer(document.version)],
             "positionEncoding": .string(encoding.rawValue),
@@ -88,6 +100,33 @@ extension Server {
         ]
         if !lines.isEmpty { payload["lines"] = .array(lines) }
         return .object(payload)
+    }
+
+    /// `lineMarks` with the lines a match spans but has no segment on (blank lines inside a
+    /// multi-line match), each marked as the match's rule style marks its other lines.
+    ///
+    /// - Complexity: O(m log L) for m matches and L lines, plus sorting the lines added.
+    private static func addingBlankLines(
+        to lineMarks: [PendingLineMarks], of matches: [Match], index: LineIndex, encoding: PositionEncoding,
+        styleIndexByPiece: [Piece: Int], marksOfStyle: [LineMarkKinds]
+    ) -> [PendingLineMarks] {
+        var known = Set(lineMarks.map(\.line))
+        var added: [PendingLineMarks] = []
+        for match in matches {
+            guard let styleIndex = styleIndexByPiece[.rule(match.ruleIndex)], marksOfStyle[styleIndex].any else { continue }
+            let start = index.position(ofUTF8Offset: match.utf8Range.lowerBound, encoding: encoding)
+            let end = index.position(ofUTF8Offset: match.utf8Range.upperBound, encoding: encoding)
+            // A match that ends with its line break does not reach into the next line.
+            let lastLine = end.character == 0 ? end.line - 1 : end.line
+            guard lastLine > start.line else { continue }
+            for line in start.line...lastLine where known.insert(line).inserted {
+                var marks = PendingLineMarks(line: line)
+                marks.take(marksOfStyle[styleIndex], of: styleIndex)
+                added.append(marks)
+            }
+        }
+        guard !added.isEmpty else { return lineMarks }
+        return (lineMarks + added).sorted { $0.line < $1.line }
     }
 
     /// `highlight/matches`: every match with its rule and UTF-8 byte range; for tools and tests.
@@ -139,9 +178,12 @@ private struct PendingLineMarks {
         if marks.wholeLine, wholeLineStyle == nil { wholeLineStyle = styleIndex }
     }
 
+    /// Whether the line has a mark.
+    var hasMarks: Bool { line >= 0 && (gutterStyle != nil || wholeLineStyle != nil) }
+
     /// Appends `line, gutter, wholeLine` (-1 for none) when the line has a mark.
     func append(to lines: inout [JSON]) {
-        guard line >= 0, gutterStyle != nil || wholeLineStyle != nil else { return }
+        guard hasMarks else { return }
         lines.append(.integer(line))
         lines.append(.integer(gutterStyle ?? -1))
         lines.append(.integer(wholeLineStyle ?? -1))

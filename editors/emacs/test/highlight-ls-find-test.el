@@ -29,24 +29,6 @@
                         (file-name-directory (or load-file-name buffer-file-name)))
       nil t)
 
-(defvar lsp-session-file)
-(defvar lsp-auto-guess-root)
-(defvar lsp-restart)
-(defvar lsp-keep-workspace-alive)
-(defvar lsp-enable-file-watchers)
-(defvar lsp-headerline-breadcrumb-enable)
-(defvar lsp-modeline-code-actions-enable)
-(defvar lsp-modeline-diagnostics-enable)
-(defvar lsp-lens-enable)
-(defvar lsp-modeline-workspace-status-enable)
-(defvar lsp-enable-snippet)
-(defvar lsp-warn-no-matched-clients)
-(defvar lsp-enabled-clients)
-(defvar lsp-diagnostics-provider)
-(defvar lsp-completion-enable)
-(defvar eglot-sync-connect)
-(defvar eglot-autoshutdown)
-(defvar eglot-send-changes-idle-time)
 
 (defvar highlight-ls-find--messages nil
   "Messages shown while a command ran, latest first.")
@@ -60,35 +42,6 @@
                  (push (apply #'format format-string message-arguments) highlight-ls-find--messages)))))
     (apply function arguments))
   (list (point) (or (car highlight-ls-find--messages) "")))
-
-(defun highlight-ls-find--connect (workspace)
-  "Connect the current buffer to highlight-ls in WORKSPACE with the client under test."
-  (pcase highlight-ls-find--client
-    ('lsp-mode
-     (setq lsp-session-file (expand-file-name ".lsp-session" workspace)
-           lsp-auto-guess-root nil
-           lsp-restart 'ignore
-           lsp-keep-workspace-alive nil
-           lsp-enable-file-watchers nil
-           lsp-headerline-breadcrumb-enable nil
-           lsp-modeline-code-actions-enable nil
-           lsp-modeline-diagnostics-enable nil
-           lsp-lens-enable nil
-           lsp-modeline-workspace-status-enable nil
-           lsp-enable-snippet nil
-           lsp-completion-enable nil
-           lsp-diagnostics-provider :none
-           lsp-warn-no-matched-clients nil
-           lsp-enabled-clients '(highlight-ls))
-     (lsp-workspace-folders-add workspace)
-     (setq highlight-ls-client 'lsp-mode)
-     (lsp))
-    ('eglot
-     (setq highlight-ls-client 'eglot
-           eglot-sync-connect 30
-           eglot-autoshutdown nil
-           eglot-send-changes-idle-time 0)
-     (highlight-ls-mode 1))))
 
 (defun highlight-ls-find--list-lines (name)
   "The lines of list buffer NAME after its heading."
@@ -125,7 +78,7 @@
   (let ((buffer (let ((coding-system-for-read 'utf-8-unix)) (find-file-noselect sample))))
     (with-current-buffer buffer
       (text-mode)
-      (highlight-ls-find--connect workspace)
+      (highlight-ls-test-connect highlight-ls-find--client workspace)
       (highlight-ls-test-wait (lambda () (and highlight-ls--client
                                               (= 5 (length (ignore-errors (highlight-ls-matches)))))))
       (let* ((at (lambda (text &optional nth)

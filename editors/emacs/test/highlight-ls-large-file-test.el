@@ -29,24 +29,6 @@
                         (file-name-directory (or load-file-name buffer-file-name)))
       nil t)
 
-(defvar lsp-session-file)
-(defvar lsp-auto-guess-root)
-(defvar lsp-restart)
-(defvar lsp-keep-workspace-alive)
-(defvar lsp-enable-file-watchers)
-(defvar lsp-headerline-breadcrumb-enable)
-(defvar lsp-modeline-code-actions-enable)
-(defvar lsp-modeline-diagnostics-enable)
-(defvar lsp-lens-enable)
-(defvar lsp-modeline-workspace-status-enable)
-(defvar lsp-enable-snippet)
-(defvar lsp-warn-no-matched-clients)
-(defvar lsp-enabled-clients)
-(defvar lsp-diagnostics-provider)
-(defvar lsp-completion-enable)
-(defvar eglot-sync-connect)
-(defvar eglot-autoshutdown)
-(defvar eglot-send-changes-idle-time)
 
 (defconst highlight-ls-large--lines
   (string-to-number (or (getenv "HIGHLIGHT_LS_LARGE_LINES") "40000")))
@@ -124,35 +106,6 @@ package's own list.  Return the number of lines that are wrong."
     (when first-wrong (highlight-ls-test-say "first wrong line: %S" first-wrong))
     wrong))
 
-(defun highlight-ls-large--connect (workspace)
-  "Connect the current buffer to highlight-ls in WORKSPACE with the client under test."
-  (pcase highlight-ls-large--client
-    ('lsp-mode
-     (setq lsp-session-file (expand-file-name ".lsp-session" workspace)
-           lsp-auto-guess-root nil
-           lsp-restart 'ignore
-           lsp-keep-workspace-alive nil
-           lsp-enable-file-watchers nil
-           lsp-headerline-breadcrumb-enable nil
-           lsp-modeline-code-actions-enable nil
-           lsp-modeline-diagnostics-enable nil
-           lsp-lens-enable nil
-           lsp-modeline-workspace-status-enable nil
-           lsp-enable-snippet nil
-           lsp-completion-enable nil
-           lsp-diagnostics-provider :none
-           lsp-warn-no-matched-clients nil
-           lsp-enabled-clients '(highlight-ls))
-     (lsp-workspace-folders-add workspace)
-     (setq highlight-ls-client 'lsp-mode)
-     (lsp))
-    ('eglot
-     (setq highlight-ls-client 'eglot
-           eglot-sync-connect 30
-           eglot-autoshutdown nil
-           eglot-send-changes-idle-time 0)
-     (highlight-ls-mode 1))))
-
 (defun highlight-ls-large--send-changes ()
   "Send the buffer's changes now, as the client does after an edit.
 lsp-mode sends them from `after-change-functions'; Eglot from an idle timer,
@@ -197,7 +150,7 @@ and batch Emacs is never idle."
   (with-current-buffer (find-file-noselect sample)
     (text-mode)
     (let ((opened (float-time)))
-      (highlight-ls-large--connect workspace)
+      (highlight-ls-test-connect highlight-ls-large--client workspace)
       (highlight-ls-test-wait (lambda () (highlight-ls-large--drawn-p lines (+ 1 highlight-ls-large--todo-column))))
       (let ((drawn (float-time))
             (draw (car highlight-ls-large--draws)))

@@ -26,53 +26,6 @@
                         (file-name-directory (or load-file-name buffer-file-name)))
       nil t)
 
-(defvar lsp-session-file)
-(defvar lsp-auto-guess-root)
-(defvar lsp-restart)
-(defvar lsp-keep-workspace-alive)
-(defvar lsp-enable-file-watchers)
-(defvar lsp-headerline-breadcrumb-enable)
-(defvar lsp-modeline-code-actions-enable)
-(defvar lsp-modeline-diagnostics-enable)
-(defvar lsp-lens-enable)
-(defvar lsp-modeline-workspace-status-enable)
-(defvar lsp-enable-snippet)
-(defvar lsp-warn-no-matched-clients)
-(defvar lsp-enabled-clients)
-(defvar lsp-diagnostics-provider)
-(defvar lsp-completion-enable)
-(defvar eglot-sync-connect)
-(defvar eglot-autoshutdown)
-(defvar eglot-send-changes-idle-time)
-
-(defun highlight-ls-line-marks--connect (workspace)
-  "Connect the current buffer to highlight-ls in WORKSPACE with the client under test."
-  (pcase highlight-ls-line-marks--client
-    ('lsp-mode
-     (setq lsp-session-file (expand-file-name ".lsp-session" workspace)
-           lsp-auto-guess-root nil
-           lsp-restart 'ignore
-           lsp-keep-workspace-alive nil
-           lsp-enable-file-watchers nil
-           lsp-headerline-breadcrumb-enable nil
-           lsp-modeline-code-actions-enable nil
-           lsp-modeline-diagnostics-enable nil
-           lsp-lens-enable nil
-           lsp-modeline-workspace-status-enable nil
-           lsp-enable-snippet nil
-           lsp-completion-enable nil
-           lsp-diagnostics-provider :none
-           lsp-warn-no-matched-clients nil
-           lsp-enabled-clients '(highlight-ls))
-     (lsp-workspace-folders-add workspace)
-     (setq highlight-ls-client 'lsp-mode)
-     (lsp))
-    ('eglot
-     (setq highlight-ls-client 'eglot
-           eglot-sync-connect 30
-           eglot-autoshutdown nil
-           eglot-send-changes-idle-time 0)
-     (highlight-ls-mode 1))))
 
 (defun highlight-ls-line-marks--send-changes ()
   "Send the buffer's changes now (Eglot sends them from an idle timer)."
@@ -176,7 +129,7 @@ LINE-FACE its own face."
     (insert "BUG and BUG\nTODO(ann) FOCUS\nplain\nRULER\nFOCUS"))
   (with-current-buffer (find-file-noselect sample)
     (text-mode)
-    (highlight-ls-line-marks--connect workspace)
+    (highlight-ls-test-connect highlight-ls-line-marks--client workspace)
     ;; Line 0: bug's sign; line 1: owned's sign and focus's whole line; line 3: a ruler mark
     ;; only (not drawn); line 4: the last line, without a newline, a whole line.
     (highlight-ls-line-marks--wait-for

@@ -3,8 +3,8 @@
 ;;; Commentary:
 
 ;; Checks that count, bounded waits, the overlays drawn, loading the package through its
-;; autoloads, and the server binary from $HIGHLIGHT_LS.  Used by the Eglot and large-file
-;; tests.
+;; autoloads, the server binary from $HIGHLIGHT_LS, and connecting a buffer with either
+;; client.  Used by the Eglot, large-file, find and line-marks tests.
 
 ;;; Code:
 
@@ -19,6 +19,58 @@
 (defvar highlight-ls-test-timeout
   (/ (string-to-number (or (getenv "HIGHLIGHT_LS_TEST_TIMEOUT_MS") "15000")) 1000.0)
   "Seconds any one wait may take before its check fails.")
+
+(defvar lsp-session-file)
+(defvar lsp-auto-guess-root)
+(defvar lsp-restart)
+(defvar lsp-keep-workspace-alive)
+(defvar lsp-enable-file-watchers)
+(defvar lsp-headerline-breadcrumb-enable)
+(defvar lsp-modeline-code-actions-enable)
+(defvar lsp-modeline-diagnostics-enable)
+(defvar lsp-lens-enable)
+(defvar lsp-modeline-workspace-status-enable)
+(defvar lsp-enable-snippet)
+(defvar lsp-warn-no-matched-clients)
+(defvar lsp-enabled-clients)
+(defvar lsp-diagnostics-provider)
+(defvar lsp-completion-enable)
+(defvar eglot-sync-connect)
+(defvar eglot-autoshutdown)
+(defvar eglot-send-changes-idle-time)
+
+(declare-function lsp "lsp-mode")
+(declare-function lsp-workspace-folders-add "lsp-mode")
+(declare-function highlight-ls-mode "highlight-ls")
+
+(defun highlight-ls-test-connect (client workspace)
+  "Connect the current buffer to highlight-ls in WORKSPACE with CLIENT (`lsp-mode' or `eglot')."
+  (pcase client
+    ('lsp-mode
+     (setq lsp-session-file (expand-file-name ".lsp-session" workspace)
+           lsp-auto-guess-root nil
+           lsp-restart 'ignore
+           lsp-keep-workspace-alive nil
+           lsp-enable-file-watchers nil
+           lsp-headerline-breadcrumb-enable nil
+           lsp-modeline-code-actions-enable nil
+           lsp-modeline-diagnostics-enable nil
+           lsp-lens-enable nil
+           lsp-modeline-workspace-status-enable nil
+           lsp-enable-snippet nil
+           lsp-completion-enable nil
+           lsp-diagnostics-provider :none
+           lsp-warn-no-matched-clients nil
+           lsp-enabled-clients '(highlight-ls))
+     (lsp-workspace-folders-add workspace)
+     (setq highlight-ls-client 'lsp-mode)
+     (lsp))
+    ('eglot
+     (setq highlight-ls-client 'eglot
+           eglot-sync-connect 30
+           eglot-autoshutdown nil
+           eglot-send-changes-idle-time 0)
+     (highlight-ls-mode 1))))
 
 (defun highlight-ls-test-say (format-string &rest arguments)
   "Print FORMAT-STRING with ARGUMENTS on standard output."

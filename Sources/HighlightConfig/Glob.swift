@@ -21,8 +21,11 @@
 // (`{a,*}*` is `a*` or `*`, where expanding first would have made `**`). An unclosed
 // `[` or `{` is literal.
 // Many globs at once (an ignore file) are matched by `GlobSet`: the common shapes
-// are looked up in hash tables, and each other glob is run only when a literal
-// it requires occurs in the path, found for all of them in one pass (see below).
+// are looked up in hash tables, and all the others are branches of one NFA whose
+// subset construction is built lazily (`GlobDFA`), so a path costs one step per
+// scalar however many globs there are (see below).
+
+import Synchronization
 
 /// A compiled glob; `matches(_:)` takes a relative path whose segments are separated by `/`.
 public struct Glob: Sendable, Hashable {
@@ -44,7 +47,7 @@ public struct Glob: Sendable, Hashable {
         while text.hasPrefix("/") { text = text.dropFirst() }
         var parser = GlobParser(scalars: Array(text.unicodeScalars))
         tree = parser.parsePattern()
-        nfa = GlobNFA(tree, acceptIndex: 0)
+        nfa = GlobNFA(tree)
         // Only a pattern of nothing but `**` segments matches the empty path (the root itself):
         // `*/*` needs two segments, even though its stars could each match nothing.
         matchesEmptyPath = text.split(separator: "/", omittingEmptySubsequences: true).allSatisfy { $0 == "**" }
@@ -265,8 +268,19 @@ enum GlobState: Sendable, Hashable {
     case any(next: Int32)
     /// Epsilon moves to every target.
     case split([Int32])
-    /// The glob with this index matches here.
-    case accept(Int)
+    /// An epsilon move into the part of the automaton that belongs to one glob (in `GlobSet`): from here on the
+    /// entries of `GlobDFA`'s sets carry its index, and that of a glob that matches files (-1 when it does not).
+    case tag(any: Int32, files: Int32, next: Int32)
+    /// The glob matches here.
+    case accept
+
+    /// Whether the state moves without consuming anything.
+    var isEpsilon: Bool {
+        switch self {
+        case .split, .tag: return true
+        default: return false
+        }
+    }
 
     /// The state after consuming `scalar`, or nil when it does not consume it.
     @inline(__always)
@@ -278,35 +292,109 @@ enum GlobState: Sendable, Hashable {
             return ranges.contains { $0.contains(scalar) } != negated ? next : nil
         case .anyButSlash(let next): return scalar == "/" ? nil : next
         case .any(let next): return next
-        case .split, .accept: return nil
+        case .split, .tag, .accept: return nil
         }
     }
 }
 
 /// A Thompson NFA over scalars for one glob or (in `GlobSet`) many.
+///
+/// In an automaton of many globs, states are shared: a state equal to one already built (same move, same
+/// continuation) is that state, and so is a loop of the same kind before the same continuation. Globs that end
+/// alike (`*foo*.h`, `[a-c]?*.h`) thus end in the same states, which is what keeps `GlobDFA`'s sets small: one entry
+/// per distinct remainder, not per glob.
 struct GlobNFA: Sendable, Hashable {
     var states: [GlobState] = []
-    var start: Int32 = 0
+    /// While compiling many globs: the states and loops built so far, to share them.
+    private var sharing = false
+    private var ids: [GlobState: Int32] = [:]
+    private var loops: [LoopKey: Int32] = [:]
+    /// The entry of the glob given to `init(_:)`.
+    private(set) var start: Int32 = 0
 
-    /// Compiles `tree`; reaching the end of it accepts with `acceptIndex`.
-    init(_ tree: GlobNode, acceptIndex: Int) {
-        let accept = add(.accept(acceptIndex))
-        start = compile(tree, next: accept)
+    /// A loop's kind and continuation, which determine it.
+    private struct LoopKey: Hashable {
+        var kind: UInt8
+        var next: Int32
     }
 
-    /// An NFA whose start splits into every one of `trees` (tree i accepts with index `indices[i]`).
-    init(trees: [(GlobNode, Int)]) {
-        var starts: [Int32] = []
-        for (tree, acceptIndex) in trees {
-            let accept = add(.accept(acceptIndex))
-            starts.append(compile(tree, next: accept))
+    /// Compiles one glob.
+    init(_ tree: GlobNode) {
+        start = compile(tree, next: intern(.accept))
+    }
+
+    /// Compiles many globs, each tagged with its indices (`GlobState.tag`), into one automaton entered at `start`.
+    ///
+    /// The globs' top-level items form a trie, so globs that begin alike share their states up to where they part
+    /// (`*foo17*.tmp` and `*foo18*.tmp` share `*foo1`); each glob's tag stands there, and its remainder is built
+    /// like any state, so globs that end alike share it too (`*.tmp`). A set of `GlobDFA` then holds one entry per
+    /// distinct prefix or remainder that is alive, not one per glob.
+    ///
+    /// - Complexity: O(total items), expected (hashing).
+    init(globs: [(tree: GlobNode, any: Int32, files: Int32)]) {
+        sharing = true
+        defer {
+            sharing = false
+            ids = [:]
+            loops = [:]
         }
-        start = add(.split(starts))
+        let accept = intern(.accept)
+        let sequences = globs.map { glob -> [GlobNode] in
+            if case .sequence(let items) = glob.tree { return items }
+            return [glob.tree]
+        }
+        // The trie of items: node 0 is the root; a child always has a higher number than its parent.
+        var children: [[GlobNode: Int]] = [[:]]
+        var item: [GlobNode?] = [nil]
+        var globCount: [Int] = [0]
+        for items in sequences {
+            var node = 0
+            globCount[0] += 1
+            for element in items {
+                if let child = children[node][element] {
+                    node = child
+                } else {
+                    let child = children.count
+                    children[node][element] = child
+                    children.append([:])
+                    item.append(element)
+                    globCount.append(0)
+                    node = child
+                }
+                globCount[node] += 1
+            }
+        }
+        // Each glob parts from the others at the first node only it reaches (or at its end): its tagged remainder
+        // starts at that node's parent.
+        var tagged: [[Int32]] = Array(repeating: [], count: children.count)
+        for (index, items) in sequences.enumerated() {
+            var node = 0, depth = 0
+            while depth < items.count, let child = children[node][items[depth]], globCount[child] > 1 {
+                node = child
+                depth += 1
+            }
+            let remainder = compile(.sequence(Array(items[depth...])), next: accept)
+            let glob = globs[index]
+            tagged[node].append(intern(.tag(any: glob.any, files: glob.files, next: remainder)))
+        }
+        // Entries from the deepest nodes up, so every shared child's entry exists before its parent's.
+        var entries = [Int32](repeating: 0, count: children.count)
+        for node in stride(from: children.count - 1, through: 0, by: -1) {
+            var targets = tagged[node]
+            for child in children[node].values where globCount[child] > 1 {
+                if let element = item[child] { targets.append(compile(element, next: entries[child])) }
+            }
+            entries[node] = targets.count == 1 ? targets[0] : intern(.split(targets.sorted()))
+        }
+        start = entries[0]
     }
 
-    private mutating func add(_ state: GlobState) -> Int32 {
+    private mutating func intern(_ state: GlobState) -> Int32 {
+        if sharing, let known = ids[state] { return known }
+        let id = Int32(truncatingIfNeeded: states.count)
         states.append(state)
-        return Int32(truncatingIfNeeded: states.count - 1)
+        if sharing { ids[state] = id }
+        return id
     }
 
     /// Builds `node` backwards: returns its entry given the state that follows it.
@@ -317,37 +405,43 @@ struct GlobNFA: Sendable, Hashable {
             for item in items.reversed() { current = compile(item, next: current) }
             return current
         case .alternation(let branches):
-            return add(.split(branches.map { compile($0, next: next) }))
+            return intern(.split(branches.map { compile($0, next: next) }))
         case .scalar(let scalar):
-            return add(.scalar(scalar, next: next))
+            return intern(.scalar(scalar, next: next))
         case .slash:
-            return add(.scalar("/", next: next))
+            return intern(.scalar("/", next: next))
         case .anyCharacter:
-            return add(.anyButSlash(next: next))
+            return intern(.anyButSlash(next: next))
         case .set(let ranges, let negated):
-            return add(.set(ranges, negated: negated, next: next))
+            return intern(.set(ranges, negated: negated, next: next))
         case .star:
-            return loop(next: next) { nfa, loop in nfa.add(.anyButSlash(next: loop)) }
+            return loop(kind: 0, next: next) { nfa, loop in nfa.intern(.anyButSlash(next: loop)) }
         case .anything:
-            return loop(next: next) { nfa, loop in nfa.add(.any(next: loop)) }
+            return loop(kind: 1, next: next) { nfa, loop in nfa.intern(.any(next: loop)) }
         case .segmentsThenSlash:
             // (X* /)*
-            return loop(next: next) { nfa, loop in
-                let slash = nfa.add(.scalar("/", next: loop))
+            return loop(kind: 2, next: next) { nfa, loop in
+                let slash = nfa.intern(.scalar("/", next: loop))
                 return nfa.compile(.star, next: slash)
             }
         case .slashSegments:
             // (/ X*)*
-            return loop(next: next) { nfa, loop in
+            return loop(kind: 3, next: next) { nfa, loop in
                 let segment = nfa.compile(.star, next: loop)
-                return nfa.add(.scalar("/", next: segment))
+                return nfa.intern(.scalar("/", next: segment))
             }
         }
     }
 
     /// A loop state that prefers nothing: it splits into `body` (built with the loop as its continuation) and `next`.
-    private mutating func loop(next: Int32, body: (inout GlobNFA, Int32) -> Int32) -> Int32 {
-        let loop = add(.split([]))
+    private mutating func loop(kind: UInt8, next: Int32, body: (inout GlobNFA, Int32) -> Int32) -> Int32 {
+        let key = LoopKey(kind: kind, next: next)
+        if sharing, let known = loops[key] { return known }
+        // The loop's own state is filled in once its body exists; it is not interned, so no other state is taken
+        // for the placeholder.
+        let loop = Int32(truncatingIfNeeded: states.count)
+        states.append(.split([]))
+        if sharing { loops[key] = loop }
         let entry = body(&self, loop)
         states[Int(loop)] = .split([entry, next])
         return loop
@@ -362,6 +456,8 @@ struct GlobNFA: Sendable, Hashable {
             seen[index] = true
             if case .split(let targets) = states[index] {
                 stack.append(contentsOf: targets.reversed())
+            } else if case .tag(_, _, let next) = states[index] {
+                stack.append(next)
             } else {
                 set.append(current)
             }
@@ -391,153 +487,130 @@ struct GlobNFA: Sendable, Hashable {
                 if current.isEmpty { return false }
             }
         }
-        return current.contains { if case .accept = states[Int($0)] { return true } else { return false } }
+        return current.contains { states[Int($0)] == .accept }
     }
 }
 
 // MARK: Many globs
 
-/// Many globs matched together: which of them match a path.
+/// Many globs matched together, for ignore files: the last of them (highest index) that matches a path.
 ///
 /// As ripgrep's globset does, the common shapes of ignore patterns are looked up rather than run:
 /// a literal name at any depth (`**/node_modules`, `.DS_Store`), a literal extension at any depth
-/// (`*.log`, `**/*.tar.gz`) and a literal path (`/TODO.txt`) go into hash tables, so their cost per
-/// path does not depend on how many there are. Every other glob that contains literal text
-/// (`*foo*.tmp`, `build-*`, `src/**/gen_*.c`) is filed under one of its literal runs, the one
-/// fewest globs share (`gen_` rather than `.c`); one pass of an Aho-Corasick automaton over the path
-/// finds which of those runs occur, and only the globs filed under them are run. A glob that can
-/// match a path contains each of its literal runs there, so none is missed. Globs without any
-/// literal (`*`, `[a-z]?*`) are run one by one.
+/// (`*.log`, `**/*.tar.gz`) and a literal path (`/TODO.txt`) go into hash tables. Every other glob is
+/// a branch of one of two automata (`GlobDFA`), built lazily as paths are matched: globs that match a
+/// name at any depth (`**/` and no other `/`: `*foo*.tmp`, `[a-c]?*.h`) are run on the last segment
+/// only, the rest (`src/**/gen_*.c`, `build-*/out`) on the whole path. A state of an automaton holds
+/// each distinct remainder of a glob once, with the highest index that reached it, so it stays small
+/// however many globs end alike, and a path costs one table lookup per scalar once the states it
+/// reaches are built, whatever the number of globs.
 ///
-///     globs      *foo*.tmp   build-*/   src/**/gen_*.c   *.log
-///     filed by   "foo"       "build-"   "gen_"           extension "log" (hash table)
-///     path       src/x/gen_parser.c  ->  the automaton sees "gen_"  ->  run src/**/gen_*.c only
+///     globs      *foo*.tmp  [a-c]?*.h   src/**/gen_*.c   *.log
+///     into       the name automaton     the path one     extension "log" (hash table)
+///     path       src/x/gen_parser.c  ->  name "gen_parser.c", then the path  ->  src/**/gen_*.c
+///
+/// Only the highest index is answered, not every glob that matches: thousands of globs can match one
+/// path, and listing them would cost what running them one by one costs.
 public struct GlobSet: Sendable {
-    /// Globs of the form `**/name` by name.
-    private let names: [[Unicode.Scalar]: [Int]]
+    /// The highest matching index, and the highest among the globs that match files too.
+    private typealias Best = (any: Int, files: Int)
+    /// Globs of the form `**/name`, by name.
+    private let names: [[Unicode.Scalar]: Best]
     /// Globs of the form `**/*suffix` (a literal suffix starting with `.`) by the suffix's last extension.
     private let suffixes: [[Unicode.Scalar]: [(suffix: [Unicode.Scalar], index: Int)]]
     /// Globs that are one literal path, by the path's scalars with `/` between segments.
-    private let paths: [[Unicode.Scalar]: [Int]]
-    /// Globs filed under a literal run, by the run's id in `literals`.
-    private let filed: [[(index: Int, glob: Glob)]]
-    /// The literal runs of `filed`, found in a path in one pass.
-    private let literals: GlobLiteralScanner
-    /// Globs without literal text, run one by one.
-    private let others: [(index: Int, glob: Glob)]
+    private let paths: [[Unicode.Scalar]: Best]
+    /// Globs that match a name at any depth, without their leading `**/`, run on the last segment.
+    private let nameAutomaton: GlobDFA?
+    /// Every other glob, run on the whole path.
+    private let pathAutomaton: GlobDFA?
+    /// The globs that match the empty path (only `**` and the like do).
+    private let emptyPath: Best
+    /// Per glob: whether it matches directories only.
+    private let directoryOnly: [Bool]
     /// The number of globs.
     public let count: Int
 
-    /// Classifies `globs`; indices in results are positions in this list.
+    /// Classifies `globs`; indices in results are positions in this list. A glob whose `directoryOnly` entry is
+    /// true matches directories only (an ignore file's `build/`). `cacheLimit` bounds each automaton's cache.
     ///
-    /// - Complexity: O(total pattern length).
-    public init(_ globs: [Glob]) {
-        var names: [[Unicode.Scalar]: [Int]] = [:]
-        var suffixes: [[Unicode.Scalar]: [(suffix: [Unicode.Scalar], index: Int)]] = [:]
-        var paths: [[Unicode.Scalar]: [Int]] = [:]
-        var rest: [(index: Int, glob: Glob, runs: [[Unicode.Scalar]])] = []
-        // How many of the remaining globs contain each literal run, to file each under its rarest.
-        var globsWithRun: [[Unicode.Scalar]: Int] = [:]
-        for (index, glob) in globs.enumerated() {
-            switch Self.shape(of: glob.tree) {
-            case .name(let name): names[name, default: []].append(index)
-            case .suffix(let suffix, let key): suffixes[key, default: []].append((suffix, index))
-            case .path(let path): paths[path, default: []].append(index)
-            case .other:
-                let runs = Self.literalRuns(of: glob.tree)
-                for run in Set(runs) { globsWithRun[run, default: 0] += 1 }
-                rest.append((index, glob, runs))
-            }
+    /// - Complexity: O(total pattern length), expected (hashing).
+    public init(_ globs: [Glob], directoryOnly: [Bool] = [], cacheLimit: Int = GlobDFA.defaultCacheLimit) {
+        let directoryOnly = globs.indices.map { directoryOnly.indices.contains($0) && directoryOnly[$0] }
+        func better(_ best: Best?, _ index: Int) -> Best {
+            let current = best ?? (-1, -1)
+            return (max(current.any, index), directoryOnly[index] ? current.files : max(current.files, index))
         }
-        var runIDs: [[Unicode.Scalar]: Int] = [:]
-        var runs: [[Unicode.Scalar]] = []
-        var filed: [[(index: Int, glob: Glob)]] = []
-        var others: [(index: Int, glob: Glob)] = []
-        for entry in rest {
-            let chosen = entry.runs.min { first, second in
-                let (firstCount, secondCount) = (globsWithRun[first] ?? 0, globsWithRun[second] ?? 0)
-                return firstCount != secondCount ? firstCount < secondCount : first.count > second.count
+        var names: [[Unicode.Scalar]: Best] = [:]
+        var suffixes: [[Unicode.Scalar]: [(suffix: [Unicode.Scalar], index: Int)]] = [:]
+        var paths: [[Unicode.Scalar]: Best] = [:]
+        var nameGlobs: [(tree: GlobNode, any: Int32, files: Int32)] = [], pathGlobs = nameGlobs
+        var emptyPath: Best = (-1, -1)
+        for (index, glob) in globs.enumerated() {
+            let tagged = { (tree: GlobNode) in
+                (tree, Int32(truncatingIfNeeded: index), directoryOnly[index] ? Int32(-1) : Int32(truncatingIfNeeded: index))
             }
-            guard let chosen else {
-                others.append((entry.index, entry.glob))
-                continue
+            switch Self.shape(of: glob.tree) {
+            case .name(let name): names[name] = better(names[name], index)
+            case .suffix(let suffix, let key): suffixes[key, default: []].append((suffix, index))
+            case .path(let path): paths[path] = better(paths[path], index)
+            case .nameAtAnyDepth(let rest): nameGlobs.append(tagged(rest))
+            case .other:
+                pathGlobs.append(tagged(glob.tree))
+                if glob.matchesEmptyPath { emptyPath = better(emptyPath, index) }
             }
-            let id: Int
-            if let existing = runIDs[chosen] {
-                id = existing
-            } else {
-                id = runs.count
-                runIDs[chosen] = id
-                runs.append(chosen)
-                filed.append([])
-            }
-            filed[id].append((entry.index, entry.glob))
         }
         self.names = names
         self.suffixes = suffixes
         self.paths = paths
-        self.filed = filed
-        self.literals = GlobLiteralScanner(runs)
-        self.others = others
+        self.nameAutomaton = nameGlobs.isEmpty ? nil : GlobDFA(GlobNFA(globs: nameGlobs), cacheLimit: cacheLimit)
+        self.pathAutomaton = pathGlobs.isEmpty ? nil : GlobDFA(GlobNFA(globs: pathGlobs), cacheLimit: cacheLimit)
+        self.emptyPath = emptyPath
+        self.directoryOnly = directoryOnly
         self.count = globs.count
     }
 
-    /// The maximal runs of literal scalars (and `/`) in the glob's top-level sequence: any path the glob matches
-    /// contains each of them, in the path's text with `/` between segments.
-    static func literalRuns(of tree: GlobNode) -> [[Unicode.Scalar]] {
-        guard case .sequence(let items) = tree else { return [] }
-        var runs: [[Unicode.Scalar]] = []
-        var current: [Unicode.Scalar] = []
-        for item in items {
-            switch item {
-            case .scalar(let scalar): current.append(scalar)
-            case .slash: current.append("/")
-            default:
-                if !current.isEmpty { runs.append(current) }
-                current = []
-            }
-        }
-        if !current.isEmpty { runs.append(current) }
-        return runs
-    }
-
-    /// The indices of the globs that match the path, ascending.
+    /// The highest index of a glob that matches the path, leaving out directory-only globs unless the path is a
+    /// directory; nil when none does.
     ///
-    /// - Complexity: O(path) for the looked-up globs and the literal pass, plus O(path × pattern) for each glob
-    ///   filed under a literal that occurs in the path and for each glob without literals.
-    public func matchingIndices(segments: ArraySlice<[Unicode.Scalar]>) -> [Int] {
-        guard let last = segments.last else {
-            // Only a glob of nothing but `**` segments matches the empty path, and it has no literal.
-            return others.filter { $0.glob.matchesEmptyPath }.map(\.index)
+    /// - Complexity: O(path) expected: a hash lookup per table and one automaton step per scalar, plus, the
+    ///   first time a path reaches an automaton state, O(NFA states) to build it.
+    public func lastMatch(segments: ArraySlice<[Unicode.Scalar]>, isDirectory: Bool) -> Int? {
+        var best = -1
+        func consider(_ found: Best?) {
+            guard let found else { return }
+            best = max(best, isDirectory ? found.any : found.files)
         }
-        var result: [Int] = names[last] ?? []
+        guard let last = segments.last else {
+            consider(emptyPath)
+            return best >= 0 ? best : nil
+        }
+        consider(names[last])
         if let dot = last.lastIndex(of: "."), let candidates = suffixes[Array(last[(dot + 1)...])] {
-            for candidate in candidates where last.count >= candidate.suffix.count && last.suffix(candidate.suffix.count).elementsEqual(candidate.suffix) {
-                result.append(candidate.index)
+            for candidate in candidates where candidate.index > best && (isDirectory || !directoryOnly[candidate.index])
+                && last.count >= candidate.suffix.count && last.suffix(candidate.suffix.count).elementsEqual(candidate.suffix) {
+                best = candidate.index
             }
         }
-        if !paths.isEmpty || !filed.isEmpty {
+        if !paths.isEmpty {
             var joined: [Unicode.Scalar] = []
             for (number, segment) in segments.enumerated() {
                 if number > 0 { joined.append("/") }
                 joined += segment
             }
-            result += paths[joined] ?? []
-            if !filed.isEmpty {
-                for id in literals.runsOccurring(in: joined) {
-                    for candidate in filed[id] where candidate.glob.matches(segments: segments) { result.append(candidate.index) }
-                }
-            }
+            consider(paths[joined])
         }
-        for other in others where other.glob.matches(segments: segments) { result.append(other.index) }
-        result.sort()
-        return result
+        if let nameAutomaton { consider(nameAutomaton.best(segments: segments.suffix(1))) }
+        if let pathAutomaton { consider(pathAutomaton.best(segments: segments)) }
+        return best >= 0 ? best : nil
     }
 
     private enum Shape {
         case name([Unicode.Scalar])
         case suffix([Unicode.Scalar], key: [Unicode.Scalar])
         case path([Unicode.Scalar])
+        /// `**/` and then a pattern without `/`: it matches the last segment, at any depth.
+        case nameAtAnyDepth(GlobNode)
         case other
     }
 
@@ -560,111 +633,206 @@ public struct GlobSet: Sendable {
                suffix.first == ".", let dot = suffix.lastIndex(of: ".") {
                 return .suffix(suffix, key: Array(suffix[(dot + 1)...]))
             }
+            let rest = GlobNode.sequence(Array(items.dropFirst()))
+            if items.count > 1, !crossesSegments(rest) { return .nameAtAnyDepth(rest) }
             return .other
         }
         if let path = literal(items[...], allowingSlash: true), path.first != "/", path.last != "/" { return .path(path) }
         return .other
     }
+
+    /// Whether the pattern can match a `/`, so that it may span segments.
+    private static func crossesSegments(_ node: GlobNode) -> Bool {
+        switch node {
+        case .sequence(let items), .alternation(let items): return items.contains(where: crossesSegments)
+        case .scalar(let scalar): return scalar == "/"
+        case .slash, .segmentsThenSlash, .slashSegments, .anything: return true
+        case .anyCharacter, .star, .set: return false
+        }
+    }
 }
 
-/// Which of many literal runs occur in a text: an Aho-Corasick automaton over scalars that reports every
-/// occurrence, overlapping ones included, in one pass.
-struct GlobLiteralScanner: Sendable {
-    /// (node << 32 | scalar) -> child node; node 0 is the root.
-    private let children: [UInt64: Int32]
-    /// The longest proper suffix of each node's text that is also a node.
-    private let failure: [Int32]
-    /// The run that ends exactly at each node, or -1.
-    private let run: [Int32]
-    /// The nearest node on the failure chain (itself excluded) where a run ends, or -1.
-    private let outputLink: [Int32]
+/// The subset construction of a glob NFA, built lazily: each state is a set of NFA states, made the first time a
+/// path reaches it, and remembers the best glob that accepts there and where each scalar leads.
+///
+/// Each NFA state in a set carries the highest index of the globs that reached it through their tags (and the
+/// highest of those that match files too): the NFA shares states between globs that end alike, and two globs in
+/// the same NFA state match the same rest of the path, so only the higher one can decide. A set thus holds each
+/// distinct remainder once; states before any tag (the shared beginnings) carry -1.
+///
+/// States live in a cache shared by every thread that matches (behind a lock: a step is a table lookup, and a
+/// path is a few dozen steps). When the cache holds more than `cacheLimit` entries it is emptied before the next
+/// path, as RE2's DFA does, so memory stays bounded whatever the globs; a path then costs at most one state built
+/// per scalar, each O(NFA states), which is the NFA simulation's own bound.
+public final class GlobDFA: Sendable {
+    private let nfa: GlobNFA
+    private let cache: Mutex<GlobDFACache>
+    /// The most entries (of four bytes) the cache keeps across paths.
+    private let cacheLimit: Int
+    /// 4 Mi entries: 16 MiB of sets and tables at most, far more than the states real ignore files reach.
+    public static let defaultCacheLimit = 1 << 22
 
-    /// Builds the automaton of `runs`; ids in results are positions in this list.
-    ///
-    /// - Complexity: O(total run length), expected (hashing).
-    init(_ runs: [[Unicode.Scalar]]) {
-        var children: [UInt64: Int32] = [:]
-        var parent: [Int32] = [0]
-        var scalarOf: [UInt32] = [0]
-        var depth: [Int] = [0]
-        var run: [Int32] = [-1]
-        for (id, text) in runs.enumerated() {
-            var node: Int32 = 0
-            for scalar in text {
-                let key = UInt64(UInt32(bitPattern: node)) << 32 | UInt64(scalar.value)
-                if let child = children[key] {
-                    node = child
-                } else {
-                    let child = Int32(truncatingIfNeeded: parent.count)
-                    children[key] = child
-                    parent.append(node)
-                    scalarOf.append(scalar.value)
-                    depth.append(depth[Int(node)] + 1)
-                    run.append(-1)
-                    node = child
-                }
-            }
-            run[Int(node)] = Int32(truncatingIfNeeded: id)
-        }
-        // Failure links in order of depth, so a node's parent (and every shorter suffix) is done first.
-        let count = parent.count
-        var byDepth = [[Int32]](repeating: [], count: (depth.max() ?? 0) + 1)
-        for node in 1..<max(count, 1) { byDepth[depth[node]].append(Int32(truncatingIfNeeded: node)) }
-        var failure = [Int32](repeating: 0, count: count)
-        var outputLink = [Int32](repeating: -1, count: count)
-        for level in byDepth.dropFirst() {
-            for node in level {
-                let index = Int(node)
-                let from = parent[index]
-                if from != 0 {
-                    var candidate = failure[Int(from)]
-                    while true {
-                        let key = UInt64(UInt32(bitPattern: candidate)) << 32 | UInt64(scalarOf[index])
-                        if let next = children[key] {
-                            failure[index] = next
-                            break
-                        }
-                        if candidate == 0 { break }
-                        candidate = failure[Int(candidate)]
-                    }
-                }
-                let fail = Int(failure[index])
-                outputLink[index] = run[fail] >= 0 ? Int32(truncatingIfNeeded: fail) : outputLink[fail]
-            }
-        }
-        self.children = children
-        self.failure = failure
-        self.run = run
-        self.outputLink = outputLink
+    init(_ nfa: GlobNFA, cacheLimit: Int) {
+        self.nfa = nfa
+        self.cacheLimit = cacheLimit
+        cache = Mutex(GlobDFACache(stateCount: nfa.states.count))
     }
 
-    /// The ids of the runs that occur in `text`, each once, ascending.
-    ///
-    /// - Complexity: O(text + occurrences), expected.
-    func runsOccurring(in text: [Unicode.Scalar]) -> [Int] {
-        var found: [Int] = []
-        var node: Int32 = 0
-        for scalar in text {
-            while true {
-                let key = UInt64(UInt32(bitPattern: node)) << 32 | UInt64(scalar.value)
-                if let next = children[key] {
-                    node = next
-                    break
+    /// The highest index of a glob that matches the non-empty path, and the highest among those that match files.
+    func best(segments: ArraySlice<[Unicode.Scalar]>) -> (any: Int, files: Int) {
+        cache.withLock { cache in
+            if cache.entryCount > cacheLimit { cache = GlobDFACache(stateCount: nfa.states.count) }
+            var state = cache.start(of: nfa)
+            for (number, segment) in segments.enumerated() {
+                if number > 0 { state = cache.next(after: "/", from: state, in: nfa) }
+                for scalar in segment {
+                    if state == GlobDFACache.dead { return (-1, -1) }
+                    state = cache.next(after: scalar, from: state, in: nfa)
                 }
-                if node == 0 { break }
-                node = failure[Int(node)]
             }
-            var output = run[Int(node)] >= 0 ? node : outputLink[Int(node)]
-            while output >= 0 {
-                found.append(Int(run[Int(output)]))
-                output = outputLink[Int(output)]
+            return cache.accepted(state)
+        }
+    }
+}
+
+/// The states built so far by a `GlobDFA`.
+struct GlobDFACache: Sendable {
+    /// The state with no NFA states left: nothing can match any more.
+    static let dead: Int32 = 0
+    /// Unknown transitions in `asciiNext`.
+    private static let unknown: Int32 = -1
+
+    /// Each state's entries, three numbers each: NFA state (ascending), highest index, highest index of a glob that
+    /// matches files (-1 for none); and the state of each such list.
+    private var sets: [[Int32]] = [[]]
+    private var ids: [[Int32]: Int32] = [[]: 0]
+    /// Each state's best accepting indices, two numbers each (any, files).
+    private var accepts: [Int32] = [-1, -1]
+    /// Transitions on ASCII scalars: state × 128 + scalar; other scalars in `otherNext`.
+    private var asciiNext = [Int32](repeating: GlobDFACache.unknown, count: 128)
+    private var otherNext: [UInt64: Int32] = [:]
+    private var startState: Int32?
+    /// The numbers held in sets and tables, the cache's size.
+    private(set) var entryCount = 0
+    /// Scratch for building a set: per NFA state, whether the set being built has reached it (`inSet == generation`)
+    /// and its best indices.
+    private var inSet: [UInt32]
+    private var bestAny: [Int32]
+    private var bestFiles: [Int32]
+    private var members: [Int32] = []
+    private var stack: [(state: Int32, any: Int32, files: Int32)] = []
+    private var generation: UInt32 = 0
+
+    init(stateCount: Int) {
+        inSet = [UInt32](repeating: 0, count: stateCount)
+        bestAny = [Int32](repeating: -1, count: stateCount)
+        bestFiles = [Int32](repeating: -1, count: stateCount)
+    }
+
+    /// The best accepting indices of `state`.
+    func accepted(_ state: Int32) -> (any: Int, files: Int) {
+        (Int(accepts[Int(state) &* 2]), Int(accepts[Int(state) &* 2 &+ 1]))
+    }
+
+    /// The state of the empty path: the closure of the NFA's start.
+    mutating func start(of nfa: GlobNFA) -> Int32 {
+        if let startState { return startState }
+        beginSet()
+        addClosure(of: nfa.start, any: -1, files: -1, in: nfa)
+        let state = internSet(in: nfa)
+        startState = state
+        return state
+    }
+
+    /// The state after `scalar` from `state`, built if this is the first time.
+    mutating func next(after scalar: Unicode.Scalar, from state: Int32, in nfa: GlobNFA) -> Int32 {
+        let ascii = scalar.value < 128
+        let key = ascii ? Int(state) &* 128 &+ Int(scalar.value) : 0
+        let otherKey = UInt64(UInt32(bitPattern: state)) << 32 | UInt64(scalar.value)
+        if ascii {
+            let known = asciiNext[key]
+            if known != Self.unknown { return known }
+        } else if let known = otherNext[otherKey] {
+            return known
+        }
+        beginSet()
+        let entries = sets[Int(state)]
+        var position = 0
+        while position + 2 < entries.count {
+            if let target = nfa.states[Int(entries[position])].next(after: scalar) {
+                addClosure(of: target, any: entries[position + 1], files: entries[position + 2], in: nfa)
+            }
+            position += 3
+        }
+        let target = internSet(in: nfa)
+        if ascii { asciiNext[key] = target } else { otherNext[otherKey] = target }
+        return target
+    }
+
+    private mutating func beginSet() {
+        members.removeAll(keepingCapacity: true)
+        generation &+= 1
+        if generation == 0 {
+            for index in inSet.indices { inSet[index] = 0 }
+            generation = 1
+        }
+    }
+
+    /// Adds the epsilon closure of `state` (its consuming and accepting states) to the set being built, each with
+    /// at least the indices given, or those of the tag on the way. A state reached again is passed on again only
+    /// when it now carries a higher index, so the closure ends, and every state holds the best of all its ways in.
+    private mutating func addClosure(of state: Int32, any: Int32, files: Int32, in nfa: GlobNFA) {
+        stack.removeAll(keepingCapacity: true)
+        stack.append((state, any, files))
+        while let (current, reachedAny, reachedFiles) = stack.popLast() {
+            let index = Int(current)
+            guard nfa.states.indices.contains(index) else { continue }
+            var any = reachedAny, files = reachedFiles
+            if inSet[index] == generation {
+                guard any > bestAny[index] || files > bestFiles[index] else { continue }
+                any = max(any, bestAny[index])
+                files = max(files, bestFiles[index])
+            } else {
+                inSet[index] = generation
+                if !nfa.states[index].isEpsilon { members.append(current) }
+            }
+            bestAny[index] = any
+            bestFiles[index] = files
+            switch nfa.states[index] {
+            case .split(let targets):
+                for target in targets { stack.append((target, any, files)) }
+            case .tag(let taggedAny, let taggedFiles, let next):
+                stack.append((next, taggedAny, taggedFiles))
+            default:
+                break
             }
         }
-        guard found.count > 1 else { return found }
-        found.sort()
-        var unique: [Int] = []
-        unique.reserveCapacity(found.count)
-        for id in found where unique.last != id { unique.append(id) }
-        return unique
+    }
+
+    /// The state of the set just built, made when new.
+    private mutating func internSet(in nfa: GlobNFA) -> Int32 {
+        members.sort()
+        var entries: [Int32] = []
+        entries.reserveCapacity(members.count * 3)
+        var acceptAny: Int32 = -1, acceptFiles: Int32 = -1
+        for member in members {
+            let index = Int(member)
+            entries.append(member)
+            entries.append(bestAny[index])
+            entries.append(bestFiles[index])
+            if nfa.states[index] == .accept {
+                acceptAny = max(acceptAny, bestAny[index])
+                acceptFiles = max(acceptFiles, bestFiles[index])
+            }
+        }
+        if let known = ids[entries] { return known }
+        let state = Int32(truncatingIfNeeded: sets.count)
+        sets.append(entries)
+        ids[entries] = state
+        accepts.append(acceptAny)
+        accepts.append(acceptFiles)
+        asciiNext.append(contentsOf: repeatElement(Self.unknown, count: 128))
+        entryCount += entries.count + 130
+        return state
     }
 }

@@ -10,6 +10,7 @@ import HighlightConfig
 //     !keep.log           `!` re-includes what an earlier pattern excluded (`\!` is a literal !)
 //     docs/**/*.pdf       `**` spans directories
 //     build/**            everything inside build, not build itself
+//     {a,b}.txt           braces are themselves, as in git (not alternatives, as in `files` globs)
 //
 // Within a file the last matching pattern decides. Files deeper in the tree
 // take precedence over their parents, and in one directory `.ignore` over
@@ -30,7 +31,7 @@ public struct IgnoreFile: Sendable {
     /// The number of segments of `directory`.
     let depth: Int
     let patterns: [IgnorePattern]
-    /// Every pattern's glob, matched together (the last matching pattern decides).
+    /// Every pattern's glob, matched together: the last matching pattern decides.
     let globs: GlobSet
 
     /// Parses the text of an ignore file found in `directory` (relative to the root).
@@ -64,11 +65,25 @@ public struct IgnoreFile: Sendable {
             }
             // A slash at the start or in the middle anchors the pattern; otherwise it matches at any depth.
             let anchored = line.contains("/")
-            let pattern = anchored ? String(line) : "**/" + line
+            let body = Self.bracesEscaped(line)
+            let pattern = anchored ? body : "**/" + body
             patterns.append(IgnorePattern(glob: Glob(pattern), negated: negated, directoryOnly: directoryOnly))
         }
         self.patterns = patterns
-        self.globs = GlobSet(patterns.map(\.glob))
+        self.globs = GlobSet(patterns.map(\.glob), directoryOnly: patterns.map(\.directoryOnly))
+    }
+
+    /// The pattern with each `{` escaped: git reads braces as themselves (`{a,b}.txt` names that one file), where
+    /// `Glob` reads them as alternatives.
+    static func bracesEscaped(_ pattern: Substring) -> String {
+        var result = ""
+        var escaped = false
+        for character in pattern {
+            if character == "{" && !escaped { result.append("\\") }
+            result.append(character)
+            escaped = character == "\\" && !escaped
+        }
+        return result
     }
 
     /// Whether this file says the path is ignored (true), re-included (false), or nothing (nil).
@@ -88,13 +103,11 @@ public struct IgnoreFile: Sendable {
 
     /// The decision for a path given as its segments below this file's directory.
     func decision(forLocalSegments segments: ArraySlice<[Unicode.Scalar]>, isDirectory: Bool) -> Bool? {
-        // One lookup for all patterns; the cost per path does not grow with the count of literal-name,
-        // extension and literal-path patterns, which are most of any real ignore file.
-        for index in globs.matchingIndices(segments: segments).reversed() where patterns.indices.contains(index) {
-            let pattern = patterns[index]
-            if !pattern.directoryOnly || isDirectory { return !pattern.negated }
+        // One pass for all patterns: the cost per path does not grow with their number.
+        guard let index = globs.lastMatch(segments: segments, isDirectory: isDirectory), patterns.indices.contains(index) else {
+            return nil
         }
-        return nil
+        return !patterns[index].negated
     }
 }
 

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 @testable import HighlightConfig
 
@@ -97,6 +99,19 @@ import Testing
         #expect(Glob("**/**").matches("x/y"))
     }
 
+    /// Checks that the set answers, for the path as a file and as a directory, the last glob that matches it alone.
+    static func expectLastMatch(of set: GlobSet, on path: String, globs: [Glob], directoryOnly: [Bool], seed: UInt64,
+                                sourceLocation: SourceLocation = #_sourceLocation) {
+        let segments = path.split(separator: "/").map { Array($0.unicodeScalars) }
+        let matching = globs.indices.filter { globs[$0].matches(path) }
+        for isDirectory in [false, true] {
+            let expected = matching.last { isDirectory || !directoryOnly[$0] }
+            #expect(set.lastMatch(segments: segments[...], isDirectory: isDirectory) == expected,
+                    "seed \(seed): \(path) (directory: \(isDirectory)) with \(globs.map(\.pattern)), directory-only \(directoryOnly)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func aGlobSetFindsWhatEachGlobFinds() {
         let seed: UInt64 = 20_261_125
         var generator = GlobTestGenerator(seed: seed)
@@ -109,33 +124,72 @@ import Testing
                 }
                 return Glob(pattern)
             }
-            let set = GlobSet(globs)
+            let directoryOnly = globs.map { _ in Int.random(in: 0..<4, using: &generator) == 0 }
+            let set = GlobSet(globs, directoryOnly: directoryOnly)
             for _ in 0..<40 {
                 let path = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
                     ["a", "b", "a.b", "x.tar.gz", "ab", "gz", "b.gz"].randomElement(using: &generator) ?? "a"
                 }.joined(separator: "/")
-                let segments = path.split(separator: "/").map { Array($0.unicodeScalars) }
-                let expected = globs.indices.filter { globs[$0].matches(path) }
-                #expect(set.matchingIndices(segments: segments[...]) == expected, "seed \(seed): \(path) with \(globs.map(\.pattern))")
+                Self.expectLastMatch(of: set, on: path, globs: globs, directoryOnly: directoryOnly, seed: seed)
             }
         }
     }
 
-    /// Sets of random globs of every shape (most go through the literal-run filter): the set finds exactly what
-    /// each glob finds on its own.
-    @Test func aGlobSetOfWildcardGlobsFindsWhatEachGlobFinds() {
+    /// Sets of random globs of every shape (most go into the lazily built automaton): the set finds exactly what
+    /// each glob finds on its own, with the automaton's cache kept, and emptied before every path (limit 0).
+    @Test(arguments: [GlobDFA.defaultCacheLimit, 0])
+    func aGlobSetOfWildcardGlobsFindsWhatEachGlobFinds(cacheLimit: Int) {
         let seed: UInt64 = 13
         var generator = GlobTestGenerator(seed: seed)
         for _ in 0..<60 {
             let globs = (0..<Int.random(in: 1...120, using: &generator)).map { _ in Glob(Self.randomGlob(using: &generator)) }
-            let set = GlobSet(globs)
+            let directoryOnly = globs.map { _ in Int.random(in: 0..<4, using: &generator) == 0 }
+            let set = GlobSet(globs, directoryOnly: directoryOnly, cacheLimit: cacheLimit)
             for _ in 0..<30 {
                 let path = Self.randomPath(using: &generator)
-                let segments = path.split(separator: "/").map { Array($0.unicodeScalars) }
-                let expected = globs.indices.filter { globs[$0].matches(path) }
-                #expect(set.matchingIndices(segments: segments[...]) == expected, "seed \(seed): \(path) with \(globs.map(\.pattern))")
+                Self.expectLastMatch(of: set, on: path, globs: globs, directoryOnly: directoryOnly, seed: seed)
             }
         }
+    }
+
+    /// One set matched from many threads at once (its automata's caches are shared) gives each thread what the globs
+    /// find alone: hundreds of globs that differ only in a class or a count of `?` (the shape that was run one by
+    /// one), under a folder or at any depth, some for directories only; with the cache kept, and emptied often.
+    @Test(arguments: [GlobDFA.defaultCacheLimit, 2_000])
+    func aGlobSetIsSharedByThreads(cacheLimit: Int) {
+        let seed: UInt64 = 7
+        var generator = GlobTestGenerator(seed: seed)
+        let letters = Array("abcdefgh"), pathLetters = Array("abcdefghijkl")
+        let globs = (0..<300).map { number in
+            let low = letters[number % 4], high = letters[4 + number / 4 % 4]
+            let prefix = ["**/", "a/**/", "", "*/"][number / 16 % 4]
+            return Glob(prefix + "[\(low)-\(high)]" + String(repeating: "?", count: number % 3) + "*" + (number % 5 == 0 ? "" : ".h"))
+        }
+        let directoryOnly = globs.indices.map { $0 % 7 == 0 }
+        let paths = (0..<150).map { _ in
+            (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                String((0..<Int.random(in: 1...6, using: &generator)).map { _ in pathLetters.randomElement(using: &generator) ?? "a" })
+            }.joined(separator: "/") + (Bool.random(using: &generator) ? ".h" : "")
+        }
+        let expected = paths.map { path in
+            let matching = globs.indices.filter { globs[$0].matches(path) }
+            return [matching.last { !directoryOnly[$0] }, matching.last]
+        }
+        let set = GlobSet(globs, directoryOnly: directoryOnly, cacheLimit: cacheLimit)
+        let found = Mutex([[Int?]](repeating: [], count: paths.count))
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in stride(from: thread, to: paths.count, by: 4) {
+                let segments = paths[index].split(separator: "/").map { Array($0.unicodeScalars) }
+                let result = [false, true].map { set.lastMatch(segments: segments[...], isDirectory: $0) }
+                found.withLock { $0[index] = result }
+            }
+        }
+        let results = found.withLock { $0 }
+        for index in paths.indices {
+            #expect(results[index] == expected[index], "seed \(seed): \(paths[index])")
+        }
+        // The paths are not all matched, nor all missed, by files and directories alike.
+        #expect(expected.contains { $0[0] != nil } && expected.contains { $0[1] == nil } && expected.contains { $0[0] != $0[1] })
     }
 }
 

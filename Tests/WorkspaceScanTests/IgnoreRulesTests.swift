@@ -16,7 +16,10 @@ import Testing
         ("foo/**", "foo", true, nil), ("foo/**/**", "foo", true, nil), ("foo/**/**", "foo/a/b", false, true),
         ("foo/**\n!foo/keep", "foo/keep", false, false), ("*/**", "top", false, nil), ("*/**", "top/x", false, true),
         ("**/foo/**", "a/foo", true, nil), ("**/foo/**", "a/foo/b", false, true), ("/**", "x", false, true),
-        // Wildcard patterns filed under their literal runs, with the last match still deciding.
+        // Braces are themselves, as git reads them (an escaped one too); a class may hold one.
+        ("{a,b}.txt", "a.txt", false, nil), ("{a,b}.txt", "{a,b}.txt", false, true), ("x/{y}", "x/{y}", false, true),
+        ("\\{a,b}", "{a,b}", false, true), ("[{]*", "{q", false, true), ("*.{c,h}", "x.c", false, nil),
+        // Wildcard patterns in one automaton, with the last match still deciding.
         ("*foo*.tmp\n!*foo1*\nbuild-*/", "a/xfoo2y.tmp", false, true), ("*foo*.tmp\n!*foo1*", "xfoo1.tmp", false, false),
         ("src/**/gen_*.c", "src/a/b/gen_x.c", false, true), ("src/**/gen_*.c", "lib/gen_x.c", false, nil),
         ("build-*/", "x/build-7", true, true), ("build-*/", "x/build-7", false, nil),

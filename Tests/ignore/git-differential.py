@@ -17,9 +17,10 @@ import subprocess
 import sys
 import tempfile
 
-NAMES = ["a", "b", "ab", "ba", "foo", "foo.c", "foo.h", "gen_x.c", "gen_y.h", "build-1", "build-2", "src",
+NAMES = ["a", "b", "ab", "ba", "foo", "foo.c", "foo.h", "gen_x.c", "gen_y.h", "build-1", "build-2", "src", "{a,b}", "x{y}",
          "x.tmp", "afoob.tmp", "docs", "keep", "é", "log.txt", "a.b"]
-# Brace alternatives and POSIX classes are left out: git reads `{` literally and we do not know `[[:alpha:]]`.
+# Braces are in names and so in patterns (git reads them as themselves, and so must we); POSIX classes
+# (`[[:alpha:]]`) are left out: we do not know them.
 SEGMENTS = ["{name}", "*", "*{name}*", "{name}*", "*{name}", "?{tail}", "[ab]*", "[!a]*", "**", "{name}"]
 
 

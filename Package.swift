@@ -36,7 +36,7 @@ let package = Package(
 
         // MARK: WorkspaceScan — .gitignore rules, the tree walker and parallel scanning of files on disk.
         .target(
-            name: "WorkspaceScan", dependencies: ["HighlightConfig", "PatternEngine", "LanguageSyntax"], swiftSettings: strict),
+            name: "WorkspaceScan", dependencies: ["HighlightConfig", "PatternEngine", "LanguageSyntax", "TextIndex"], swiftSettings: strict),
         .testTarget(name: "WorkspaceScanTests", dependencies: ["WorkspaceScan", "HighlightConfig", "PatternEngine"], swiftSettings: strict),
 
         // MARK: JSONRPC — Content-Length framing and messages; knows nothing of LSP.

@@ -113,7 +113,8 @@ public struct RuleSet: Sendable {
     /// its `\n`s and `\r`s, since `[^\n]` can cross a lone `\r`); nil when unbounded
     /// (`(?s)BEGIN.*END`).
     public let maximumMatchLineBreaks: (lineFeeds: Int?, any: Int?)
-    let limits: Limits
+    /// The limits the rule set was built with.
+    public let limits: Limits
     let literalAutomaton: LiteralAutomaton?
     let regexStreams: [RegexStream]
 

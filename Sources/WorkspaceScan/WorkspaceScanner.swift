@@ -4,6 +4,7 @@ import HighlightConfig
 import LanguageSyntax
 import PatternEngine
 import Synchronization
+import TextIndex
 
 // Scanning files on disk with the same engine, configuration, filters and
 // scopes as open documents. Files are read whole (up to a size limit), a NUL
@@ -128,6 +129,40 @@ final class ScanWorker {
         filters[key] = filter
         return filter
     }
+}
+
+/// Calls `body` with each number below `count`, on threads of its own, one a core (the calling thread among them),
+/// and returns when every call has.
+///
+/// Not `DispatchQueue.concurrentPerform`: it is called from scanning workers, which hold the dispatch pool's threads
+/// (the others wait on the walk's queue), and there it ran every iteration on the calling thread.
+func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let next = Atomic<Int>(0)
+    let drain: @Sendable () -> Void = {
+        while true {
+            let number = next.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard number < count else { return }
+            body(number)
+        }
+    }
+    let helpers = min(count, ProcessInfo.processInfo.activeProcessorCount) - 1
+    let done = DispatchSemaphore(value: 0)
+    for _ in 0..<max(helpers, 0) {
+        Thread.detachNewThread {
+            drain()
+            done.signal()
+        }
+    }
+    drain()
+    for _ in 0..<max(helpers, 0) { done.wait() }
+}
+
+/// Bytes that several threads read at once.
+///
+/// `@unchecked` because an unsafe pointer is not `Sendable`: the bytes are only read, and they outlive every reader
+/// (`forEachOnAllCores` returns when all its calls have).
+struct ReadOnlyBytes: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
 }
 
 /// Scans files on disk with a configuration's rules.
@@ -273,6 +308,9 @@ public enum WorkspaceScanner {
             return result
         }
         buffer.withBytes(count: count) { bytes in
+            if searchInPieces(bytes, origin: origin, filter: filter, configuration: configuration, options: options, into: &result) {
+                return
+            }
             if isValidUTF8(bytes) {
                 search(bytes, origin: origin, filter: filter, configuration: configuration, options: options, into: &result)
             } else {
@@ -287,7 +325,7 @@ public enum WorkspaceScanner {
     }
 
     /// Searches valid UTF-8 `text` and stores the located matches in `result`.
-    private static func search(
+    static func search(
         _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
         options: ScanOptions, into result: inout ScannedFile
     ) {
@@ -296,6 +334,87 @@ public enum WorkspaceScanner {
         if !list.matches.isEmpty {
             result.matches = LocatedMatch.locate(list.matches, in: text, maximumExcerptBytes: options.maximumExcerptBytes)
         }
+    }
+
+    /// Texts of at least this many bytes are searched in pieces on all cores, when their rules allow it.
+    static let pieceThreshold = 4 << 20
+
+    /// Checks, searches and locates a large text in pieces that begin at line starts, one piece per work item on all
+    /// cores, and stores the matches in `result`; false (and `result` untouched) when the text is small, there is
+    /// one core, a rule is scoped (comments and strings are found from the start of the text), or a rule's match
+    /// may hold a line feed.
+    ///
+    /// The pieces give the same matches as one search: no match crosses a line feed, so none crosses a piece's
+    /// start, and each piece is searched inside the whole text (`startingIn`), so `^`, `\b` and look-arounds see
+    /// the bytes before it. Each piece is located on its own and shifted by the lines and units of the pieces
+    /// before it. A piece that is not valid UTF-8 makes the whole text go the single way, which replaces it.
+    ///
+    /// - Complexity: O(n) spread over the cores: each piece is read to check it, to search it, and to count it.
+    static func searchInPieces(
+        _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
+        options: ScanOptions, into result: inout ScannedFile, minimumBytes: Int = pieceThreshold, pieceBytes: Int = 1 << 20
+    ) -> Bool {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        guard cores > 1, text.count >= minimumBytes, !filter.needsSyntax,
+              configuration.ruleSet.maximumMatchLineBreaks.lineFeeds == 0, let base = text.baseAddress
+        else { return false }
+        // Four pieces a core, so that a piece full of matches does not leave the other cores idle.
+        let wanted = min(cores * 4, text.count / max(pieceBytes, 1))
+        var starts = [0]
+        for number in 1..<max(wanted, 1) {
+            let cut = text.count / wanted * number
+            guard let last = starts.last, cut > last, let lineFeed = memchr(base + cut, 0x0A, text.count - cut) else { continue }
+            let next = UnsafePointer<UInt8>(lineFeed.assumingMemoryBound(to: UInt8.self)) - base + 1
+            if next > last, next < text.count { starts.append(next) }
+        }
+        let ranges = starts.indices.map { starts[$0]..<(starts.indices.contains($0 + 1) ? starts[$0 + 1] : text.count) }
+
+        struct Piece {
+            var matches: [LocatedMatch]
+            var truncated: Bool
+            /// Where the piece ends, counted from its start.
+            var end: TextPoint
+        }
+        let pieces = Mutex([Piece?](repeating: nil, count: ranges.count))
+        let shared = ReadOnlyBytes(bytes: text)
+        forEachOnAllCores(ranges.count) { number in
+            let text = shared.bytes
+            let range = ranges[number]
+            let piece = UnsafeBufferPointer(rebasing: text[range])
+            guard isValidUTF8(piece) else { return }
+            var syntax: SyntaxIndex?
+            let list = filter.matches(of: configuration.ruleSet, in: text, startingIn: range, languageID: origin.languageID, syntax: &syntax)
+            let local = list.matches.map { Match(ruleIndex: $0.ruleIndex, utf8Range: ($0.utf8Range.lowerBound - range.lowerBound)..<($0.utf8Range.upperBound - range.lowerBound)) }
+            let located = LocatedMatch.locate(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
+            let end = number == ranges.count - 1 ? nil : TextPoint.points(ofUTF8Offsets: [piece.count], in: piece).first
+            pieces.withLock { $0[number] = Piece(matches: located, truncated: list.truncated, end: end ?? .start) }
+        }
+        let found = pieces.withLock { $0 }
+        guard found.allSatisfy({ $0 != nil }) else { return false }
+        var matches: [LocatedMatch] = []
+        var truncated = false
+        var before = TextPoint.start
+        let limit = configuration.ruleSet.limits.maximumMatchCount ?? Int.max
+        for piece in found.compactMap({ $0 }) {
+            for var match in piece.matches {
+                guard matches.count < limit else {
+                    truncated = true
+                    break
+                }
+                match.utf8Range = (match.utf8Range.lowerBound + before.utf8Offset)..<(match.utf8Range.upperBound + before.utf8Offset)
+                match.start = match.start.counted(from: before)
+                match.end = match.end.counted(from: before)
+                matches.append(match)
+            }
+            if truncated || piece.truncated {
+                truncated = true
+                break
+            }
+            before = piece.end.counted(from: before)
+        }
+        result.matches = matches
+        result.truncated = truncated
+        return true
     }
 
     /// Whether `bytes` hold a NUL byte.

@@ -91,6 +91,57 @@ import Testing
         #expect(names("c.rs") == ["any-to@4", "strings@12", "comment-todo@18"])
     }
 
+    /// A text searched in pieces on all cores gives what one search gives: matches, lines, columns and offsets in every
+    /// unit, with CRLF and lone CR line ends, non-ASCII text, `^` without multi-line mode and `\A` (which must not
+    /// match at a piece's start) and `\b` at piece edges; invalid UTF-8 goes the single way; and rules that may hold a line feed,
+    /// or are scoped, are never searched in pieces.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func piecesGiveWhatOneSearchGives(seed: UInt64) throws {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let words = ["ab", "TODO", "é", "日本", "🔥x", "x", " ", " ", "\n", "\r\n", "\r", "#tag", "\t"]
+        func configuration(_ rules: String) -> HighlightConfiguration {
+            let (layer, diagnostics) = ConfigLayer.parse(fileContents: Self.text("{ \"defaults\": false, \"rules\": [ " + rules + " ] }"), source: "test")
+            #expect(diagnostics.isEmpty, "\(diagnostics)")
+            return HighlightConfiguration(layers: [layer].compactMap { $0 })
+        }
+        let splittable = configuration(#"""
+            { "name": "w", "words": ["ab", "TODO", "日本"] }, { "name": "start", "regex": "(?-m)^#\\w+|\\Aab|\\A[ \\t]" },
+            { "name": "line", "regex": "(?m)^[ \\t]*x" }, { "name": "word", "regex": "\\bx\\b" }, { "name": "emoji", "words": ["🔥"] }
+            """#)
+        let spanning = configuration(#"{ "name": "s", "regex": "ab\\s+TODO" }"#)
+        let scoped = configuration(#"{ "name": "c", "words": ["TODO"], "scope": "comments" }"#)
+        let file = WalkedFile(path: "/nonexistent/a.txt", relativePath: "a.txt", size: 0, modificationTime: 0)
+        let options = ScanOptions(maximumExcerptBytes: 5)
+        for round in 0..<12 {
+            var text = ""
+            for _ in 0..<(200 + next(3000)) { text += words[next(words.count)] }
+            var bytes = Array(text.utf8)
+            if round == 11 { bytes.insert(0xFF, at: bytes.count / 2) }
+            for (name, configuration, splits) in [("splittable", splittable, round != 11), ("spanning", spanning, false), ("scoped", scoped, false)] {
+                let origin = TextOrigin(relativePath: "a.txt", languageID: "python")
+                let filter = configuration.ruleFilter(for: origin, selecting: .all)
+                var whole = ScannedFile(file: file, languageID: nil, matches: [], skipped: nil, truncated: false)
+                var pieces = whole
+                let pieceBytes = 16 + next(200)
+                let didSplit = bytes.withUnsafeBufferPointer { buffer in
+                    WorkspaceScanner.search(buffer, origin: origin, filter: filter, configuration: configuration, options: options, into: &whole)
+                    return WorkspaceScanner.searchInPieces(
+                        buffer, origin: origin, filter: filter, configuration: configuration, options: options, into: &pieces,
+                        minimumBytes: 0, pieceBytes: pieceBytes)
+                }
+                #expect(didSplit == splits, "seed \(seed) round \(round) \(name)")
+                guard didSplit else { continue }
+                #expect(whole.matches.count > 10)
+                #expect(pieces.matches == whole.matches, "seed \(seed) round \(round) \(name), pieces of \(pieceBytes) bytes")
+                #expect(pieces.truncated == whole.truncated)
+            }
+        }
+    }
+
     /// The validator agrees with the standard library on random mixes of ASCII, valid and broken sequences.
     @Test func utf8ValidationAgreesWithTheStandardLibrary() {
         let pieces: [[UInt8]] = [

@@ -87,15 +87,17 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     case .junit: writer = JUnitWriter(command: request.command)
     }
     var output = OutputBuffer()
+    // Warnings about skipped files are gathered too (a tree of 50,000 files may hold 20,000 binaries), and each
+    // buffer is written before the other is added to, so that a terminal shows them in walk order.
+    var warnings = OutputBuffer(descriptor: STDERR_FILENO)
     var matchCount = 0
     var filesWithMatches = 0
     var searchedCount = 0
     for (position, result) in scanned.enumerated() {
         let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
-        // Standard output is buffered: what was found before a warning is written before it.
         func warnInOrder(_ message: String) {
             output.flush()
-            warn(message)
+            warnings.append("highlight-ls: \(message)\n")
         }
         var skipReason: String?
         switch result.skipped {
@@ -119,8 +121,11 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         let report = FileReport(
             scanned: result, configuration: entry, skipReason: skipReason,
             messages: request.format == .text || request.format == .json ? [] : messages(for: result, configuration: entry))
+        // The text and JSON writers write nothing for a file without matches.
+        if !result.matches.isEmpty || (request.format != .text && request.format != .json) { warnings.flush() }
         writer.file(report, to: &output)
     }
+    warnings.flush()
     for problem in walkProblems {
         let file = WalkedFile(path: problem.path, relativePath: problem.path, size: 0, modificationTime: 0)
         let unread = ScannedFile(unreadable: file, reason: problem.reason)

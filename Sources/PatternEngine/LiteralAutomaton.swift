@@ -50,7 +50,11 @@ struct AutomatonOutput: Sendable {
 }
 
 /// The compiled literal words of a rule set: byte classes, transitions, outputs and a prefilter.
-struct LiteralAutomaton: Sendable {
+///
+/// A class, so that a rule set's scan takes it out of its optional as a reference: as a struct of
+/// some twenty arrays and the prefilter's vectors (432 bytes), `if let automaton` copied all of it, a
+/// retain per array included, for every literal candidate (`memmove` in `RuleSet.matches`). Immutable.
+final class LiteralAutomaton: Sendable {
     /// Which transition representation to use.
     enum Kind: Sendable, Hashable, CaseIterable {
         /// A full transition table (a DFA).
@@ -358,11 +362,12 @@ struct LiteralAutomaton: Sendable {
                 variant.foldedBytes.map { bytesOfClass[Int(classes[Int($0)])] }
             }
         }
-        prefilter = configuration.usesPrefilter ? LiteralPrefilter(firstBytes: firstBytes, variants: variantBytes) : nil
+        let chosenPrefilter = configuration.usesPrefilter ? LiteralPrefilter(firstBytes: firstBytes, variants: variantBytes) : nil
+        prefilter = chosenPrefilter
         // Fingerprints replace the automaton where they are estimated cheaper than it (with its prefilter, or bare).
         if configuration.usesFingerprintSearch, let search = FingerprintSearch(patternSet: patternSet),
            configuration.forcesFingerprintSearch
-            || search.estimatedStepsPerByte < (prefilter?.estimatedStepsPerByte ?? 1.0) {
+            || search.estimatedStepsPerByte < (chosenPrefilter?.estimatedStepsPerByte ?? 1.0) {
             fingerprintSearch = search
         } else {
             fingerprintSearch = nil
@@ -475,6 +480,9 @@ extension LiteralAutomaton {
         let specialOffset: UInt32 = prefilter == nil ? 1 : 0
         let specialLimit: UInt32 = prefilter == nil ? matchLimit : matchLimit &+ 1
 
+        // Bound once per search: `if let prefilter` on the stored property inside the loop below copied the
+        // prefilter (192 bytes, and a retain of each of its arrays) at every hit it reported.
+        let prefilter = self.prefilter
         let firstBytes = prefilter?.firstBytes ?? []
         return firstBytes.withUnsafeBufferPointer { firstBytes in depth.withUnsafeBufferPointer { depth in
             var state: UInt32 = 0

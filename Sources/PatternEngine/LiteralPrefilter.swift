@@ -34,7 +34,12 @@
 //                    ^ hit: start here               ^ hit: start 5 bytes before
 
 /// Finds the next position where a literal match could start.
-struct LiteralPrefilter: Sendable {
+///
+/// A class, as are its scans: the automaton asks it for a candidate at every stop of a search, and as
+/// structs (192 bytes with the rare-byte vectors) each ask copied the optional prefilter and its scan to
+/// read their tags, a `memmove` and a retain per array each time (11% of `list` over `/usr/include` with
+/// ten words). Immutable.
+final class LiteralPrefilter: Sendable {
     /// How to look for candidates.
     enum Scan: Sendable {
         /// Any of up to eight bytes, each at most `maxOffset` bytes after the start of a match.
@@ -160,7 +165,7 @@ struct LiteralPrefilter: Sendable {
 }
 
 /// Up to eight bytes, one of which every match contains within its first `maxOffset + 1` bytes, found sixteen bytes at a time.
-struct RareByteScan: Sendable, CustomStringConvertible {
+final class RareByteScan: Sendable, CustomStringConvertible {
     /// The distinct bytes, sorted.
     let bytes: [UInt8]
     /// The largest position (from a match's start) of a chosen byte.
@@ -299,7 +304,7 @@ struct RareByteScan: Sendable, CustomStringConvertible {
 /// Up to sixteen adjacent byte pairs, one of which every match contains within its first `maxOffset + 2` bytes.
 ///
 /// Each side of a pair is one byte or the two cases of a folded letter.
-struct RarePairScan: Sendable, CustomStringConvertible {
+final class RarePairScan: Sendable, CustomStringConvertible {
     /// One pair: the bytes allowed at each side (the second of a side repeats the first when there is one byte).
     struct Pair: Hashable, Sendable {
         var first: UInt8
@@ -373,15 +378,17 @@ struct RarePairScan: Sendable, CustomStringConvertible {
             if chosen.count > Self.maximumPairs { return nil }
         }
         let sorted = chosen.sorted { ($0.key.first, $0.key.second, $0.key.firstOther, $0.key.secondOther) < ($1.key.first, $1.key.second, $1.key.firstOther, $1.key.secondOther) }
-        pairs = sorted.map(\.key)
-        offsets = sorted.map(\.value)
+        let sortedPairs = sorted.map(\.key)
+        let sortedOffsets = sorted.map(\.value)
+        pairs = sortedPairs
+        offsets = sortedOffsets
         var pickerLists = [[(variant: Int, offset: Int)]](repeating: [], count: sorted.count)
         for pick in picks {
-            if let index = pairs.firstIndex(of: pick.pair) { pickerLists[index].append((pick.variant, pick.offset)) }
+            if let index = sortedPairs.firstIndex(of: pick.pair) { pickerLists[index].append((pick.variant, pick.offset)) }
         }
         pickers = pickerLists
         variantBytes = variants.map { positions in positions.map { ($0.first ?? 0, $0.last ?? 0) } }
-        maxOffset = offsets.max() ?? 0
+        maxOffset = sortedOffsets.max() ?? 0
         var steps = 0.0
         var vectors: [SIMD16<UInt8>] = []
         var firstBytes = [UInt8](repeating: 0, count: 256)

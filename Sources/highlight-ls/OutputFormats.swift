@@ -80,6 +80,41 @@ struct OutputBuffer {
         }
     }
 
+    /// Appends the text of the UTF-8 `bytes` (repaired as `String(decoding:as:)` repairs them) with each `\n` and
+    /// `\r` written as the two characters `\n`, `\r`.
+    ///
+    /// ASCII bytes, which need no repair, are copied as they are: no `String` is made per match.
+    mutating func appendEscapingLineBreaks(utf8 bytes: ArraySlice<UInt8>) {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            appendEscapingLineBreaks(String(decoding: bytes, as: UTF8.self))
+            return
+        }
+        guard bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
+            self.bytes.append(contentsOf: bytes)
+            return
+        }
+        for byte in bytes {
+            switch byte {
+            case 0x0A: self.bytes.append(UInt8(ascii: "\\")); self.bytes.append(UInt8(ascii: "n"))
+            case 0x0D: self.bytes.append(UInt8(ascii: "\\")); self.bytes.append(UInt8(ascii: "r"))
+            default: self.bytes.append(byte)
+            }
+        }
+    }
+
+    /// Appends the text of the UTF-8 `bytes` as a JSON string, exactly as `jsonString` writes it.
+    ///
+    /// ASCII bytes that need no escape, most matches, are copied between the quotes as they are.
+    mutating func appendJSONString(utf8 bytes: ArraySlice<UInt8>) {
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else {
+            append(jsonString(String(decoding: bytes, as: UTF8.self)))
+            return
+        }
+        self.bytes.append(UInt8(ascii: "\""))
+        self.bytes.append(contentsOf: bytes)
+        self.bytes.append(UInt8(ascii: "\""))
+    }
+
     /// Appends `value` in decimal.
     mutating func appendDecimal(_ value: Int) {
         var magnitude = value.magnitude
@@ -169,7 +204,7 @@ struct TextWriter: ReportWriter {
             }
             output.append(UInt8(ascii: ":"))
             output.append(UInt8(ascii: " "))
-            output.appendEscapingLineBreaks(match.text)
+            output.appendEscapingLineBreaks(utf8: match.textUTF8)
             output.append(UInt8(ascii: "\n"))
             output.flushWhenFull()
         }
@@ -206,7 +241,7 @@ struct JSONLinesWriter: ReportWriter {
                 output.append(name)
             }
             output.append(",\"text\":")
-            output.append(jsonString(match.text))
+            output.appendJSONString(utf8: match.textUTF8)
             output.append(",\"utf8\":[")
             output.appendDecimal(range.lowerBound)
             output.append(UInt8(ascii: ","))

@@ -157,17 +157,15 @@ extension CompiledRegex {
     func markMatchStarts(
         in text: UnsafeBufferPointer<UInt8>, lowerBound: Int, end: Int, marks: inout [UInt64], scan scratch: SearchScratch
     ) -> Bool {
-        if scratch.state.everyStartDFA == nil {
-            scratch.state.everyStartDFA = LazyDFA(
-                nfa: program.reverseNFA, reverse: true, kind: .leftmostLongest, limits: scratch.state.limits,
-                flagsStartLikeStates: false, marksEveryStart: true)
+        // Searched in place through optional chaining: binding it to a local copied the whole DFA (a retain and a
+        // release of each of its tables) per call, and even `== nil` copied it to read its tag.
+        if let marked = scratch.state.everyStartDFA?.markMatchStarts(in: text, end: end, lowerBound: lowerBound, marks: &marks) {
+            return marked
         }
-        // Moved out (not copied), so that its tables stay uniquely referenced while it grows.
-        guard var dfa = scratch.state.everyStartDFA else { return false }
-        scratch.state.everyStartDFA = nil
-        let marked = dfa.markMatchStarts(in: text, end: end, lowerBound: lowerBound, marks: &marks)
-        scratch.state.everyStartDFA = dfa
-        return marked
+        scratch.state.everyStartDFA = LazyDFA(
+            nfa: program.reverseNFA, reverse: true, kind: .leftmostLongest, limits: scratch.state.limits,
+            flagsStartLikeStates: false, marksEveryStart: true)
+        return scratch.state.everyStartDFA?.markMatchStarts(in: text, end: end, lowerBound: lowerBound, marks: &marks) ?? false
     }
 
     /// `firstMatch(in:from:)` within a scan: the same text as every other search with this scratch since `beginScan`.

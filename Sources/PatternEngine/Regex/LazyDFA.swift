@@ -982,12 +982,9 @@ extension RegexProgram {
         if state.limits != limits {
             state = SearchState(self, limits: limits)
         }
-        if usesInnerLiteral, let innerLiteral, var prefixDFA = state.reversePrefixDFA {
-            // Moved out (not copied), so that its tables stay uniquely referenced while it grows.
-            state.reversePrefixDFA = nil
-            let result = searchByInnerLiteral(text, from: from, innerLiteral: innerLiteral, prefixDFA: &prefixDFA, state: &state)
-            state.reversePrefixDFA = prefixDFA
-            if let result { return result }
+        if usesInnerLiteral, let innerLiteral,
+           let result = searchByInnerLiteral(text, from: from, innerLiteral: innerLiteral, state: &state) {
+            return result
         }
         let end: Int
         switch state.forwardDFA.findEnd(in: text, from: from, firstBytes: firstBytes) {
@@ -1007,15 +1004,19 @@ extension RegexProgram {
         }
     }
 
-    /// The search through the inner literal: `.some(match)` or `.some(nil)` when it decided, nil when a cache gave up.
+    /// The search through the inner literal: `.some(match)` or `.some(nil)` when it decided, nil when a cache gave up
+    /// (or `state` has no prefix DFA).
+    ///
+    /// The prefix DFA is searched in place, through optional chaining on `state`: binding it to a local
+    /// (`if var prefixDFA = state.reversePrefixDFA`) copied the whole `LazyDFA` per candidate, a retain and a
+    /// release of each of its tables (`initializeWithCopy for LazyDFA` in the regex case's profile).
     private func searchByInnerLiteral(
-        _ text: UnsafeBufferPointer<UInt8>, from: Int, innerLiteral: InnerLiteral, prefixDFA: inout LazyDFA,
-        state: inout SearchState
+        _ text: UnsafeBufferPointer<UInt8>, from: Int, innerLiteral: InnerLiteral, state: inout SearchState
     ) -> Range<Int>?? {
         var lowerBound = from
         while let literal = innerLiteral.firstIndex(in: text, from: lowerBound) {
-            switch prefixDFA.findStart(in: text, end: literal, lowerBound: lowerBound) {
-            case .gaveUp:
+            switch state.reversePrefixDFA?.findStart(in: text, end: literal, lowerBound: lowerBound) {
+            case nil, .gaveUp:
                 return nil
             case .notFound:
                 break

@@ -101,16 +101,21 @@ enum LiteralPrefixes {
     }
 }
 
-/// Up to three bytes one of which starts every match, found quickly with word-at-a-time scanning.
+/// Up to three bytes one of which starts every match, found thirty-two bytes at a time with vector compares.
 struct FirstByteSet: Sendable {
     /// The bytes (one to three).
     let bytes: [UInt8]
-    private let splatted: [UInt64]
+    /// Each byte repeated across a vector; the list is padded to three by repeating the first.
+    private let needles: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>)
 
     /// A set of one to three given bytes.
     init(bytes: [UInt8]) {
         self.bytes = bytes
-        splatted = bytes.map { UInt64($0) &* 0x0101_0101_0101_0101 }
+        let first = bytes.first ?? 0
+        func needle(_ index: Int) -> SIMD16<UInt8> {
+            SIMD16<UInt8>(repeating: index < bytes.count ? bytes[index] : first)
+        }
+        needles = (needle(0), needle(1), needle(2))
     }
 
     /// The set for `nfa` (whose matches are non-empty), or nil when more than three bytes can start a match.
@@ -146,26 +151,38 @@ struct FirstByteSet: Sendable {
 
     /// The first index in `from..<text.count` holding one of the bytes, or nil.
     ///
-    /// - Complexity: O(n), about one eighth of a byte-by-byte loop's work.
+    /// Thirty-two bytes a step: two vectors compared with the three needles, one test for both. The
+    /// word-at-a-time loop this replaces (eight bytes a step, a loop over the bytes inside) was a third of
+    /// the instructions of `list` with the ticket-id regex, whose inner literal `-` it looks for.
+    ///
+    /// - Complexity: O(n), thirty-two bytes per step.
     func firstIndex(in text: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let base = text.baseAddress, from >= 0 else { return nil }
+        guard let base = text.baseAddress, from >= 0, !bytes.isEmpty else { return nil }
         let count = text.count
         var index = from
-        let raw = UnsafeRawPointer(base)
-        let lows: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while index + 8 <= count {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            var found: UInt64 = 0
-            for pattern in splatted {
-                let difference = word ^ pattern
-                found |= (difference &- lows) & ~difference & highs
+        // The needles hold three bytes at most; a longer list (never built) goes byte by byte.
+        if bytes.count <= 3 {
+            let raw = UnsafeRawPointer(base)
+            let zero = SIMD16<UInt8>(repeating: 0)
+            let (first, second, third) = needles
+            while count &- index >= 32 {
+                let low = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                let high = raw.loadUnaligned(fromByteOffset: index &+ 16, as: SIMD16<UInt8>.self)
+                let lowFound = zero.replacing(with: 0xFF, where: (low .== first) .| (low .== second) .| (low .== third))
+                let highFound = zero.replacing(with: 0xFF, where: (high .== first) .| (high .== second) .| (high .== third))
+                let (either, eitherHigh) = SIMDLanes.words(lowFound | highFound)
+                if either | eitherHigh != 0 {
+                    if let lane = SIMDLanes.firstNonZero(lowFound) { return index &+ lane }
+                    if let lane = SIMDLanes.firstNonZero(highFound) { return index &+ 16 &+ lane }
+                }
+                index &+= 32
             }
-            if found != 0 {
-                // The lowest flagged byte is exact: borrows only create false flags above a true zero byte.
-                return index + found.trailingZeroBitCount / 8
+            while count &- index >= 16 {
+                let chunk = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                let found = zero.replacing(with: 0xFF, where: (chunk .== first) .| (chunk .== second) .| (chunk .== third))
+                if let lane = SIMDLanes.firstNonZero(found) { return index &+ lane }
+                index &+= 16
             }
-            index += 8
         }
         while index < count {
             if bytes.contains(base[index]) { return index }

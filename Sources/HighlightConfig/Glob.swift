@@ -43,14 +43,10 @@ public struct Glob: Sendable, Hashable {
     /// - Complexity: O(pattern length); braces add one alternation each.
     public init(_ pattern: String) {
         self.pattern = pattern
-        var text = Substring(pattern)
-        while text.hasPrefix("/") { text = text.dropFirst() }
-        var parser = GlobParser(scalars: Array(text.unicodeScalars))
-        tree = parser.parsePattern()
+        let parsed = ParsedGlob(pattern)
+        tree = parsed.tree
+        matchesEmptyPath = parsed.matchesEmptyPath
         nfa = GlobNFA(tree)
-        // Only a pattern of nothing but `**` segments matches the empty path (the root itself):
-        // `*/*` needs two segments, even though its stars could each match nothing.
-        matchesEmptyPath = text.split(separator: "/", omittingEmptySubsequences: true).allSatisfy { $0 == "**" }
     }
 
     /// Whether the relative path (segments separated by `/`) matches.
@@ -74,6 +70,29 @@ public struct Glob: Sendable, Hashable {
 }
 
 // MARK: Parsing
+
+/// A glob parsed but not compiled: what `GlobSet`, which compiles many globs together, needs of each.
+struct ParsedGlob: Sendable {
+    let tree: GlobNode
+    /// Whether a path with no segments matches.
+    let matchesEmptyPath: Bool
+
+    /// Parses `pattern`; a leading `/` is ignored.
+    init(_ pattern: String) {
+        var text = Substring(pattern)
+        while text.hasPrefix("/") { text = text.dropFirst() }
+        var parser = GlobParser(scalars: Array(text.unicodeScalars))
+        tree = parser.parsePattern()
+        // Only a pattern of nothing but `**` segments matches the empty path (the root itself):
+        // `*/*` needs two segments, even though its stars could each match nothing.
+        matchesEmptyPath = text.split(separator: "/", omittingEmptySubsequences: true).allSatisfy { $0 == "**" }
+    }
+
+    init(tree: GlobNode, matchesEmptyPath: Bool) {
+        self.tree = tree
+        self.matchesEmptyPath = matchesEmptyPath
+    }
+}
 
 /// A glob as a tree: sequences, alternations and the elements of a path.
 indirect enum GlobNode: Sendable, Hashable {
@@ -536,6 +555,17 @@ public struct GlobSet: Sendable {
     ///
     /// - Complexity: O(total pattern length), expected (hashing).
     public init(_ globs: [Glob], directoryOnly: [Bool] = [], cacheLimit: Int = GlobDFA.defaultCacheLimit) {
+        self.init(parsed: globs.map { ParsedGlob(tree: $0.tree, matchesEmptyPath: $0.matchesEmptyPath) }, directoryOnly: directoryOnly,
+                  cacheLimit: cacheLimit)
+    }
+
+    /// The set of `patterns` (as `Glob` reads them), parsed and compiled only together: each glob's own automaton
+    /// is never built.
+    public init(patterns: [String], directoryOnly: [Bool] = [], cacheLimit: Int = GlobDFA.defaultCacheLimit) {
+        self.init(parsed: patterns.map(ParsedGlob.init), directoryOnly: directoryOnly, cacheLimit: cacheLimit)
+    }
+
+    private init(parsed globs: [ParsedGlob], directoryOnly: [Bool], cacheLimit: Int) {
         let directoryOnly = globs.indices.map { directoryOnly.indices.contains($0) && directoryOnly[$0] }
         func better(_ best: Best?, _ index: Int) -> Best {
             let current = best ?? (-1, -1)

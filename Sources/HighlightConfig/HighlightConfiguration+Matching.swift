@@ -154,12 +154,29 @@ public struct LocatedMatch: Sendable, Hashable {
     /// - Complexity: O(*n*) in the bytes up to the last match (see `TextPoint.points`), plus each
     ///   match's bytes and its excerpt.
     public static func locate(_ matches: [Match], in text: UnsafeBufferPointer<UInt8>, maximumExcerptBytes: Int = 0) -> [LocatedMatch] {
+        locate(matches, in: text, maximumExcerptBytes: maximumExcerptBytes, throughEnd: false).matches
+    }
+
+    /// Locates `matches` as `locate(_:in:maximumExcerptBytes:)` does, and the end of the text in the same pass.
+    ///
+    /// - Complexity: O(*n*) in the text's bytes, plus each match's bytes and its excerpt.
+    public static func locateCountingToEnd(
+        _ matches: [Match], in text: UnsafeBufferPointer<UInt8>, maximumExcerptBytes: Int = 0
+    ) -> (matches: [LocatedMatch], end: TextPoint) {
+        let located = locate(matches, in: text, maximumExcerptBytes: maximumExcerptBytes, throughEnd: true)
+        return (located.matches, located.end ?? .start)
+    }
+
+    private static func locate(
+        _ matches: [Match], in text: UnsafeBufferPointer<UInt8>, maximumExcerptBytes: Int, throughEnd: Bool
+    ) -> (matches: [LocatedMatch], end: TextPoint?) {
         var offsets: [Int] = []
-        offsets.reserveCapacity(matches.count * 2)
+        offsets.reserveCapacity(matches.count * 2 + 1)
         for match in matches {
             offsets.append(match.utf8Range.lowerBound)
             offsets.append(match.utf8Range.upperBound)
         }
+        if throughEnd { offsets.append(text.count) }
         let points = TextPoint.points(ofUTF8Offsets: offsets, in: text)
         let whole = 0..<text.count
         var matchedBytes: [UInt8] = []
@@ -178,7 +195,7 @@ public struct LocatedMatch: Sendable, Hashable {
                 excerpt: excerpt(from: range.lowerBound, in: text, maximumBytes: maximumExcerptBytes)))
             textStart += range.count
         }
-        return located
+        return (located, throughEnd ? points.last : nil)
     }
 
     /// The text from `start` to its line's end, at most `maximumBytes` long, cut before a partial character.

@@ -19,7 +19,8 @@ import HighlightConfig
 
 /// One pattern of an ignore file.
 struct IgnorePattern: Sendable {
-    var glob: Glob
+    /// The pattern as `Glob` reads it (`**/` before a name at any depth, braces escaped).
+    var glob: String
     var negated: Bool
     var directoryOnly: Bool
 }
@@ -67,10 +68,10 @@ public struct IgnoreFile: Sendable {
             let anchored = line.contains("/")
             let body = Self.bracesEscaped(line)
             let pattern = anchored ? body : "**/" + body
-            patterns.append(IgnorePattern(glob: Glob(pattern), negated: negated, directoryOnly: directoryOnly))
+            patterns.append(IgnorePattern(glob: pattern, negated: negated, directoryOnly: directoryOnly))
         }
         self.patterns = patterns
-        self.globs = GlobSet(patterns.map(\.glob), directoryOnly: patterns.map(\.directoryOnly))
+        self.globs = GlobSet(patterns: patterns.map(\.glob), directoryOnly: patterns.map(\.directoryOnly))
     }
 
     /// The pattern with each `{` escaped: git reads braces as themselves (`{a,b}.txt` names that one file), where

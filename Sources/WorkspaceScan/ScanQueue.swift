@@ -2,7 +2,8 @@ import Dispatch
 import Synchronization
 
 // The hand-over between a walk and the workers that scan what it finds. The
-// walker gathers files in small batches and appends each batch with one
+// walker gathers files in small batches (16 files, or fewer that make a
+// megabyte) and appends each batch with one
 // semaphore signal (a signal per file would wake a worker per file: a futex
 // call and a context switch each, which costs more than reading a small
 // file); a worker waits on the semaphore, takes the next batch and stores
@@ -11,8 +12,11 @@ import Synchronization
 
 /// A work queue fed by a walk and drained by scanning workers, keeping results in walk order.
 final class ScanQueue: Sendable {
-    /// Files handed over at once.
+    /// Files handed over at once, at most.
     static let batchSize = 16
+    /// Bytes handed over at once: a batch ends at the file that reaches this size, so that a few large files are
+    /// spread over the workers rather than searched one after another by the worker that took their batch.
+    static let batchBytes = 1 << 20
 
     private struct State {
         var batches: [[ScanItem]] = []

@@ -250,13 +250,16 @@ public enum WorkspaceScanner {
             }
         }
         var batch: [ScanItem] = []
+        var batchBytes = 0
         batch.reserveCapacity(ScanQueue.batchSize)
         for root in roots {
             WorkspaceWalker.walk(under: root, options: walkOptions, problem: problem) { file in
                 batch.append(prepare(file))
-                if batch.count == ScanQueue.batchSize {
+                batchBytes += file.size
+                if batch.count == ScanQueue.batchSize || batchBytes >= ScanQueue.batchBytes {
                     queue.add(batch)
                     batch.removeAll(keepingCapacity: true)
+                    batchBytes = 0
                 }
             }
         }
@@ -349,7 +352,7 @@ public enum WorkspaceScanner {
     /// the bytes before it. Each piece is located on its own and shifted by the lines and units of the pieces
     /// before it. A piece that is not valid UTF-8 makes the whole text go the single way, which replaces it.
     ///
-    /// - Complexity: O(n) spread over the cores: each piece is read to check it, to search it, and to count it.
+    /// - Complexity: O(n) spread over the cores: each piece is read to check it, to search it, and to locate it.
     static func searchInPieces(
         _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
         options: ScanOptions, into result: inout ScannedFile, minimumBytes: Int = pieceThreshold, pieceBytes: Int = 1 << 20
@@ -385,9 +388,11 @@ public enum WorkspaceScanner {
             var syntax: SyntaxIndex?
             let list = filter.matches(of: configuration.ruleSet, in: text, startingIn: range, languageID: origin.languageID, syntax: &syntax)
             let local = list.matches.map { Match(ruleIndex: $0.ruleIndex, utf8Range: ($0.utf8Range.lowerBound - range.lowerBound)..<($0.utf8Range.upperBound - range.lowerBound)) }
-            let located = LocatedMatch.locate(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
-            let end = number == ranges.count - 1 ? nil : TextPoint.points(ofUTF8Offsets: [piece.count], in: piece).first
-            pieces.withLock { $0[number] = Piece(matches: located, truncated: list.truncated, end: end ?? .start) }
+            // The last piece's end is not needed: it is located up to its last match only.
+            let located = number == ranges.count - 1
+                ? (LocatedMatch.locate(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes), TextPoint.start)
+                : LocatedMatch.locateCountingToEnd(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
+            pieces.withLock { $0[number] = Piece(matches: located.0, truncated: list.truncated, end: located.1) }
         }
         let found = pieces.withLock { $0 }
         guard found.allSatisfy({ $0 != nil }) else { return false }

@@ -396,9 +396,10 @@ struct GlobNFA: Sendable, Hashable {
             let glob = globs[index]
             tagged[node].append(intern(.tag(any: glob.any, files: glob.files, next: remainder)))
         }
-        // Entries from the deepest nodes up, so every shared child's entry exists before its parent's.
+        // Entries in the reverse order of the nodes' making (a child is made after its parent), so that every
+        // shared child's entry exists before its parent's; nodes only one glob reaches need none.
         var entries = [Int32](repeating: 0, count: children.count)
-        for node in stride(from: children.count - 1, through: 0, by: -1) {
+        for node in stride(from: children.count - 1, through: 0, by: -1) where node == 0 || globCount[node] > 1 {
             var targets = tagged[node]
             for child in children[node].values where globCount[child] > 1 {
                 if let element = item[child] { targets.append(compile(element, next: entries[child])) }

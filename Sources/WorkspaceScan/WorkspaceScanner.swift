@@ -394,24 +394,36 @@ public enum WorkspaceScanner {
                 : LocatedMatch.locateCountingToEnd(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
             pieces.withLock { $0[number] = Piece(matches: located.0, truncated: list.truncated, end: located.1) }
         }
-        let found = pieces.withLock { $0 }
-        guard found.allSatisfy({ $0 != nil }) else { return false }
+        // Taken out of the lock, so that each piece's matches are the only reference and are shifted in place.
+        var found = pieces.withLock { all in
+            let taken = all
+            all = []
+            return taken.compactMap { $0 }
+        }
+        guard found.count == ranges.count else { return false }
+        let limit = configuration.ruleSet.limits.maximumMatchCount ?? Int.max
         var matches: [LocatedMatch] = []
+        matches.reserveCapacity(min(limit, found.reduce(0) { $0 + $1.matches.count }))
         var truncated = false
         var before = TextPoint.start
-        let limit = configuration.ruleSet.limits.maximumMatchCount ?? Int.max
-        for piece in found.compactMap({ $0 }) {
-            for var match in piece.matches {
-                guard matches.count < limit else {
-                    truncated = true
-                    break
+        for number in found.indices {
+            var piece = Piece(matches: [], truncated: false, end: .start)
+            swap(&piece, &found[number])
+            if before != .start {
+                for index in piece.matches.indices {
+                    let range = piece.matches[index].utf8Range
+                    piece.matches[index].utf8Range = (range.lowerBound + before.utf8Offset)..<(range.upperBound + before.utf8Offset)
+                    piece.matches[index].start = piece.matches[index].start.counted(from: before)
+                    piece.matches[index].end = piece.matches[index].end.counted(from: before)
                 }
-                match.utf8Range = (match.utf8Range.lowerBound + before.utf8Offset)..<(match.utf8Range.upperBound + before.utf8Offset)
-                match.start = match.start.counted(from: before)
-                match.end = match.end.counted(from: before)
-                matches.append(match)
             }
-            if truncated || piece.truncated {
+            if matches.count + piece.matches.count > limit {
+                matches.append(contentsOf: piece.matches.prefix(limit - matches.count))
+                truncated = true
+                break
+            }
+            matches.append(contentsOf: piece.matches)
+            if piece.truncated {
                 truncated = true
                 break
             }

@@ -145,7 +145,7 @@ func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
             body(number)
         }
     }
-    let helpers = min(count, ProcessInfo.processInfo.activeProcessorCount) - 1
+    let helpers = min(count, WorkspaceScanner.cores) - 1
     let done = DispatchSemaphore(value: 0)
     for _ in 0..<max(helpers, 0) {
         Thread.detachNewThread {
@@ -170,6 +170,9 @@ public enum WorkspaceScanner {
     /// The bytes examined for a NUL to call a file binary.
     public static let binaryCheckBytes = 8 << 10
 
+    /// The cores to scan on, read once: Foundation reads the cgroup's CPU quota files each time it is asked.
+    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
     /// Scans `files` on all cores; `progress(done, total)` is called on the calling thread between
     /// batches, and the scan ends early, with the files scanned so far, once `shouldStop` says so.
     ///
@@ -184,7 +187,7 @@ public enum WorkspaceScanner {
         while start < files.count, !shouldStop() {
             let end = min(files.count, start + batchSize)
             let next = Atomic<Int>(start)
-            let workers = min(end - start, max(1, ProcessInfo.processInfo.activeProcessorCount))
+            let workers = min(end - start, cores)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 let worker = ScanWorker()
                 while true {
@@ -230,7 +233,7 @@ public enum WorkspaceScanner {
         options: ScanOptions = ScanOptions(), problem: (WalkProblem) -> Void = { _ in }, prepare: (WalkedFile) -> ScanItem
     ) -> [ScannedFile] {
         let queue = ScanQueue()
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let workers = cores
         let group = DispatchGroup()
         for _ in 0..<workers {
             DispatchQueue.global().async(group: group) {
@@ -357,8 +360,7 @@ public enum WorkspaceScanner {
         _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
         options: ScanOptions, into result: inout ScannedFile, minimumBytes: Int = pieceThreshold, pieceBytes: Int = 1 << 20
     ) -> Bool {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        guard cores > 1, text.count >= minimumBytes, !filter.needsSyntax,
+        guard text.count >= minimumBytes, cores > 1, !filter.needsSyntax,
               configuration.ruleSet.maximumMatchLineBreaks.lineFeeds == 0, let base = text.baseAddress
         else { return false }
         // Four pieces a core, so that a piece full of matches does not leave the other cores idle.

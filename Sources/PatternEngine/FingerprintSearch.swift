@@ -246,11 +246,12 @@ extension FingerprintSearch {
         var position = from
         // Every load of a block starting at `position` stays inside the text while `position <= lastBlock`.
         let lastBlock = checker.text.count &- maximumSideOffset &- 16
-        let zero = SIMD16<UInt8>(repeating: 0)
         let count = fingerprints.count
         let folds = hasFoldedSides
+        let zero = SIMD16<UInt8>(repeating: 0)
         while position < limit, position <= lastBlock {
-            var hits = SIMDMask<SIMD16<Int8>>(repeating: false)
+            // Per lane, the smallest difference from any fingerprint (see SIMDLanes): zero where one holds.
+            var closest = SIMD16<UInt8>(repeating: 0xFF)
             var index = 0
             if folds {
                 while index < count {
@@ -258,8 +259,9 @@ extension FingerprintSearch {
                     let vector = index &<< 2
                     let first = raw.loadUnaligned(fromByteOffset: position &+ offsets[side], as: SIMD16<UInt8>.self)
                     let second = raw.loadUnaligned(fromByteOffset: position &+ offsets[side &+ 1], as: SIMD16<UInt8>.self)
-                    hits = hits .| (((first | vectors[vector]) .== vectors[vector &+ 1])
-                        .& ((second | vectors[vector &+ 2]) .== vectors[vector &+ 3]))
+                    let difference = ((first | vectors[vector]) ^ vectors[vector &+ 1])
+                        | ((second | vectors[vector &+ 2]) ^ vectors[vector &+ 3])
+                    closest = SIMDLanes.minimum(closest, difference)
                     index &+= 1
                 }
             } else {
@@ -269,11 +271,11 @@ extension FingerprintSearch {
                     let vector = index &<< 2
                     let first = raw.loadUnaligned(fromByteOffset: position &+ offsets[side], as: SIMD16<UInt8>.self)
                     let second = raw.loadUnaligned(fromByteOffset: position &+ offsets[side &+ 1], as: SIMD16<UInt8>.self)
-                    hits = hits .| ((first .== vectors[vector &+ 1]) .& (second .== vectors[vector &+ 3]))
+                    closest = SIMDLanes.minimum(closest, (first ^ vectors[vector &+ 1]) | (second ^ vectors[vector &+ 3]))
                     index &+= 1
                 }
             }
-            let lanes = zero.replacing(with: 0xFF, where: hits)
+            let lanes = zero.replacing(with: 0xFF, where: closest .== zero)
             if let found = checker.firstMatch(inLanes: lanes, blockStart: position, limit: limit) {
                 return found.match
             }

@@ -326,10 +326,11 @@ final class RarePairScan: Sendable, CustomStringConvertible {
     let maxOffset: Int
     /// The estimated automaton steps per text byte that hits cause.
     let estimatedStepsPerByte: Double
-    /// Per pair, the vectors to compare with: first side then second side, one byte each, or two each when
-    /// `comparesTwoPerSide` (folded letters).
+    /// Per pair, the vectors to compare with: the first side's byte then the second's; with `hasFoldedSides`, each
+    /// side's fold bit (0, or the one bit in which its two bytes differ) before its byte with that bit set.
     private let needles: [SIMD16<UInt8>]
-    private let comparesTwoPerSide: Bool
+    /// Whether some side allows two bytes (a folded letter); without any, the loop skips the ORs.
+    private let hasFoldedSides: Bool
     /// `isFirstByte[b] != 0` when some pair starts with `b`.
     private let isFirstByte: [UInt8]
 
@@ -345,7 +346,8 @@ final class RarePairScan: Sendable, CustomStringConvertible {
             for offset in 0..<max(0, positions.count - 1) where offset <= LiteralPrefilter.maximumRareOffset {
                 let left = positions[offset]
                 let right = positions[offset + 1]
-                guard let a = left.first, let b = right.first, left.count <= 2, right.count <= 2 else { continue }
+                guard let a = left.first, let b = right.first, left.count <= 2, right.count <= 2,
+                      Self.differInOneBit(left), Self.differInOneBit(right) else { continue }
                 let pair = Pair(first: a, firstOther: left.last ?? a, second: b, secondOther: right.last ?? b)
                 result.append((offset, pair, Self.estimatedPercentage(left, right)))
             }
@@ -392,19 +394,23 @@ final class RarePairScan: Sendable, CustomStringConvertible {
         var steps = 0.0
         var vectors: [SIMD16<UInt8>] = []
         var firstBytes = [UInt8](repeating: 0, count: 256)
-        let twoPerSide = sorted.contains { $0.key.first != $0.key.firstOther || $0.key.second != $0.key.secondOther }
+        let folds = sorted.contains { $0.key.first != $0.key.firstOther || $0.key.second != $0.key.secondOther }
         for (pair, offset) in sorted {
             let left: [UInt8] = pair.first == pair.firstOther ? [pair.first] : [pair.first, pair.firstOther]
             let right: [UInt8] = pair.second == pair.secondOther ? [pair.second] : [pair.second, pair.secondOther]
             steps += cost(Self.estimatedPercentage(left, right), offset) / 100
-            let sides = twoPerSide ? [pair.first, pair.firstOther, pair.second, pair.secondOther] : [pair.first, pair.second]
+            // A side's two bytes differ in one bit at most: ORing that bit into both makes them one value.
+            let firstFold = pair.first ^ pair.firstOther
+            let secondFold = pair.second ^ pair.secondOther
+            let sides = folds
+                ? [firstFold, pair.first | firstFold, secondFold, pair.second | secondFold] : [pair.first, pair.second]
             vectors += sides.map { SIMD16<UInt8>(repeating: $0) }
             firstBytes[Int(pair.first)] = 1
             firstBytes[Int(pair.firstOther)] = 1
         }
         estimatedStepsPerByte = steps
         needles = vectors
-        comparesTwoPerSide = twoPerSide
+        hasFoldedSides = folds
         isFirstByte = firstBytes
     }
 
@@ -440,29 +446,29 @@ final class RarePairScan: Sendable, CustomStringConvertible {
         var position = max(utf8Offset, 0)
         guard end &- position >= 2, let base = text.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
-        let zero = SIMD16<UInt8>(repeating: 0)
-        let twoPerSide = comparesTwoPerSide
+        let folds = hasFoldedSides
         let found: Int? = needles.withUnsafeBufferPointer { needles in
             let count = needles.count
             while end &- position >= 17 {
                 let left = raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self)
                 let right = raw.loadUnaligned(fromByteOffset: position &+ 1, as: SIMD16<UInt8>.self)
-                var hits = SIMDMask<SIMD16<Int8>>(repeating: false)
+                // Per lane, the smallest difference from any pair (see SIMDLanes): zero where one holds.
+                var closest = SIMD16<UInt8>(repeating: 0xFF)
                 var index = 0
-                if twoPerSide {
+                if folds {
                     while index < count {
-                        hits = hits .| (((left .== needles[index]) .| (left .== needles[index &+ 1]))
-                            .& ((right .== needles[index &+ 2]) .| (right .== needles[index &+ 3])))
+                        let difference = ((left | needles[index]) ^ needles[index &+ 1])
+                            | ((right | needles[index &+ 2]) ^ needles[index &+ 3])
+                        closest = SIMDLanes.minimum(closest, difference)
                         index &+= 4
                     }
                 } else {
                     while index < count {
-                        hits = hits .| ((left .== needles[index]) .& (right .== needles[index &+ 1]))
+                        closest = SIMDLanes.minimum(closest, (left ^ needles[index]) | (right ^ needles[index &+ 1]))
                         index &+= 2
                     }
                 }
-                let lanes = zero.replacing(with: 0xFF, where: hits)
-                if let lane = SIMDLanes.firstNonZero(lanes) {
+                if let lane = SIMDLanes.firstZero(closest) {
                     return position &+ lane
                 }
                 position &+= 16
@@ -475,6 +481,12 @@ final class RarePairScan: Sendable, CustomStringConvertible {
             position &+= 1
         }
         return nil
+    }
+
+    /// Whether a side's allowed bytes (one, or two) differ in one bit at most, as the scan's fold needs.
+    private static func differInOneBit(_ side: [UInt8]) -> Bool {
+        guard let first = side.first, let last = side.last else { return false }
+        return (first ^ last).nonzeroBitCount <= 1
     }
 
     /// Whether variant `variant` occurs at `start`.
@@ -527,7 +539,25 @@ final class RarePairScan: Sendable, CustomStringConvertible {
 }
 
 /// Reading a comparison result: lanes are 0xFF where it held, 0 elsewhere.
+///
+/// Several comparisons are best combined as differences rather than as masks: `(x ^ b)` is zero exactly where
+/// `x` holds `b`, an OR of differences is zero where all hold, and the lane-wise minimum of differences is zero where any
+/// holds. A loop that ORs comparison masks instead keeps them as vectors of booleans, which the compiler turns
+/// back into bytes (a shift, an AND and a compare) at every step.
 enum SIMDLanes {
+    /// The smaller of each pair of lanes (`pminub`); the standard library's `pointwiseMin` is not inlined.
+    @inline(__always)
+    static func minimum(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        a.replacing(with: b, where: b .< a)
+    }
+
+    /// The first lane that is zero, or nil.
+    @inline(__always)
+    static func firstZero(_ lanes: SIMD16<UInt8>) -> Int? {
+        let zero = SIMD16<UInt8>(repeating: 0)
+        return firstNonZero(zero.replacing(with: 0xFF, where: lanes .== zero))
+    }
+
     /// The first lane that is not zero, or nil; read as two 64-bit words, which is cheaper than a lane-by-lane reduction.
     @inline(__always)
     static func firstNonZero(_ lanes: SIMD16<UInt8>) -> Int? {

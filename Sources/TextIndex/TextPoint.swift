@@ -104,6 +104,12 @@ public struct TextPoint: Sendable, Hashable {
             return nil
         }
 
+        /// The smaller of each pair of lanes (`pminub`).
+        @inline(__always)
+        private static func minimum(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> SIMD16<UInt8> {
+            a.replacing(with: b, where: b .< a)
+        }
+
         /// The number of lanes of `lanes` that are 1 (each lane must be 0 or 1).
         @inline(__always)
         private static func laneCount(_ lanes: SIMD16<UInt8>) -> Int {
@@ -133,42 +139,47 @@ public struct TextPoint: Sendable, Hashable {
             let laneIndices = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
             walk: while position < target {
                 // Sixty-four bytes at a time while they are ASCII without a `\r`: one test for all four
-                // vectors, the line feeds summed lane by lane and then across the lanes.
+                // vectors, the line feeds summed lane by lane and then across the lanes. The line start is
+                // found once, after the run: the last line feed lies in the last block that had one.
+                let runStart = position
+                var lastBlockWithLineFeed = -1
                 while target - position >= 64 {
                     let chunks = (
                         raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self),
                         raw.loadUnaligned(fromByteOffset: position + 16, as: SIMD16<UInt8>.self),
                         raw.loadUnaligned(fromByteOffset: position + 32, as: SIMD16<UInt8>.self),
                         raw.loadUnaligned(fromByteOffset: position + 48, as: SIMD16<UInt8>.self))
-                    let special = zero.replacing(with: 1, where: chunks.0 .== carriageReturns) | (chunks.0 & highBit)
-                        | zero.replacing(with: 1, where: chunks.1 .== carriageReturns) | (chunks.1 & highBit)
-                        | zero.replacing(with: 1, where: chunks.2 .== carriageReturns) | (chunks.2 & highBit)
-                        | zero.replacing(with: 1, where: chunks.3 .== carriageReturns) | (chunks.3 & highBit)
+                    // A lane-wise minimum of differences is zero where some vector holds a `\r`.
+                    let returnDistance = Self.minimum(
+                        Self.minimum(chunks.0 ^ carriageReturns, chunks.1 ^ carriageReturns),
+                        Self.minimum(chunks.2 ^ carriageReturns, chunks.3 ^ carriageReturns))
+                    let special = zero.replacing(with: 0x80, where: returnDistance .== zero)
+                        | ((chunks.0 | chunks.1 | chunks.2 | chunks.3) & highBit)
                     let (specialLow, specialHigh) = Self.words(of: special)
                     guard specialLow | specialHigh == 0 else { break }
-                    let lineFeedLanes = (
-                        zero.replacing(with: 1, where: chunks.0 .== lineFeeds), zero.replacing(with: 1, where: chunks.1 .== lineFeeds),
-                        zero.replacing(with: 1, where: chunks.2 .== lineFeeds), zero.replacing(with: 1, where: chunks.3 .== lineFeeds))
-                    // Each lane holds at most 4, each byte of the two words' sum at most 8, and all of them at most 64:
-                    // the multiplication adds the bytes into the top one without a carry.
-                    let (low, high) = Self.words(of: lineFeedLanes.0 &+ lineFeedLanes.1 &+ lineFeedLanes.2 &+ lineFeedLanes.3)
+                    // Each compare is 0xFF (minus one) where it holds: the negated sum counts line feeds, at most 4 a lane.
+                    let lineFeedLanes = zero &- (zero.replacing(with: 0xFF, where: chunks.0 .== lineFeeds)
+                        &+ zero.replacing(with: 0xFF, where: chunks.1 .== lineFeeds)
+                        &+ zero.replacing(with: 0xFF, where: chunks.2 .== lineFeeds)
+                        &+ zero.replacing(with: 0xFF, where: chunks.3 .== lineFeeds))
+                    // Each byte of the two words' sum is at most 8, and all of them at most 64: the multiplication
+                    // adds the bytes into the top one without a carry.
+                    let (low, high) = Self.words(of: lineFeedLanes)
                     let count = Int(((low &+ high) &* 0x0101_0101_0101_0101) &>> 56)
-                    position += 64
-                    utf16Offset += 64
-                    utf32Offset += 64
-                    guard count != 0 else { continue }
-                    line += count
-                    // The last line feed: in the last vector that has one.
-                    let afterLastLineFeed: Int
-                    if let lane = Self.lastNonZeroLane(lineFeedLanes.3) {
-                        afterLastLineFeed = 15 - lane
-                    } else if let lane = Self.lastNonZeroLane(lineFeedLanes.2) {
-                        afterLastLineFeed = 31 - lane
-                    } else if let lane = Self.lastNonZeroLane(lineFeedLanes.1) {
-                        afterLastLineFeed = 47 - lane
-                    } else {
-                        afterLastLineFeed = 63 - (Self.lastNonZeroLane(lineFeedLanes.0) ?? 0)
+                    if count != 0 {
+                        line += count
+                        lastBlockWithLineFeed = position
                     }
+                    position += 64
+                }
+                let run = position - runStart
+                utf16Offset += run
+                utf32Offset += run
+                if lastBlockWithLineFeed >= 0 {
+                    var lineFeed = lastBlockWithLineFeed + 63
+                    while text[lineFeed] != 0x0A { lineFeed -= 1 }
+                    // ASCII from the line feed on: one unit a byte.
+                    let afterLastLineFeed = position - lineFeed - 1
                     lineStart = TextPoint(
                         line: line, utf8Offset: position - afterLastLineFeed, utf16Offset: utf16Offset - afterLastLineFeed,
                         utf32Offset: utf32Offset - afterLastLineFeed, utf8Column: 0, utf16Column: 0, utf32Column: 0)

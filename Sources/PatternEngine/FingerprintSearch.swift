@@ -13,11 +13,15 @@
 //     lanes p  ─────────────▶ load at p+5, compare with Q  ┐ AND ─▶ lanes where a
 //           p  ─────────────▶ load at p+9, compare with y  ┘       match may start
 //
-// Several fingerprints are ORed (identical ones merged); one fingerprint is
+// Several fingerprints are combined (identical ones merged) as differences: a
+// lane-wise minimum of ORed XORs is zero where one holds; one fingerprint is
 // the packed-pair search (PackedPairSearch.swift), kept in registers and
 // unrolled. Teddy compares nibbles through a byte shuffle (`pshufb`), which the
-// baseline x86-64 the release build targets (SSE2) does not have, so here each
-// fingerprint costs its own comparisons; that is why the set is small.
+// baseline x86-64 the release build targets (SSE2) does not have, and Swift's
+// SIMD types cannot ask for even where the CPU has it (a loop of lane
+// subscripts compiles to loads from a copy on the stack, also for
+// `-target-cpu nehalem`). So here each fingerprint costs its own comparisons;
+// that is why the set is small.
 //
 // A lane that survives is a start to check in text order. The variants that
 // can start with its byte are tried longest first, then by priority (rule
@@ -62,9 +66,10 @@ struct FingerprintSearch: Sendable {
 
     /// The most variants searched this way; well above the point where the automaton is cheaper per byte.
     static let maximumVariants = 24
-    /// The cost of one fingerprint in the loop, in automaton steps per text byte, measured with `highlight-bench`
-    /// (ten fingerprints cost about what 0.9 steps do; one, unrolled in registers, about 0.05).
-    static let stepsPerFingerprint = 0.09
+    /// The cost of one fingerprint in the loop, in automaton steps per text byte: with ten words drawn from the
+    /// generated corpus of `scripts/bench-list.py`, `list` ran 1.15 times slower with ten fingerprints than with the
+    /// automaton and its pair prefilter (estimated 0.39 steps a byte); one, unrolled in registers, costs about 0.05.
+    static let stepsPerFingerprint = 0.042
     /// The cost of checking one hit, in automaton steps.
     static let stepsPerHit = 3.0
     /// The furthest position inside a word a fingerprint may use (loads stay within sixteen bytes of a start).

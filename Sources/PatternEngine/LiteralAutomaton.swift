@@ -365,9 +365,10 @@ final class LiteralAutomaton: Sendable {
         let chosenPrefilter = configuration.usesPrefilter ? LiteralPrefilter(firstBytes: firstBytes, variants: variantBytes) : nil
         prefilter = chosenPrefilter
         // Fingerprints replace the automaton where they are estimated cheaper than it (with its prefilter, or bare).
+        // A single-byte prefilter's estimate counts with a margin (`LiteralPrefilter.comparableStepsPerByte`).
         if configuration.usesFingerprintSearch, let search = FingerprintSearch(patternSet: patternSet),
            configuration.forcesFingerprintSearch
-            || search.estimatedStepsPerByte < (chosenPrefilter?.estimatedStepsPerByte ?? 1.0) {
+            || search.estimatedStepsPerByte < (chosenPrefilter?.comparableStepsPerByte ?? 1.0) {
             fingerprintSearch = search
         } else {
             fingerprintSearch = nil

@@ -74,6 +74,19 @@ final class LiteralPrefilter: Sendable {
     static let stepsPerHit = 6.0
     /// Above this many estimated automaton steps per text byte, stepping the automaton over every byte is as fast.
     static let maximumStepsPerByte = 0.5
+    /// How far a single-byte scan's estimate is trusted next to the fingerprints' (LiteralAutomaton.swift): it rests
+    /// on single bytes' frequencies in the background table, which real trees miss by far more than they miss two
+    /// bytes at a fixed distance. Ten words drawn from /opt/swift/usr/lib got a rare-byte estimate of 0.31 steps a
+    /// byte and `list` ran 1.5 times slower with it than with ten fingerprints (0.4 estimated); the built-in words
+    /// over /usr/include, 0.20 and 1.3 times (`scripts/bench-list.py`, BENCHMARKS.md). Pair scans, as selective as
+    /// fingerprints, are taken at their word.
+    static let singleByteEstimateMargin = 2.5
+
+    /// The estimate to weigh against the fingerprints' (see `singleByteEstimateMargin`).
+    var comparableStepsPerByte: Double {
+        if case .rarePairs = scan { return estimatedStepsPerByte }
+        return estimatedStepsPerByte * Self.singleByteEstimateMargin
+    }
     /// Above this estimated share of first bytes (in percent), the table loop stops so often that stepping the automaton is faster.
     static let maximumTableFrequency = 12.0
 

@@ -47,6 +47,8 @@ final class FileReadBuffer {
 
     /// Why the last read failed, as a short phrase ("permission denied"), when it was `.unreadable`.
     private(set) var lastFailure: String?
+    /// The size of the last file read, as the open file gave it (0 when it could not say).
+    private(set) var lastFileSize = 0
 
     /// Reads the file at `path` into the buffer and returns how many bytes it holds, or why not.
     func read(_ path: String, limit: Int, mapsLargeFiles: Bool = false, binaryCheckBytes: Int = 0) -> Result<Int, ScannedFile.Skipped> {
@@ -69,6 +71,7 @@ final class FileReadBuffer {
     func read(_ file: WalkedFile, limit: Int, mapsLargeFiles: Bool = false, binaryCheckBytes: Int = 0) -> Result<Int, ScannedFile.Skipped> {
         unmap()
         lastFailure = nil
+        lastFileSize = 0
         let (descriptor, openError) = file.withFileSystemPath { path in
             let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             return (descriptor, errno)
@@ -79,6 +82,7 @@ final class FileReadBuffer {
         guard fstat(descriptor, &info) == 0 else { return unreadable(FileSystemPath.describeError(errno)) }
         guard info.st_mode & S_IFMT == S_IFREG else { return unreadable("not a regular file") }
         guard let size = Int(exactly: info.st_size), size >= 0 else { return unreadable("its size is out of range") }
+        lastFileSize = size
         guard size <= limit else { return .failure(.tooLarge) }
         let mapping = mapsLargeFiles && size >= Self.mappingThreshold
         let head = min(size, max(binaryCheckBytes, 0))

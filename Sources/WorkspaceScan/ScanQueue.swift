@@ -17,6 +17,9 @@ final class ScanQueue: Sendable {
     /// Bytes handed over at once: a batch ends at the file that reaches this size, so that a few large files are
     /// spread over the workers rather than searched one after another by the worker that took their batch.
     static let batchBytes = 1 << 20
+    /// Files handed over at once when the walk does not look up their sizes (`WorkspaceWalker.Options.readsFileStatus`):
+    /// few, so that large files still spread over the workers.
+    static let unsizedBatchSize = 4
 
     private struct State {
         var batches: [[ScanItem]] = []

@@ -254,12 +254,13 @@ public enum WorkspaceScanner {
         }
         var batch: [ScanItem] = []
         var batchBytes = 0
-        batch.reserveCapacity(ScanQueue.batchSize)
+        let batchSize = walkOptions.readsFileStatus ? ScanQueue.batchSize : ScanQueue.unsizedBatchSize
+        batch.reserveCapacity(batchSize)
         for root in roots {
             WorkspaceWalker.walk(under: root, options: walkOptions, problem: problem) { file in
                 batch.append(prepare(file))
                 batchBytes += file.size
-                if batch.count == ScanQueue.batchSize || batchBytes >= ScanQueue.batchBytes {
+                if batch.count == batchSize || batchBytes >= ScanQueue.batchBytes {
                     queue.add(batch)
                     batch.removeAll(keepingCapacity: true)
                     batchBytes = 0
@@ -311,6 +312,8 @@ public enum WorkspaceScanner {
         case .failure(let reason):
             result.skipped = reason
             result.unreadableReason = buffer.lastFailure
+            // The size judged against the limit (a walk may not have looked it up).
+            if reason == .tooLarge { result.file.size = buffer.lastFileSize }
             return result
         }
         buffer.withBytes(count: count) { bytes in

@@ -148,11 +148,17 @@ public enum WorkspaceWalker {
         public var respectsIgnoreFiles: Bool
         /// Whether entries whose name starts with `.` are walked (default false; `.git` never is).
         public var includesHidden: Bool
+        /// Whether each file's size and modification time are looked up (default true; one `lstat` an entry). Without,
+        /// files and folders are told apart by the types the listing gives (an `lstat` only where the file system
+        /// gives none), and a file's `size` and `modificationTime` are 0: for a scan that reads each file anyway and
+        /// learns its size then, which takes the lookups off the walking thread.
+        public var readsFileStatus: Bool
 
         /// Creates options.
-        public init(respectsIgnoreFiles: Bool = true, includesHidden: Bool = false) {
+        public init(respectsIgnoreFiles: Bool = true, includesHidden: Bool = false, readsFileStatus: Bool = true) {
             self.respectsIgnoreFiles = respectsIgnoreFiles
             self.includesHidden = includesHidden
+            self.readsFileStatus = readsFileStatus
         }
     }
 
@@ -162,7 +168,8 @@ public enum WorkspaceWalker {
     /// The regular files under `root` (or `root` itself when it is a file), in walk order: the entries
     /// of each directory by the bytes of their names, a subdirectory's files where its name falls.
     ///
-    /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
+    /// - Complexity: one `readdir` per directory and one `lstat` per entry (see `Options.readsFileStatus`), plus reading
+    ///   each ignore file.
     public static func files(under root: String, options: Options = Options()) -> [WalkedFile] {
         var found: [WalkedFile] = []
         walk(under: root, options: options) { found.append($0) }
@@ -171,7 +178,8 @@ public enum WorkspaceWalker {
 
     /// Calls `visit` with each regular file under `root` (or `root` itself when it is a file), in the order of `files(under:options:)`.
     ///
-    /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
+    /// - Complexity: one `readdir` per directory and one `lstat` per entry (see `Options.readsFileStatus`), plus reading
+    ///   each ignore file.
     public static func walk(under root: String, options: Options = Options(), visit: (WalkedFile) -> Void) {
         walk(under: root, options: options, problem: { _ in }, visit: visit)
     }
@@ -180,7 +188,8 @@ public enum WorkspaceWalker {
     /// `problem` with each folder, entry or ignore file that could not be read (so that nothing is
     /// left out silently). Names that are not valid UTF-8 are walked and searched like any other.
     ///
-    /// - Complexity: one `readdir` per directory and one `lstat` per entry, plus reading each ignore file.
+    /// - Complexity: one `readdir` per directory and one `lstat` per entry (see `Options.readsFileStatus`), plus reading
+    ///   each ignore file.
     public static func walk(
         under root: String, options: Options = Options(), problem: (WalkProblem) -> Void, visit: (WalkedFile) -> Void
     ) {
@@ -204,6 +213,8 @@ public enum WorkspaceWalker {
         var bytes: [UInt8]
         var name: String
         var isValidUTF8: Bool
+        /// The type the listing gave (`DT_REG`, `DT_DIR`, …; `DT_UNKNOWN` where the file system gives none).
+        var listedType: UInt8
     }
 
     /// Walks `directory` (as shown; `directoryBytes` is its path on disk when that differs).
@@ -240,7 +251,7 @@ public enum WorkspaceWalker {
             if name == ".gitignore" || name == ".ignore" { ignoreFilesPresent.insert(name) }
             if name == "." || name == ".." || name == ".git" { continue }
             if !options.includesHidden, name.hasPrefix(".") { continue }
-            entries.append(Entry(bytes: bytes, name: name, isValidUTF8: valid != nil))
+            entries.append(Entry(bytes: bytes, name: name, isValidUTF8: valid != nil, listedType: entry.pointee.d_type))
         }
         // Entries in byte order, each directory walked where its name falls: a stable order without a global sort.
         entries.sort { $0.bytes.lexicographicallyPrecedes($1.bytes) }
@@ -272,7 +283,11 @@ public enum WorkspaceWalker {
             var info = stat()
             // 0, or the errno of the failed look.
             let lookError: Int32
-            if directoryDescriptor >= 0 {
+            if !options.readsFileStatus, entry.listedType == UInt8(DT_REG) || entry.listedType == UInt8(DT_DIR) {
+                // The type is all the walk needs: the rest of `info` stays zero.
+                info.st_mode = entry.listedType == UInt8(DT_DIR) ? S_IFDIR : S_IFREG
+                lookError = 0
+            } else if directoryDescriptor >= 0 {
                 lookError = FileSystemPath.withCString(display: entry.name, bytes: entry.isValidUTF8 ? nil : entry.bytes) {
                     fstatat(directoryDescriptor, $0, &info, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : errno
                 }

@@ -54,7 +54,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     // What the walk could not read, written to the report after the files (text and JSON only warn).
     var walkProblems: [WalkProblem] = []
     let scanned = WorkspaceScanner.scan(
-        walking: roots, options: options,
+        walking: roots, walkOptions: WorkspaceWalker.Options(readsFileStatus: false), options: options,
         problem: { problem in
             switch problem.kind {
             case .folder:

@@ -294,6 +294,38 @@ extension WorkspaceScanTests {
         #expect(separate.contains { !$0.matches.isEmpty })
     }
 
+    /// A walk that takes types from the listing lists what one that looks up every entry lists: links, FIFOs and
+    /// ignored entries left out alike; a file over the size limit still reports its size, learnt from the read.
+    @Test func walkingWithoutFileStatusListsTheSameFiles() throws {
+        let root = try Self.tree([
+            ".gitignore": Self.text("*.log\nskipped/\n"), "a.swift": Self.text("// TODO a"), "debug.log": [],
+            "sub/b.txt": Self.text("FIXME"), "sub/deeper/c.txt": [], "skipped/d.txt": [], ".hidden/e.txt": [],
+            "big.txt": [UInt8](repeating: 0x41, count: 5000),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try #require(symlink(root + "/a.swift", root + "/link-to-file.swift") == 0)
+        try #require(symlink(root + "/sub", root + "/link-to-folder") == 0)
+        try #require(mkfifo(root + "/sub/pipe.txt", 0o644) == 0)
+        for options in [WorkspaceWalker.Options(), .init(respectsIgnoreFiles: false, includesHidden: true)] {
+            var unsized = options
+            unsized.readsFileStatus = false
+            let looked = WorkspaceWalker.files(under: root, options: options)
+            let listed = WorkspaceWalker.files(under: root, options: unsized)
+            #expect(listed.map(\.path) == looked.map(\.path))
+            #expect(listed.map(\.relativePath) == looked.map(\.relativePath))
+            #expect(looked.contains { $0.size > 0 })
+            #expect(listed.allSatisfy { $0.size == 0 && $0.modificationTime == 0 })
+        }
+        #expect(WorkspaceWalker.files(under: root).map(\.relativePath) == ["a.swift", "big.txt", "sub/b.txt", "sub/deeper/c.txt"])
+        let scanned = WorkspaceScanner.scan(
+            walking: [root], walkOptions: .init(readsFileStatus: false), configuration: .builtInOnly,
+            options: ScanOptions(maximumFileSize: 4096))
+        let big = scanned.first { $0.file.relativePath == "big.txt" }
+        #expect(big?.skipped == .tooLarge)
+        #expect(big?.file.size == 5000)
+        #expect(scanned.first { $0.file.relativePath == "a.swift" }?.matches.count == 1)
+    }
+
     @Test func nulCheck() {
         for (bytes, expected) in [([UInt8](), false), (Self.text("abc"), false), ([0x41, 0x00], true), ([0x00], true)] {
             #expect(bytes.withUnsafeBufferPointer { WorkspaceScanner.containsNUL($0) } == expected, "\(bytes)")

@@ -2,12 +2,12 @@
 //
 // Scanning a file for matches yields UTF-8 offsets, sorted. Turning them into lines and
 // columns walks the text once, from each offset to the next, counting line terminators and
-// the UTF-16 and UTF-32 units of the bytes in between. Sixty-four ASCII bytes without a `\r`
-// (the usual case) are taken at once: their line feeds are counted with vector compares and
-// a population count, and the last of them marks the line start. Any other sixteen bytes are
-// taken at once too: continuation bytes and four-byte leads are counted lane by lane for the
-// UTF-16 and UTF-32 offsets, and a `\r` is a break when the byte after it is not `\n`, so
-// non-ASCII text and CRLF files stay on the vector path. The cost is a few vector operations
+// the UTF-16 and UTF-32 units of the bytes in between. Sixty-four bytes without a `\r` (the
+// usual case) are taken at once: their line feeds are counted with vector compares, and so
+// are continuation bytes and four-byte leads where the block is not all ASCII; the last line
+// feed of a run of such blocks marks the line start. Any other sixteen bytes are taken at
+// once too, and a `\r` is a break when the byte after it is not `\n`, so CRLF files stay on
+// the vector path. The cost is a few vector operations
 // per sixteen bytes up to the last offset, whatever the line lengths and the characters, and
 // nothing per match beyond its own bytes. An open document has a `LineIndex` instead; both agree, and the
 // differential tests check that they do.
@@ -104,6 +104,26 @@ public struct TextPoint: Sendable, Hashable {
             return nil
         }
 
+        /// The lanes where four comparisons held, counted: each is 0xFF (minus one) where it holds, so the negated
+        /// sum holds at most 4 a lane; each byte of the two words' sum is then at most 8, and all of them at most
+        /// 64, so the multiplication adds the bytes into the top one without a carry.
+        @inline(__always)
+        private static func sumOfCounts(
+            _ a: SIMDMask<SIMD16<Int8>>, _ b: SIMDMask<SIMD16<Int8>>, _ c: SIMDMask<SIMD16<Int8>>, _ d: SIMDMask<SIMD16<Int8>>
+        ) -> Int {
+            let zero = SIMD16<UInt8>(repeating: 0)
+            let lanes = zero &- (zero.replacing(with: 0xFF, where: a) &+ zero.replacing(with: 0xFF, where: b)
+                &+ zero.replacing(with: 0xFF, where: c) &+ zero.replacing(with: 0xFF, where: d))
+            let (low, high) = words(of: lanes)
+            return Int(((low &+ high) &* 0x0101_0101_0101_0101) &>> 56)
+        }
+
+        /// The lanes as signed bytes.
+        @inline(__always)
+        private static func signed(_ lanes: SIMD16<UInt8>) -> SIMD16<Int8> {
+            SIMD16<Int8>(truncatingIfNeeded: lanes)
+        }
+
         /// The smaller of each pair of lanes (`pminub`).
         @inline(__always)
         private static func minimum(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> SIMD16<UInt8> {
@@ -136,13 +156,16 @@ public struct TextPoint: Sendable, Hashable {
             let continuationMask = SIMD16<UInt8>(repeating: 0xC0)
             let continuationBits = SIMD16<UInt8>(repeating: 0x80)
             let fourByteLead = SIMD16<UInt8>(repeating: 0xF0)
+            let belowLeads = SIMD16<Int8>(repeating: -64)
             let laneIndices = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
             walk: while position < target {
-                // Sixty-four bytes at a time while they are ASCII without a `\r`: one test for all four
-                // vectors, the line feeds summed lane by lane and then across the lanes. The line start is
-                // found once, after the run: the last line feed lies in the last block that had one.
+                // Sixty-four bytes at a time while they hold no `\r`: one test for all four vectors, the line
+                // feeds summed lane by lane and then across the lanes, and, in a block that is not all ASCII,
+                // the continuation bytes (no unit) and four-byte leads (a second UTF-16 unit) likewise. The line
+                // start is found once, after the run: the last line feed lies in the last block that had one.
                 let runStart = position
                 var lastBlockWithLineFeed = -1
+                var lastNonASCIIBlock = -1
                 while target - position >= 64 {
                     let chunks = (
                         raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self),
@@ -153,36 +176,49 @@ public struct TextPoint: Sendable, Hashable {
                     let returnDistance = Self.minimum(
                         Self.minimum(chunks.0 ^ carriageReturns, chunks.1 ^ carriageReturns),
                         Self.minimum(chunks.2 ^ carriageReturns, chunks.3 ^ carriageReturns))
-                    let special = zero.replacing(with: 0x80, where: returnDistance .== zero)
-                        | ((chunks.0 | chunks.1 | chunks.2 | chunks.3) & highBit)
-                    let (specialLow, specialHigh) = Self.words(of: special)
-                    guard specialLow | specialHigh == 0 else { break }
-                    // Each compare is 0xFF (minus one) where it holds: the negated sum counts line feeds, at most 4 a lane.
-                    let lineFeedLanes = zero &- (zero.replacing(with: 0xFF, where: chunks.0 .== lineFeeds)
-                        &+ zero.replacing(with: 0xFF, where: chunks.1 .== lineFeeds)
-                        &+ zero.replacing(with: 0xFF, where: chunks.2 .== lineFeeds)
-                        &+ zero.replacing(with: 0xFF, where: chunks.3 .== lineFeeds))
-                    // Each byte of the two words' sum is at most 8, and all of them at most 64: the multiplication
-                    // adds the bytes into the top one without a carry.
-                    let (low, high) = Self.words(of: lineFeedLanes)
-                    let count = Int(((low &+ high) &* 0x0101_0101_0101_0101) &>> 56)
+                    let (returnsLow, returnsHigh) = Self.words(of: zero.replacing(with: 0xFF, where: returnDistance .== zero))
+                    guard returnsLow | returnsHigh == 0 else { break }
+                    let count = Self.sumOfCounts(
+                        chunks.0 .== lineFeeds, chunks.1 .== lineFeeds, chunks.2 .== lineFeeds, chunks.3 .== lineFeeds)
                     if count != 0 {
                         line += count
                         lastBlockWithLineFeed = position
                     }
+                    let (highLow, highHigh) = Self.words(of: (chunks.0 | chunks.1 | chunks.2 | chunks.3) & highBit)
+                    if highLow | highHigh == 0 {
+                        utf16Offset += 64
+                        utf32Offset += 64
+                    } else {
+                        // Continuation bytes are 0x80...0xBF: below -64 as signed bytes.
+                        let continuations = Self.sumOfCounts(
+                            Self.signed(chunks.0) .< belowLeads, Self.signed(chunks.1) .< belowLeads,
+                            Self.signed(chunks.2) .< belowLeads, Self.signed(chunks.3) .< belowLeads)
+                        let fourByteLeads = Self.sumOfCounts(
+                            chunks.0 .>= fourByteLead, chunks.1 .>= fourByteLead, chunks.2 .>= fourByteLead,
+                            chunks.3 .>= fourByteLead)
+                        utf32Offset += 64 - continuations
+                        utf16Offset += 64 - continuations + fourByteLeads
+                        lastNonASCIIBlock = position
+                    }
                     position += 64
                 }
-                let run = position - runStart
-                utf16Offset += run
-                utf32Offset += run
-                if lastBlockWithLineFeed >= 0 {
+                if lastBlockWithLineFeed >= runStart {
                     var lineFeed = lastBlockWithLineFeed + 63
                     while text[lineFeed] != 0x0A { lineFeed -= 1 }
-                    // ASCII from the line feed on: one unit a byte.
-                    let afterLastLineFeed = position - lineFeed - 1
+                    // The units after the line feed: one a byte when the blocks from there on are ASCII.
+                    var after16 = position - lineFeed - 1
+                    var after32 = after16
+                    if lastNonASCIIBlock >= lastBlockWithLineFeed {
+                        after16 = 0
+                        after32 = 0
+                        for index in (lineFeed + 1)..<position where text[index] & 0xC0 != 0x80 {
+                            after32 += 1
+                            after16 += text[index] >= 0xF0 ? 2 : 1
+                        }
+                    }
                     lineStart = TextPoint(
-                        line: line, utf8Offset: position - afterLastLineFeed, utf16Offset: utf16Offset - afterLastLineFeed,
-                        utf32Offset: utf32Offset - afterLastLineFeed, utf8Column: 0, utf16Column: 0, utf32Column: 0)
+                        line: line, utf8Offset: lineFeed + 1, utf16Offset: utf16Offset - after16,
+                        utf32Offset: utf32Offset - after32, utf8Column: 0, utf16Column: 0, utf32Column: 0)
                 }
                 // Any sixteen bytes: line breaks, UTF-16 and UTF-32 units counted lane by lane. A line
                 // break is a `\n`, or a `\r` whose next byte (read from the text one byte further on)
@@ -216,10 +252,8 @@ public struct TextPoint: Sendable, Hashable {
                     position += 16
                     utf16Offset += scalars + extraUTF16
                     utf32Offset += scalars
-                    // Back to the sixty-four-byte steps once a chunk is plain ASCII without a `\r` again.
-                    if scalars == 16, extraUTF16 == 0, Self.laneCount(returns) == 0, Self.laneCount(chunk & highBit) == 0 {
-                        continue walk
-                    }
+                    // Back to the sixty-four-byte steps once a chunk holds no `\r` again.
+                    if Self.laneCount(returns) == 0 { continue walk }
                 }
                 guard position < target else { return }
                 let byte = text[position]

@@ -56,6 +56,28 @@ import Testing
         for _ in 0..<(200 + random.next(below: 400)) {
             text += lines[random.next(below: lines.count)] + ends[random.next(below: ends.count)]
         }
+        checkPointsAgreeWithTheLineIndex(text, seed: seed)
+    }
+
+    /// Long texts without `\r` whose lines mix ASCII with two-, three- and four-byte characters, some lines
+    /// far longer than a block: the sixty-four-byte steps take non-ASCII blocks, and the line start after a run
+    /// is counted back over them.
+    @Test(arguments: UInt64(1)...12)
+    func pointsOfLongNonASCIITextsAgreeWithTheLineIndex(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let pieces = ["a", "let x = 1; ", "é", "日本語", "😀", "x😀y", "abcdefghijklmnopqrstuvwxyz0123456789", " "]
+        var text = ""
+        for _ in 0..<(150 + random.next(below: 300)) {
+            let length = random.next(below: 10) == 0 ? 20 + random.next(below: 60) : random.next(below: 8)
+            for _ in 0..<length { text += pieces[random.next(below: pieces.count)] }
+            text += "\n"
+        }
+        checkPointsAgreeWithTheLineIndex(text, seed: seed)
+    }
+
+    /// Points at offsets spread over `text` (character starts only) against the line index and the standard library.
+    func checkPointsAgreeWithTheLineIndex(_ text: String, seed: UInt64) {
+        var random = SplitMix64(seed: seed &+ 1000)
         let bytes = Array(text.utf8)
         let index = LineIndex(utf8: bytes)
         var offsets: [Int] = []

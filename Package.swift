@@ -37,7 +37,7 @@ let package = Package(
         // MARK: WorkspaceScan — .gitignore rules, the tree walker and parallel scanning of files on disk.
         .target(
             name: "WorkspaceScan", dependencies: ["HighlightConfig", "PatternEngine", "LanguageSyntax", "TextIndex"], swiftSettings: strict),
-        .testTarget(name: "WorkspaceScanTests", dependencies: ["WorkspaceScan", "HighlightConfig", "PatternEngine"], swiftSettings: strict),
+        .testTarget(name: "WorkspaceScanTests", dependencies: ["WorkspaceScan", "HighlightConfig", "PatternEngine", "Seeded"], swiftSettings: strict),
 
         // MARK: JSONRPC — Content-Length framing and messages; knows nothing of LSP.
         .target(name: "JSONRPC", dependencies: ["JSONValue"], swiftSettings: strict),

@@ -450,6 +450,33 @@ public enum WorkspaceScanner {
         bytes.withUnsafeBufferPointer { isValidUTF8($0) }
     }
 
+    /// Whether the sixteen bytes at `bytes` break no rule of UTF-8 that the three bytes before them (readable, and
+    /// checked already) and they themselves can show: a continuation byte (0x80...0xBF) exactly where a lead before
+    /// it wants one (within one byte of any lead, two of a three- or four-byte lead, three of a four-byte lead), no
+    /// byte that never occurs (0xC0, 0xC1, 0xF5...0xFF), and the second byte of 0xE0, 0xED, 0xF0 and 0xF4 in the
+    /// narrower range that rules out overlong forms, surrogates and values past U+10FFFF. Continuation bytes a lead
+    /// near the end wants beyond the sixteen are left to the caller.
+    @inline(__always)
+    static func sixteenBytesAreValid(_ bytes: UnsafeRawPointer) -> Bool {
+        typealias Bytes = SIMD16<UInt8>
+        let current = bytes.loadUnaligned(as: Bytes.self)
+        let before1 = bytes.loadUnaligned(fromByteOffset: -1, as: Bytes.self)
+        let before2 = bytes.loadUnaligned(fromByteOffset: -2, as: Bytes.self)
+        let before3 = bytes.loadUnaligned(fromByteOffset: -3, as: Bytes.self)
+        // 0x80...0xBF are the signed bytes below -64.
+        let isContinuation = SIMD16<Int8>(truncatingIfNeeded: current) .< SIMD16<Int8>(repeating: -64)
+        let wantsContinuation = (before1 .>= Bytes(repeating: 0xC0)) .| (before2 .>= Bytes(repeating: 0xE0))
+            .| (before3 .>= Bytes(repeating: 0xF0))
+        let never = (current .>= Bytes(repeating: 0xF5)) .| ((current & Bytes(repeating: 0xFE)) .== Bytes(repeating: 0xC0))
+        let outOfRange = ((before1 .== Bytes(repeating: 0xE0)) .& (current .< Bytes(repeating: 0xA0)))
+            .| ((before1 .== Bytes(repeating: 0xED)) .& (current .> Bytes(repeating: 0x9F)))
+            .| ((before1 .== Bytes(repeating: 0xF0)) .& (current .< Bytes(repeating: 0x90)))
+            .| ((before1 .== Bytes(repeating: 0xF4)) .& (current .> Bytes(repeating: 0x8F)))
+        let bad = (isContinuation .^ wantsContinuation) .| never .| outOfRange
+        let lanes = Bytes(repeating: 0).replacing(with: 0xFF, where: bad)
+        return withUnsafeBytes(of: lanes) { $0.loadUnaligned(as: UInt64.self) | $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self) } == 0
+    }
+
     /// Whether `bytes` are valid UTF-8, eight ASCII bytes at a time, without allocating.
     static func isValidUTF8(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = buffer.baseAddress else { return true }
@@ -474,6 +501,19 @@ public enum WorkspaceScanner {
                 index += 32
             }
             guard index < count else { break }
+            // Sixteen bytes that are not all ASCII, checked where they stand (see `sixteenBytesAreValid`); the next
+            // step begins after them, or at the character that starts in their last three bytes and ends beyond.
+            if index >= 3, count - index >= 16 {
+                guard sixteenBytesAreValid(UnsafeRawPointer(base + index)) else { return false }
+                let end = index + 16
+                index = end
+                for position in stride(from: end - 1, through: end - 3, by: -1) where buffer[position] >= 0xC0 {
+                    let length = buffer[position] >= 0xF0 ? 4 : buffer[position] >= 0xE0 ? 3 : 2
+                    if position + length > end { index = position }
+                    break
+                }
+                continue
+            }
             if index + 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 == 0 {

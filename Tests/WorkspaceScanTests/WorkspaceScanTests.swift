@@ -2,6 +2,7 @@ import Foundation
 import HighlightConfig
 import PatternEngine
 import Testing
+import Seeded
 @testable import WorkspaceScan
 
 /// The walker and the scanner on a real temporary tree.
@@ -162,6 +163,31 @@ import Testing
         for count in [0, 8, 31, 32, 64, 96] {
             #expect(WorkspaceScanner.isValidUTF8([UInt8](repeating: 0x41, count: count)), "\(count) ASCII bytes")
         }
+    }
+
+    /// Texts long enough for the sixteen-byte check, valid but for at most one defect (bytes at the edges of the
+    /// ranges UTF-8 allows, put anywhere, also inside a character), against the standard library.
+    @Test(arguments: UInt64(1)...4)
+    func utf8ValidationOfLongTextsAgreesWithTheStandardLibrary(seed: UInt64) {
+        let characters = ["a", "let x = 1 ", "é", "中", "🔥", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}",
+                          "\u{10000}", "\u{10FFFF}"].map { Array($0.utf8) }
+        let edges: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
+                              0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+        var random = SplitMix64(seed: seed)
+        var invalid = 0
+        for round in 0..<3_000 {
+            var bytes: [UInt8] = []
+            let length = 17 + random.next(below: 100)
+            while bytes.count < length { bytes += characters[random.next(below: characters.count)] }
+            if round % 4 != 0 {
+                let defect = (0...random.next(below: 4)).map { _ in edges[random.next(below: edges.count)] }
+                bytes.insert(contentsOf: defect, at: random.next(below: bytes.count + 1))
+            }
+            let expected = String(validating: bytes, as: UTF8.self) != nil
+            if !expected { invalid += 1 }
+            #expect(WorkspaceScanner.isValidUTF8(bytes) == expected, "\(bytes)")
+        }
+        #expect(invalid > 1_000)
     }
 
     @Test func selectedRulesOnly() throws {

@@ -9,6 +9,10 @@ import Synchronization
 // file); a worker waits on the semaphore, takes the next batch and stores
 // its results at the batch's place in walk order. When the walk ends, one
 // extra signal per worker lets each of them find the queue empty and stop.
+// Once the walk is over, the walking thread takes the results back in walk
+// order as soon as a batch and all before it are done, so that a report is
+// written while later files are still searched, and results handed on are
+// not kept.
 
 /// A work queue fed by a walk and drained by scanning workers, keeping results in walk order.
 final class ScanQueue: Sendable {
@@ -23,19 +27,24 @@ final class ScanQueue: Sendable {
 
     private struct State {
         var batches: [[ScanItem]] = []
-        var results: [[ScannedFile]] = []
+        /// Per batch, its results once stored; nil again once handed back.
+        var results: [[ScannedFile]?] = []
         var next = 0
+        /// The first batch whose results were not handed back.
+        var delivered = 0
     }
 
     private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
+    /// Signalled at each store, for the walking thread waiting on results.
+    private let stored = DispatchSemaphore(value: 0)
 
     /// Appends a batch of files found by the walk.
     func add(_ files: [ScanItem]) {
         guard !files.isEmpty else { return }
         state.withLock { state in
             state.batches.append(files)
-            state.results.append([])
+            state.results.append(nil)
         }
         available.signal()
     }
@@ -60,10 +69,31 @@ final class ScanQueue: Sendable {
         state.withLock { state in
             if state.results.indices.contains(index) { state.results[index] = results }
         }
+        stored.signal()
     }
 
-    /// The results in walk order (those stored so far).
-    func results() -> [ScannedFile] {
-        state.withLock { $0.results.flatMap { $0 } }
+    /// The results of the batches that are done, in walk order, from the first not handed back up to the first not
+    /// done; each is handed back once.
+    private func doneResults() -> [ScannedFile] {
+        state.withLock { state in
+            var done: [ScannedFile] = []
+            while state.delivered < state.results.count, let results = state.results[state.delivered] {
+                done += results
+                state.results[state.delivered] = nil
+                state.delivered += 1
+            }
+            return done
+        }
+    }
+
+    /// The results of the next batches to be done, in walk order, waiting for them; nil once every batch added was
+    /// handed back. Call once the walk has added its last batch.
+    func nextResults() -> [ScannedFile]? {
+        while true {
+            let done = doneResults()
+            if !done.isEmpty { return done }
+            if state.withLock({ $0.delivered == $0.results.count }) { return nil }
+            stored.wait()
+        }
     }
 }

@@ -232,6 +232,23 @@ public enum WorkspaceScanner {
         walking roots: [String], walkOptions: WorkspaceWalker.Options = WorkspaceWalker.Options(),
         options: ScanOptions = ScanOptions(), problem: (WalkProblem) -> Void = { _ in }, prepare: (WalkedFile) -> ScanItem
     ) -> [ScannedFile] {
+        var results: [ScannedFile] = []
+        scan(walking: roots, walkOptions: walkOptions, options: options, problem: problem, prepare: prepare) {
+            results.append($0)
+        }
+        return results
+    }
+
+    /// Walks and scans as `scan(walking:walkOptions:options:problem:prepare:)` does, and hands each result to
+    /// `deliver` (on the calling thread, in walk order) once the walk is over, each as soon as it and those before
+    /// it are done: a report is written while later files are still searched, after every `problem` of the walk.
+    ///
+    /// - Complexity: O(total bytes) spread over the cores, plus the walk and one `prepare` per file.
+    public static func scan(
+        walking roots: [String], walkOptions: WorkspaceWalker.Options = WorkspaceWalker.Options(),
+        options: ScanOptions = ScanOptions(), problem: (WalkProblem) -> Void = { _ in }, prepare: (WalkedFile) -> ScanItem,
+        deliver: (ScannedFile) -> Void
+    ) {
         let queue = ScanQueue()
         let workers = cores
         let group = DispatchGroup()
@@ -269,8 +286,8 @@ public enum WorkspaceScanner {
         }
         queue.add(batch)
         queue.finish(workers: workers)
+        while let done = queue.nextResults() { done.forEach(deliver) }
         group.wait()
-        return queue.results()
     }
 
     /// Scans one file.

@@ -53,7 +53,26 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     var configurationOfItem: [Int] = []
     // What the walk could not read, written to the report after the files (text and JSON only warn).
     var walkProblems: [WalkProblem] = []
-    let scanned = WorkspaceScanner.scan(
+
+    var writer: any ReportWriter
+    switch request.format {
+    case .text: writer = TextWriter(colours: request.colours)
+    case .json: writer = JSONLinesWriter()
+    case .sarif: writer = SARIFWriter(blocking: isCheck, currentDirectory: lookup.currentDirectory)
+    case .github: writer = GitHubWriter(blocking: isCheck)
+    case .junit: writer = JUnitWriter(command: request.command)
+    }
+    var output = OutputBuffer()
+    // Warnings about skipped files are gathered too (a tree of 50,000 files may hold 20,000 binaries), and each
+    // buffer is written before the other is added to, so that a terminal shows them in walk order.
+    var warnings = OutputBuffer(descriptor: STDERR_FILENO)
+    var matchCount = 0
+    var filesWithMatches = 0
+    var searchedCount = 0
+
+    // Each file's report as soon as it and those before it are searched, in walk order.
+    var position = 0
+    WorkspaceScanner.scan(
         walking: roots, walkOptions: WorkspaceWalker.Options(readsFileStatus: false), options: options,
         problem: { problem in
             switch problem.kind {
@@ -76,55 +95,41 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             walked.relativePath = relativePath
             let limit = !namedFiles.isEmpty && namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
             return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
+        },
+        deliver: { result in
+            let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            func warnInOrder(_ message: String) {
+                output.flush()
+                warnings.append("highlight-ls: \(message)\n")
+            }
+            var skipReason: String?
+            switch result.skipped {
+            case .tooLarge?:
+                skipReason = "\(describeSize(result.file.size)) > \(describeSize(request.maximumFileSize)) limit"
+                warnInOrder("skipped \(result.file.path): \(skipReason ?? ""); name it or pass --max-filesize")
+            case .binary?:
+                skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"
+                warnInOrder("skipped \(result.file.path): \(skipReason ?? "")")
+            case .unreadable?:
+                let reason = result.unreadableReason ?? "unknown error"
+                skipReason = "cannot read it: \(reason)"
+                warnInOrder("cannot read \(result.file.path): \(reason); it was not searched")
+                status = isCheck ? 2 : max(status, 1)
+            case nil:
+                searchedCount += 1
+            }
+            if result.truncated { warnInOrder("\(result.file.path): too many matches; only the first \(result.matches.count) are shown") }
+            matchCount += result.matches.count
+            if !result.matches.isEmpty { filesWithMatches += 1 }
+            let report = FileReport(
+                scanned: result, configuration: entry, skipReason: skipReason,
+                messages: request.format == .text || request.format == .json ? [] : messages(for: result, configuration: entry))
+            // The text and JSON writers write nothing for a file without matches.
+            if !result.matches.isEmpty || (request.format != .text && request.format != .json) { warnings.flush() }
+            writer.file(report, to: &output)
+            position += 1
         })
 
-    var writer: any ReportWriter
-    switch request.format {
-    case .text: writer = TextWriter(colours: request.colours)
-    case .json: writer = JSONLinesWriter()
-    case .sarif: writer = SARIFWriter(blocking: isCheck, currentDirectory: lookup.currentDirectory)
-    case .github: writer = GitHubWriter(blocking: isCheck)
-    case .junit: writer = JUnitWriter(command: request.command)
-    }
-    var output = OutputBuffer()
-    // Warnings about skipped files are gathered too (a tree of 50,000 files may hold 20,000 binaries), and each
-    // buffer is written before the other is added to, so that a terminal shows them in walk order.
-    var warnings = OutputBuffer(descriptor: STDERR_FILENO)
-    var matchCount = 0
-    var filesWithMatches = 0
-    var searchedCount = 0
-    for (position, result) in scanned.enumerated() {
-        let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
-        func warnInOrder(_ message: String) {
-            output.flush()
-            warnings.append("highlight-ls: \(message)\n")
-        }
-        var skipReason: String?
-        switch result.skipped {
-        case .tooLarge?:
-            skipReason = "\(describeSize(result.file.size)) > \(describeSize(request.maximumFileSize)) limit"
-            warnInOrder("skipped \(result.file.path): \(skipReason ?? ""); name it or pass --max-filesize")
-        case .binary?:
-            skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"
-            warnInOrder("skipped \(result.file.path): \(skipReason ?? "")")
-        case .unreadable?:
-            let reason = result.unreadableReason ?? "unknown error"
-            skipReason = "cannot read it: \(reason)"
-            warnInOrder("cannot read \(result.file.path): \(reason); it was not searched")
-            status = isCheck ? 2 : max(status, 1)
-        case nil:
-            searchedCount += 1
-        }
-        if result.truncated { warnInOrder("\(result.file.path): too many matches; only the first \(result.matches.count) are shown") }
-        matchCount += result.matches.count
-        if !result.matches.isEmpty { filesWithMatches += 1 }
-        let report = FileReport(
-            scanned: result, configuration: entry, skipReason: skipReason,
-            messages: request.format == .text || request.format == .json ? [] : messages(for: result, configuration: entry))
-        // The text and JSON writers write nothing for a file without matches.
-        if !result.matches.isEmpty || (request.format != .text && request.format != .json) { warnings.flush() }
-        writer.file(report, to: &output)
-    }
     warnings.flush()
     for problem in walkProblems {
         let file = WalkedFile(path: problem.path, relativePath: problem.path, size: 0, modificationTime: 0)

@@ -7,10 +7,10 @@
 // are continuation bytes and four-byte leads where the block is not all ASCII; the last line
 // feed of a run of such blocks marks the line start. Any other sixteen bytes are taken at
 // once too, and a `\r` is a break when the byte after it is not `\n`, so CRLF files stay on
-// the vector path. The cost is a few vector operations
-// per sixteen bytes up to the last offset, whatever the line lengths and the characters, and
-// nothing per match beyond its own bytes. An open document has a `LineIndex` instead; both agree, and the
-// differential tests check that they do.
+// the vector path. The cost is a few vector operations per sixteen bytes up to the last
+// offset, whatever the line lengths and the characters, and nothing per match beyond its own
+// bytes. An open document has a `LineIndex` instead; both agree, and the differential tests
+// check that they do.
 
 /// A place in a text, in every unit a client may count in.
 ///

@@ -3,6 +3,14 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
+/// VectorKernels reaches LLVM's x86 intrinsics through `Builtin` and is compiled for AVX2; its callers check the CPU
+/// first (Sources/VectorKernels). The manifest is evaluated on the building machine, so the flags follow its architecture.
+#if arch(x86_64)
+let kernelFlags: [SwiftSetting] = [.unsafeFlags(["-parse-stdlib", "-Xcc", "-mavx2"])]
+#else
+let kernelFlags: [SwiftSetting] = [.unsafeFlags(["-parse-stdlib"])]
+#endif
+
 let package = Package(
     name: "highlight-ls",
     products: [
@@ -17,8 +25,11 @@ let package = Package(
         .target(name: "TextIndex", swiftSettings: strict),
         .testTarget(name: "TextIndexTests", dependencies: ["TextIndex", "Seeded"], swiftSettings: strict),
 
-        // MARK: PatternEngine — rules, literal automaton, regex, overlap resolution; depends on nothing.
-        .target(name: "PatternEngine", swiftSettings: strict),
+        // MARK: VectorKernels — the few loops that need AVX2 (the nibble shuffle of Teddy); depends on nothing.
+        .target(name: "VectorKernels", swiftSettings: strict + kernelFlags),
+
+        // MARK: PatternEngine — rules, literal automaton, regex, overlap resolution; depends on VectorKernels only.
+        .target(name: "PatternEngine", dependencies: ["VectorKernels"], swiftSettings: strict),
         .testTarget(name: "PatternEngineTests", dependencies: ["PatternEngine", "Seeded"], swiftSettings: strict),
 
         // MARK: LanguageSyntax — comment and string syntax per language, scanned line by line; depends on nothing.

@@ -16,12 +16,10 @@
 // Several fingerprints are combined (identical ones merged) as differences: a
 // lane-wise minimum of ORed XORs is zero where one holds; one fingerprint is
 // the packed-pair search (PackedPairSearch.swift), kept in registers and
-// unrolled. Teddy compares nibbles through a byte shuffle (`pshufb`), which the
-// baseline x86-64 the release build targets (SSE2) does not have, and Swift's
-// SIMD types cannot ask for even where the CPU has it (a loop of lane
-// subscripts compiles to loads from a copy on the stack, also for
-// `-target-cpu nehalem`). So here each fingerprint costs its own comparisons;
-// that is why the set is small.
+// unrolled. Each fingerprint costs its own comparisons, so where the CPU has
+// AVX2, Teddy's nibble tables (NibbleTables.swift), whose cost does not grow
+// with the words, replace them when estimated cheaper; the fingerprints then
+// search only the last bytes of a text, where Teddy's loads would run past it.
 //
 // A lane that survives is a start to check in text order. The variants that
 // can start with its byte are tried longest first, then by priority (rule
@@ -29,6 +27,8 @@
 // its whole-word and `accept` checks is the match: the earliest start wins,
 // then the longest, then the first rule — the automaton's leftmost-longest
 // order, without its states.
+
+import VectorKernels
 
 /// A search for a few literal words: fingerprints compared sixteen starts at a time, then each hit checked directly.
 struct FingerprintSearch: Sendable {
@@ -82,9 +82,15 @@ struct FingerprintSearch: Sendable {
     let estimatedHitPercentage: Double
     /// The estimated cost per text byte, in automaton steps, to compare with the automaton's (1 bare, less with a prefilter).
     var estimatedStepsPerByte: Double {
+        nibbleTables?.estimatedStepsPerByte ?? fingerprintStepsPerByte
+    }
+    /// The same for the fingerprints' own loop.
+    private var fingerprintStepsPerByte: Double {
         let loop = fingerprints.count == 1 ? 0.05 : Self.stepsPerFingerprint * Double(fingerprints.count)
         return loop + estimatedHitPercentage / 100 * Self.stepsPerHit
     }
+    /// Teddy's tables, searched instead of the fingerprints where the CPU has AVX2 and they are estimated cheaper.
+    private(set) var nibbleTables: NibbleTables?
     /// Whether some side folds case (an OR before its comparison); without any, the loop skips the ORs.
     let hasFoldedSides: Bool
     let variants: [Variant]
@@ -101,13 +107,19 @@ struct FingerprintSearch: Sendable {
     /// Per fingerprint: the offsets of the first and second side.
     private let sideOffsets: [Int]
 
-    /// Picks a fingerprint per variant of `patternSet`; nil when there are none or more than `maximumVariants`.
-    init?(patternSet: LiteralPatternSet, maximumVariants: Int = FingerprintSearch.maximumVariants) {
+    /// Picks a fingerprint per variant of `patternSet`, and Teddy's tables where `usesNibbleTables` allows (nil: when
+    /// estimated cheaper, true: always, false: never; never without AVX2); nil when there are no variants or more than
+    /// `maximumVariants`.
+    init?(
+        patternSet: LiteralPatternSet, maximumVariants: Int = FingerprintSearch.maximumVariants,
+        usesNibbleTables: Bool? = nil
+    ) {
         guard !patternSet.variants.isEmpty, patternSet.variants.count <= maximumVariants else { return nil }
         var variants: [Variant] = []
         var needles: [UInt8] = []
         var masks: [UInt8] = []
         var chosen: Set<Fingerprint> = []
+        var words: [(bytes: [UInt8], foldMask: [UInt8])] = []
         for variant in patternSet.variants {
             let bytes: [UInt8]
             let mask: [UInt8]
@@ -126,6 +138,7 @@ struct FingerprintSearch: Sendable {
                 ruleIndex: pattern.ruleIndex, wholeWord: pattern.wholeWord))
             needles += bytes
             masks += mask
+            words.append((bytes, mask))
             chosen.insert(Self.fingerprint(bytes: bytes, foldMask: mask))
         }
         let sorted = chosen.sorted()
@@ -174,6 +187,10 @@ struct FingerprintSearch: Sendable {
         self.vectors = vectors
         sideOffsets = offsets
         hasFoldedSides = sorted.contains { $0.first.foldMask != 0 || $0.second.foldMask != 0 }
+        if VectorUnit.hasAVX2, usesNibbleTables != false, let tables = NibbleTables(words: words),
+           usesNibbleTables == true || tables.estimatedStepsPerByte < fingerprintStepsPerByte {
+            nibbleTables = tables
+        }
     }
 
     /// The share of text bytes that can pass `side`, in percent, by the background table.
@@ -224,21 +241,63 @@ extension FingerprintSearch {
                             let checker = StartChecker(
                                 text: text, needles: needles, masks: masks, candidateStart: candidateStart,
                                 candidateList: candidateList, variants: variants, accept: accept)
+                            var from = utf8Offset
+                            if let nibbleTables {
+                                switch nibbleSearch(
+                                    UnsafeRawPointer(base), tables: nibbleTables, checker: checker, from: from, limit: limit)
+                                {
+                                case .found(let match): return match
+                                case .searchedUpTo(let position): from = position
+                                }
+                            }
                             if fingerprints.count == 1 {
-                                return packedPairSearch(
-                                    UnsafeRawPointer(base), checker: checker, from: utf8Offset, limit: limit)
+                                return packedPairSearch(UnsafeRawPointer(base), checker: checker, from: from, limit: limit)
                             }
                             return vectors.withUnsafeBufferPointer { vectors in
                                 sideOffsets.withUnsafeBufferPointer { offsets in
                                     fingerprintSearch(
                                         UnsafeRawPointer(base), vectors: vectors, offsets: offsets, checker: checker,
-                                        from: utf8Offset, limit: limit)
+                                        from: from, limit: limit)
                                 }
                             }
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// How far Teddy's loop got: a match (or nil, none before the limit), or the first start it did not search.
+    enum NibbleOutcome {
+        case found(Match?)
+        case searchedUpTo(Int)
+    }
+
+    /// Teddy's loop (NibbleTables.swift) over the blocks whose loads stay inside the text; the rest is left to the
+    /// fingerprints.
+    @inline(__always)
+    private func nibbleSearch(
+        _ raw: UnsafeRawPointer, tables: NibbleTables, checker: StartChecker, from: Int, limit: Int
+    ) -> NibbleOutcome {
+        // A block at `p` reads `p ..< p + 32 + positions - 1`; no block needs to start at or past the limit.
+        let lastBlock = min(checker.text.count &- 31 &- tables.positions, limit &- 1)
+        var position = from
+        return tables.bytes.withUnsafeBytes { table in
+            guard let tableBase = table.baseAddress else { return .searchedUpTo(position) }
+            while position <= lastBlock {
+                let block = NibbleShuffle.firstBlock(
+                    text: raw, from: position, lastBlock: lastBlock, tables: tableBase, positions: tables.positions)
+                var lanes = block.lanes
+                if lanes == 0 { return .searchedUpTo(block.start) }
+                while lanes != 0 {
+                    let start = block.start &+ lanes.trailingZeroBitCount
+                    lanes &= lanes &- 1
+                    if start >= limit { return .found(nil) }
+                    if let match = checker.match(at: start) { return .found(match) }
+                }
+                position = block.start &+ 32
+            }
+            return .searchedUpTo(position)
         }
     }
 

@@ -76,6 +76,9 @@ final class LiteralAutomaton: Sendable {
         var usesFingerprintSearch: Bool
         /// Whether fingerprints are used whenever the words allow, whatever the estimates (tests).
         var forcesFingerprintSearch = false
+        /// Whether the fingerprint search may use Teddy's tables where the CPU has AVX2 (NibbleTables.swift): nil when
+        /// estimated cheaper than the fingerprints, true always (tests), false never.
+        var usesNibbleTables: Bool?
 
         /// Creates a configuration; the fingerprint search follows `usesPrefilter` unless given.
         init(kind: Kind?, usesPrefilter: Bool, denseByteBudget: Int, usesFingerprintSearch: Bool? = nil) {
@@ -366,7 +369,7 @@ final class LiteralAutomaton: Sendable {
         prefilter = chosenPrefilter
         // Fingerprints replace the automaton where they are estimated cheaper than it (with its prefilter, or bare).
         // A single-byte prefilter's estimate counts with a margin (`LiteralPrefilter.comparableStepsPerByte`).
-        if configuration.usesFingerprintSearch, let search = FingerprintSearch(patternSet: patternSet),
+        if configuration.usesFingerprintSearch, let search = FingerprintSearch(patternSet: patternSet, usesNibbleTables: configuration.usesNibbleTables),
            configuration.forcesFingerprintSearch
             || search.estimatedStepsPerByte < (chosenPrefilter?.comparableStepsPerByte ?? 1.0) {
             fingerprintSearch = search

@@ -2,16 +2,20 @@ import Foundation
 import Seeded
 import Testing
 @testable import PatternEngine
+import VectorKernels
 
 /// The fingerprint and packed-pair searches against the bare automaton and the reference engine.
 @Suite struct FingerprintSearchTests {
-    /// The configuration under test (fingerprints on), and the bare automaton it must agree with.
-    static let fingerprints: LiteralAutomaton.Configuration = {
+    /// The configuration under test (fingerprints on; with Teddy's tables whenever the CPU has AVX2, or never), and
+    /// the bare automaton it must agree with.
+    static func fast(nibbles: Bool) -> LiteralAutomaton.Configuration {
         var configuration = LiteralAutomaton.Configuration(
             kind: .dense, usesPrefilter: true, denseByteBudget: 16 << 20, usesFingerprintSearch: true)
         configuration.forcesFingerprintSearch = true
+        configuration.usesNibbleTables = nibbles
         return configuration
-    }()
+    }
+    static let fingerprints = fast(nibbles: false)
     static let bare = LiteralAutomaton.Configuration(
         kind: .dense, usesPrefilter: false, denseByteBudget: 16 << 20, usesFingerprintSearch: false)
 
@@ -43,14 +47,15 @@ import Testing
 
     /// Runs `rules` over `text` with every check: whole text, a sub-range, and an accepting predicate.
     func check(
-        _ rules: [Rule], _ text: [UInt8], seed: UInt64, reference: Bool, generator: inout SplitMix64,
+        _ rules: [Rule], _ text: [UInt8], seed: UInt64, reference: Bool, generator: inout SplitMix64, nibbles: Bool,
         compiled: (fast: RuleSet, slow: RuleSet)? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
-        let fast = compiled?.fast ?? RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.fingerprints)
+        let fast = compiled?.fast
+            ?? RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.fast(nibbles: nibbles))
         let slow = compiled?.slow ?? RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.bare)
         let expected = reference ? ReferenceRuleMatcher.matches(rules: rules, in: text) : slow.matches(in: text).matches
         let actual = fast.matches(in: text).matches
-        let description = "seed \(seed): rules \(rules.map(\.pattern)) cs \(rules.map(\.caseSensitive)) "
+        let description = "seed \(seed), nibbles \(nibbles): rules \(rules.map(\.pattern)) cs \(rules.map(\.caseSensitive)) "
             + "ww \(rules.map(\.wholeWord)), text \(String(decoding: text, as: UTF8.self).debugDescription)"
         #expect(actual == expected, "\(description)", sourceLocation: sourceLocation)
         if reference {
@@ -91,7 +96,7 @@ import Testing
 
     /// Random rule sets of 1 to 30 words drawn from real identifiers (prefixes and suffixes too, so words overlap),
     /// on texts made of the same identifiers, recased, with words at the very start and end of the text.
-    @Test func randomIdentifierWordsAgree() {
+    @Test(arguments: [false, true]) func randomIdentifierWordsAgree(nibbles: Bool) {
         let identifiers = Self.identifiers
         #expect(identifiers.count > 500, "identifiers read from Sources: \(identifiers.count)")
         guard !identifiers.isEmpty else { return }
@@ -137,13 +142,13 @@ import Testing
             if Int.random(in: 0..<10, using: &generator) == 0, !bytes.isEmpty {
                 bytes[Int.random(in: 0..<bytes.count, using: &generator)] = 0xFF
             }
-            if !check(rules, bytes, seed: seed, reference: reference, generator: &generator) { return }
+            if !check(rules, bytes, seed: seed, reference: reference, generator: &generator, nibbles: nibbles) { return }
         }
     }
 
     /// Every length of text from 0 to 80 with one word placed at every offset: the vector blocks, the unrolled pairs of
     /// blocks and the byte-by-byte tail all see a match at each of their lanes, including the last byte of the text.
-    @Test func wordsAtEveryOffsetAgree() {
+    @Test(arguments: [false, true]) func wordsAtEveryOffsetAgree(nibbles: Bool) {
         var generator = SplitMix64(seed: 0x45_44_47_45)
         let cases: [[String]] = [["q"], ["Zx"], ["parseQuery"], ["abcdefghijklmnopqrstu"], ["TODO", "FIXME"], ["é"],
                                  ["naïve", "CAFÉ", "ok"]]
@@ -151,9 +156,10 @@ import Testing
             for caseSensitive in [true, false] {
                 let rules = [Rule(name: "w", pattern: .words(words), caseSensitive: caseSensitive)]
                 let compiled = (
-                    fast: RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.fingerprints),
+                    fast: RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.fast(nibbles: nibbles)),
                     slow: RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.bare))
                 #expect(compiled.fast.literalAutomaton?.fingerprintSearch != nil)
+                #expect((compiled.fast.literalAutomaton?.fingerprintSearch?.nibbleTables != nil) == (nibbles && VectorUnit.hasAVX2))
                 let placed = words.last ?? "q"
                 for length in 0...80 {
                     let filler = Array(repeating: UInt8(ascii: "-"), count: length)
@@ -164,7 +170,7 @@ import Testing
                         }
                         if !check(
                             rules, text, seed: UInt64(length * 1000 + offset), reference: false, generator: &generator,
-                            compiled: compiled) {
+                            nibbles: nibbles, compiled: compiled) {
                             return
                         }
                     }
@@ -174,7 +180,7 @@ import Testing
     }
 
     /// Tables of overlapping words: the earliest start, then the longest, then the first rule, as the automaton does.
-    @Test func overlappingWordsResolveLikeTheAutomaton() {
+    @Test(arguments: [false, true]) func overlappingWordsResolveLikeTheAutomaton(nibbles: Bool) {
         var generator = SplitMix64(seed: 0x4F_56_4C)
         let cases: [([Rule], String)] = [
             ([words(["he", "she", "hers", "his"])], "ushers and his shelf"),
@@ -187,7 +193,7 @@ import Testing
             ([words(["aaaa", "aa"])], "aaaaaaaaa"),
         ]
         for (index, (rules, text)) in cases.enumerated() {
-            _ = check(rules, Array(text.utf8), seed: UInt64(index), reference: true, generator: &generator)
+            _ = check(rules, Array(text.utf8), seed: UInt64(index), reference: true, generator: &generator, nibbles: nibbles)
         }
     }
 
@@ -201,8 +207,13 @@ import Testing
         func chosen(_ rules: [Rule]) -> Bool { RuleSet(rules: rules).literalAutomaton?.fingerprintSearch != nil }
         #expect(chosen([words(["parseQuery"])]))
         #expect(chosen([words(["todo"], caseSensitive: false)]))
-        // Ten words that share a rare byte: ten fingerprints cost more than the automaton's one-byte prefilter.
-        #expect(!chosen([words((0..<10).map { "Q\($0)x" })]))
+        // Ten words that share a rare byte: ten fingerprints cost more than the automaton's one-byte prefilter, Teddy's
+        // tables (where the CPU has AVX2) less.
+        #expect(chosen([words((0..<10).map { "Q\($0)x" })]) == VectorUnit.hasAVX2)
+        func teddy(_ rules: [Rule]) -> Bool { RuleSet(rules: rules).literalAutomaton?.fingerprintSearch?.nibbleTables != nil }
+        #expect(teddy([words(["tordea_aia_tfrtr70", "maorlOcnDhsr", "niiyeaLaetrn", "flke_rsotai", "orto_gj_icb",
+                              "rh_ee_yts", "bsorp_ry", "tzWihrUe", "aedher", "rtny"])]) == VectorUnit.hasAVX2)
+        #expect(!teddy([words(["parseQuery"])]))
         #expect(fingerprints([words(["parseQuery"])]) == "Q@5+y@9")
         #expect(fingerprints([words(["todo"], caseSensitive: false)]) == "o~@1+d~@2")
         #expect(fingerprints([words(["x"])]) == "x@0")
@@ -211,5 +222,67 @@ import Testing
         // Off with the prefilter: the benchmarks' bare automaton.
         #expect(RuleSet(rules: [words(["a"])], limits: RuleSet.Limits(usesLiteralPrefilter: false))
             .literalAutomaton?.fingerprintSearch == nil)
+    }
+
+    /// The AVX2 loop against the tables read byte by byte: random tables (1 to 3 positions, any bucket bits) over random
+    /// texts, every block start and last block, so each lane, each position's load and the end of the range are seen.
+    @Test(.enabled(if: VectorUnit.hasAVX2)) func nibbleShuffleAgreesWithTheTablesReadByteByByte() {
+        var generator = SplitMix64(seed: 0x54_45_44_44)
+        for _ in 0..<300 {
+            let positions = Int.random(in: 1...NibbleShuffle.maximumPositions, using: &generator)
+            // Sparse bits, so that some blocks pass and most do not.
+            var tables = [UInt8](repeating: 0, count: positions * NibbleShuffle.bytesPerPosition)
+            for k in 0..<positions {
+                for nibble in 0..<16 {
+                    for half in 0..<2 {
+                        let value = UInt8.random(in: 0...255, using: &generator) & UInt8.random(in: 0...255, using: &generator)
+                        tables[k * 64 + half * 32 + nibble] = value
+                        tables[k * 64 + half * 32 + nibble + 16] = value
+                    }
+                }
+            }
+            let text = (0..<Int.random(in: 40...400, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            func passes(_ start: Int) -> Bool {
+                var bits: UInt8 = 0xFF
+                for k in 0..<positions {
+                    let byte = text[start + k]
+                    bits &= tables[k * 64 + Int(byte & 15)] & tables[k * 64 + 32 + Int(byte >> 4)]
+                }
+                return bits != 0
+            }
+            let lastBlock = text.count - 31 - positions
+            let from = Int.random(in: 0...max(0, lastBlock), using: &generator)
+            var expected: (start: Int, lanes: UInt32) = (lastBlock + 1, 0)
+            var block = from
+            while block <= lastBlock {
+                let lanes = (0..<32).reduce(UInt32(0)) { passes(block + $1) ? $0 | 1 << UInt32($1) : $0 }
+                if lanes != 0 {
+                    expected = (block, lanes)
+                    break
+                }
+                block += 32
+            }
+            if expected.lanes == 0 { expected.start = block }
+            let actual = text.withUnsafeBytes { text in
+                tables.withUnsafeBytes { tables -> (start: Int, lanes: UInt32)? in
+                    guard let textBase = text.baseAddress, let tableBase = tables.baseAddress else { return nil }
+                    return NibbleShuffle.firstBlock(
+                        text: textBase, from: from, lastBlock: lastBlock, tables: tableBase, positions: positions)
+                }
+            }
+            guard let actual else {
+                Issue.record("empty buffers")
+                return
+            }
+            #expect(actual.start == expected.start && actual.lanes == expected.lanes,
+                    "positions \(positions), text of \(text.count) from \(from): \(actual) != \(expected)")
+        }
+    }
+
+    /// The CPU's features as the kernel lists them: the first `flags` line, word by word.
+    @Test func cpuFlagsAreReadFromTheFirstFlagsLine() {
+        let cpuinfo = "processor\t: 0\nflags\t\t: fpu sse2 avx2 bmi2\nbugs\t\t: spectre_v1\n\nprocessor\t: 1\nflags\t\t: fpu\n"
+        #expect(VectorUnit.flagsLine(in: Array(cpuinfo.utf8)[...]) == ["fpu", "sse2", "avx2", "bmi2"])
+        #expect(VectorUnit.flagsLine(in: Array("vendor_id : x\nflagsx : avx2\n".utf8)[...]).isEmpty)
     }
 }

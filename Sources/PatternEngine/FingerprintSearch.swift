@@ -89,7 +89,10 @@ struct FingerprintSearch: Sendable {
         let loop = fingerprints.count == 1 ? 0.05 : Self.stepsPerFingerprint * Double(fingerprints.count)
         return loop + estimatedHitPercentage / 100 * Self.stepsPerHit
     }
-    /// Teddy's tables, searched instead of the fingerprints where the CPU has AVX2 and they are estimated cheaper.
+    /// Whether the AVX2 loops run (the CPU has them, and the configuration did not turn them off).
+    let usesAVX2: Bool
+    /// Teddy's tables, searched instead of two or more fingerprints where the AVX2 loops run and they are estimated
+    /// cheaper.
     private(set) var nibbleTables: NibbleTables?
     /// Whether some side folds case (an OR before its comparison); without any, the loop skips the ORs.
     let hasFoldedSides: Bool
@@ -107,12 +110,13 @@ struct FingerprintSearch: Sendable {
     /// Per fingerprint: the offsets of the first and second side.
     private let sideOffsets: [Int]
 
-    /// Picks a fingerprint per variant of `patternSet`, and Teddy's tables where `usesNibbleTables` allows (nil: when
-    /// estimated cheaper, true: always, false: never; never without AVX2); nil when there are no variants or more than
-    /// `maximumVariants`.
+    /// Picks a fingerprint per variant of `patternSet`; nil when there are no variants or more than `maximumVariants`.
+    ///
+    /// Where the CPU has AVX2 and `usesAVX2` allows, one fingerprint is searched thirty-two starts a step, and two or
+    /// more by Teddy's tables when those are estimated cheaper (always with `forcesNibbleTables`).
     init?(
         patternSet: LiteralPatternSet, maximumVariants: Int = FingerprintSearch.maximumVariants,
-        usesNibbleTables: Bool? = nil
+        usesAVX2: Bool = true, forcesNibbleTables: Bool = false
     ) {
         guard !patternSet.variants.isEmpty, patternSet.variants.count <= maximumVariants else { return nil }
         var variants: [Variant] = []
@@ -187,8 +191,9 @@ struct FingerprintSearch: Sendable {
         self.vectors = vectors
         sideOffsets = offsets
         hasFoldedSides = sorted.contains { $0.first.foldMask != 0 || $0.second.foldMask != 0 }
-        if VectorUnit.hasAVX2, usesNibbleTables != false, let tables = NibbleTables(words: words),
-           usesNibbleTables == true || tables.estimatedStepsPerByte < fingerprintStepsPerByte {
+        self.usesAVX2 = usesAVX2 && VectorUnit.hasAVX2
+        if self.usesAVX2, sorted.count > 1, let tables = NibbleTables(words: words),
+           forcesNibbleTables || tables.estimatedStepsPerByte < fingerprintStepsPerByte {
             nibbleTables = tables
         }
     }
@@ -285,15 +290,11 @@ extension FingerprintSearch {
         return tables.bytes.withUnsafeBytes { table in
             guard let tableBase = table.baseAddress else { return .searchedUpTo(position) }
             while position <= lastBlock {
-                let block = NibbleShuffle.firstBlock(
+                let block = AVX2Search.firstNibbleBlock(
                     text: raw, from: position, lastBlock: lastBlock, tables: tableBase, positions: tables.positions)
-                var lanes = block.lanes
-                if lanes == 0 { return .searchedUpTo(block.start) }
-                while lanes != 0 {
-                    let start = block.start &+ lanes.trailingZeroBitCount
-                    lanes &= lanes &- 1
-                    if start >= limit { return .found(nil) }
-                    if let match = checker.match(at: start) { return .found(match) }
+                if block.lanes == 0 { return .searchedUpTo(block.start) }
+                if let found = checker.firstMatch(inLanes: block.lanes, blockStart: block.start, limit: limit) {
+                    return .found(found.match)
                 }
                 position = block.start &+ 32
             }
@@ -385,6 +386,19 @@ struct StartChecker {
                 if start >= limit { return Found(match: nil) }
                 if let match = match(at: start) { return Found(match: match) }
             }
+        }
+        return nil
+    }
+
+    /// The same for up to thirty-two starts given as bits, bit `i` for `blockStart + i` (the AVX2 loops).
+    @inline(__always)
+    func firstMatch(inLanes lanes: UInt32, blockStart: Int, limit: Int) -> Found? {
+        var lanes = lanes
+        while lanes != 0 {
+            let start = blockStart &+ lanes.trailingZeroBitCount
+            lanes &= lanes &- 1
+            if start >= limit { return Found(match: nil) }
+            if let match = match(at: start) { return Found(match: match) }
         }
         return nil
     }

@@ -76,9 +76,10 @@ final class LiteralAutomaton: Sendable {
         var usesFingerprintSearch: Bool
         /// Whether fingerprints are used whenever the words allow, whatever the estimates (tests).
         var forcesFingerprintSearch = false
-        /// Whether the fingerprint search may use Teddy's tables where the CPU has AVX2 (NibbleTables.swift): nil when
-        /// estimated cheaper than the fingerprints, true always (tests), false never.
-        var usesNibbleTables: Bool?
+        /// Whether the fingerprint search uses the AVX2 loops where the CPU has them (VectorUnit.swift); tests turn
+        /// them off to run the baseline ones. With `forcesFingerprintSearch`, Teddy's tables replace two or more
+        /// fingerprints whatever the estimates.
+        var usesAVX2 = true
 
         /// Creates a configuration; the fingerprint search follows `usesPrefilter` unless given.
         init(kind: Kind?, usesPrefilter: Bool, denseByteBudget: Int, usesFingerprintSearch: Bool? = nil) {
@@ -369,7 +370,9 @@ final class LiteralAutomaton: Sendable {
         prefilter = chosenPrefilter
         // Fingerprints replace the automaton where they are estimated cheaper than it (with its prefilter, or bare).
         // A single-byte prefilter's estimate counts with a margin (`LiteralPrefilter.comparableStepsPerByte`).
-        if configuration.usesFingerprintSearch, let search = FingerprintSearch(patternSet: patternSet, usesNibbleTables: configuration.usesNibbleTables),
+        if configuration.usesFingerprintSearch, let search = FingerprintSearch(
+               patternSet: patternSet, usesAVX2: configuration.usesAVX2,
+               forcesNibbleTables: configuration.forcesFingerprintSearch),
            configuration.forcesFingerprintSearch
             || search.estimatedStepsPerByte < (chosenPrefilter?.comparableStepsPerByte ?? 1.0) {
             fingerprintSearch = search

@@ -11,6 +11,11 @@
 //     are common in code, d less so; ~ is both cases)
 //     starts  p ... p+31
 //     load p+1 | 0x20 == "o"   AND   load p+2 | 0x20 == "d"   ─▶ starts to check
+//
+// Where the CPU has AVX2, the same test runs on thirty-two starts in one
+// register (VectorKernels' AVX2Search), and the loop here takes the last bytes.
+
+import VectorKernels
 
 extension FingerprintSearch {
     /// The one-fingerprint search, thirty-two starts per step.
@@ -34,6 +39,24 @@ extension FingerprintSearch {
         }
 
         var position = from
+        if usesAVX2 {
+            // Thirty-two starts a step in one register; the loads stay inside the text up to `lastWideBlock`.
+            let lastWideBlock = min(checker.text.count &- maximumSideOffset &- 32, limit &- 1)
+            let first = (fingerprint.first.offset, fingerprint.first.foldMask, fingerprint.first.byte)
+            let second = (fingerprint.second.offset, fingerprint.second.foldMask, fingerprint.second.byte)
+            while position <= lastWideBlock {
+                let block = AVX2Search.firstPairBlock(
+                    text: raw, from: position, lastBlock: lastWideBlock, first: first, second: second)
+                if block.lanes == 0 {
+                    position = block.start
+                    break
+                }
+                if let found = checker.firstMatch(inLanes: block.lanes, blockStart: block.start, limit: limit) {
+                    return found.match
+                }
+                position = block.start &+ 32
+            }
+        }
         // Every load of a block starting at `position` stays inside the text while `position <= lastBlock`.
         let lastBlock = checker.text.count &- maximumSideOffset &- 16
         while position < limit, position &+ 16 <= lastBlock {

@@ -17,7 +17,7 @@ import VectorKernels
 /// The CPU's vector features that the engine can use, read once.
 enum VectorUnit {
     /// Whether the CPU (and the operating system) run AVX2, and this build has the AVX2 loops.
-    static let hasAVX2: Bool = NibbleShuffle.isCompiled && cpuHasAVX2()
+    static let hasAVX2: Bool = AVX2Search.isCompiled && cpuHasAVX2()
 
     private static func cpuHasAVX2() -> Bool {
         #if os(Linux)

@@ -6,16 +6,16 @@ import VectorKernels
 
 /// The fingerprint and packed-pair searches against the bare automaton and the reference engine.
 @Suite struct FingerprintSearchTests {
-    /// The configuration under test (fingerprints on; with Teddy's tables whenever the CPU has AVX2, or never), and
-    /// the bare automaton it must agree with.
-    static func fast(nibbles: Bool) -> LiteralAutomaton.Configuration {
+    /// The configuration under test (fingerprints on; with the AVX2 loops and Teddy's tables whenever the CPU has
+    /// AVX2, or with the baseline loops), and the bare automaton it must agree with.
+    static func fast(avx2: Bool) -> LiteralAutomaton.Configuration {
         var configuration = LiteralAutomaton.Configuration(
             kind: .dense, usesPrefilter: true, denseByteBudget: 16 << 20, usesFingerprintSearch: true)
         configuration.forcesFingerprintSearch = true
-        configuration.usesNibbleTables = nibbles
+        configuration.usesAVX2 = avx2
         return configuration
     }
-    static let fingerprints = fast(nibbles: false)
+    static let fingerprints = fast(avx2: false)
     static let bare = LiteralAutomaton.Configuration(
         kind: .dense, usesPrefilter: false, denseByteBudget: 16 << 20, usesFingerprintSearch: false)
 
@@ -47,15 +47,15 @@ import VectorKernels
 
     /// Runs `rules` over `text` with every check: whole text, a sub-range, and an accepting predicate.
     func check(
-        _ rules: [Rule], _ text: [UInt8], seed: UInt64, reference: Bool, generator: inout SplitMix64, nibbles: Bool,
+        _ rules: [Rule], _ text: [UInt8], seed: UInt64, reference: Bool, generator: inout SplitMix64, avx2: Bool,
         compiled: (fast: RuleSet, slow: RuleSet)? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
         let fast = compiled?.fast
-            ?? RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.fast(nibbles: nibbles))
+            ?? RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.fast(avx2: avx2))
         let slow = compiled?.slow ?? RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.bare)
         let expected = reference ? ReferenceRuleMatcher.matches(rules: rules, in: text) : slow.matches(in: text).matches
         let actual = fast.matches(in: text).matches
-        let description = "seed \(seed), nibbles \(nibbles): rules \(rules.map(\.pattern)) cs \(rules.map(\.caseSensitive)) "
+        let description = "seed \(seed), avx2 \(avx2): rules \(rules.map(\.pattern)) cs \(rules.map(\.caseSensitive)) "
             + "ww \(rules.map(\.wholeWord)), text \(String(decoding: text, as: UTF8.self).debugDescription)"
         #expect(actual == expected, "\(description)", sourceLocation: sourceLocation)
         if reference {
@@ -96,7 +96,7 @@ import VectorKernels
 
     /// Random rule sets of 1 to 30 words drawn from real identifiers (prefixes and suffixes too, so words overlap),
     /// on texts made of the same identifiers, recased, with words at the very start and end of the text.
-    @Test(arguments: [false, true]) func randomIdentifierWordsAgree(nibbles: Bool) {
+    @Test(arguments: [false, true]) func randomIdentifierWordsAgree(avx2: Bool) {
         let identifiers = Self.identifiers
         #expect(identifiers.count > 500, "identifiers read from Sources: \(identifiers.count)")
         guard !identifiers.isEmpty else { return }
@@ -142,13 +142,14 @@ import VectorKernels
             if Int.random(in: 0..<10, using: &generator) == 0, !bytes.isEmpty {
                 bytes[Int.random(in: 0..<bytes.count, using: &generator)] = 0xFF
             }
-            if !check(rules, bytes, seed: seed, reference: reference, generator: &generator, nibbles: nibbles) { return }
+            if !check(rules, bytes, seed: seed, reference: reference, generator: &generator, avx2: avx2) { return }
         }
     }
 
-    /// Every length of text from 0 to 80 with one word placed at every offset: the vector blocks, the unrolled pairs of
-    /// blocks and the byte-by-byte tail all see a match at each of their lanes, including the last byte of the text.
-    @Test(arguments: [false, true]) func wordsAtEveryOffsetAgree(nibbles: Bool) {
+    /// Every length of text from 0 to 80 with one word placed at every offset, among filler with no candidates or with
+    /// false ones everywhere: the vector blocks, the unrolled pairs of blocks and the byte-by-byte tail all see a
+    /// match at each of their lanes, after false candidates too, including the last byte of the text.
+    @Test(arguments: [false, true]) func wordsAtEveryOffsetAgree(avx2: Bool) {
         var generator = SplitMix64(seed: 0x45_44_47_45)
         let cases: [[String]] = [["q"], ["Zx"], ["parseQuery"], ["abcdefghijklmnopqrstu"], ["TODO", "FIXME"], ["é"],
                                  ["naïve", "CAFÉ", "ok"]]
@@ -156,13 +157,19 @@ import VectorKernels
             for caseSensitive in [true, false] {
                 let rules = [Rule(name: "w", pattern: .words(words), caseSensitive: caseSensitive)]
                 let compiled = (
-                    fast: RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.fast(nibbles: nibbles)),
+                    fast: RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.fast(avx2: avx2)),
                     slow: RuleSet(rules: rules, limits: .default, automatonConfiguration: Self.bare))
                 #expect(compiled.fast.literalAutomaton?.fingerprintSearch != nil)
-                #expect((compiled.fast.literalAutomaton?.fingerprintSearch?.nibbleTables != nil) == (nibbles && VectorUnit.hasAVX2))
+                let search = compiled.fast.literalAutomaton?.fingerprintSearch
+                #expect(search?.usesAVX2 == (avx2 && VectorUnit.hasAVX2))
+                #expect((search?.nibbleTables != nil) == (avx2 && VectorUnit.hasAVX2 && (search?.fingerprints.count ?? 0) > 1))
                 let placed = words.last ?? "q"
+                // Filler of dashes (no candidates), then of the words' own bytes (candidates everywhere, most false).
+                let ownBytes = Array(words.joined().utf8)
                 for length in 0...80 {
-                    let filler = Array(repeating: UInt8(ascii: "-"), count: length)
+                    let filler = Bool.random(using: &generator)
+                        ? Array(repeating: UInt8(ascii: "-"), count: length)
+                        : (0..<length).map { _ in ownBytes.randomElement(using: &generator) ?? 0x2D }
                     for offset in stride(from: 0, through: max(0, length - placed.utf8.count), by: 1) {
                         var text = filler
                         if length >= placed.utf8.count {
@@ -170,7 +177,7 @@ import VectorKernels
                         }
                         if !check(
                             rules, text, seed: UInt64(length * 1000 + offset), reference: false, generator: &generator,
-                            nibbles: nibbles, compiled: compiled) {
+                            avx2: avx2, compiled: compiled) {
                             return
                         }
                     }
@@ -180,7 +187,7 @@ import VectorKernels
     }
 
     /// Tables of overlapping words: the earliest start, then the longest, then the first rule, as the automaton does.
-    @Test(arguments: [false, true]) func overlappingWordsResolveLikeTheAutomaton(nibbles: Bool) {
+    @Test(arguments: [false, true]) func overlappingWordsResolveLikeTheAutomaton(avx2: Bool) {
         var generator = SplitMix64(seed: 0x4F_56_4C)
         let cases: [([Rule], String)] = [
             ([words(["he", "she", "hers", "his"])], "ushers and his shelf"),
@@ -193,7 +200,7 @@ import VectorKernels
             ([words(["aaaa", "aa"])], "aaaaaaaaa"),
         ]
         for (index, (rules, text)) in cases.enumerated() {
-            _ = check(rules, Array(text.utf8), seed: UInt64(index), reference: true, generator: &generator, nibbles: nibbles)
+            _ = check(rules, Array(text.utf8), seed: UInt64(index), reference: true, generator: &generator, avx2: avx2)
         }
     }
 
@@ -229,9 +236,9 @@ import VectorKernels
     @Test(.enabled(if: VectorUnit.hasAVX2)) func nibbleShuffleAgreesWithTheTablesReadByteByByte() {
         var generator = SplitMix64(seed: 0x54_45_44_44)
         for _ in 0..<300 {
-            let positions = Int.random(in: 1...NibbleShuffle.maximumPositions, using: &generator)
+            let positions = Int.random(in: 1...AVX2Search.maximumNibblePositions, using: &generator)
             // Sparse bits, so that some blocks pass and most do not.
-            var tables = [UInt8](repeating: 0, count: positions * NibbleShuffle.bytesPerPosition)
+            var tables = [UInt8](repeating: 0, count: positions * AVX2Search.nibbleTableBytesPerPosition)
             for k in 0..<positions {
                 for nibble in 0..<16 {
                     for half in 0..<2 {
@@ -266,7 +273,7 @@ import VectorKernels
             let actual = text.withUnsafeBytes { text in
                 tables.withUnsafeBytes { tables -> (start: Int, lanes: UInt32)? in
                     guard let textBase = text.baseAddress, let tableBase = tables.baseAddress else { return nil }
-                    return NibbleShuffle.firstBlock(
+                    return AVX2Search.firstNibbleBlock(
                         text: textBase, from: from, lastBlock: lastBlock, tables: tableBase, positions: positions)
                 }
             }

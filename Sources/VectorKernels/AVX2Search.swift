@@ -18,12 +18,12 @@
 
 import Swift
 
-/// The nibble-table (Teddy) block search.
-public enum NibbleShuffle {
+/// The block searches: nibble tables (Teddy) and the packed pair.
+public enum AVX2Search {
     /// The bytes of one position's tables: 32 for the low nibbles, then 32 for the high ones (each 16 twice).
-    public static var bytesPerPosition: Int { 64 }
+    public static var nibbleTableBytesPerPosition: Int { 64 }
     /// The most prefix positions the tables may describe.
-    public static var maximumPositions: Int { 3 }
+    public static var maximumNibblePositions: Int { 3 }
 
     /// Whether this build has the search (x86-64; whether the CPU runs it is `VectorUnit`'s question).
     public static var isCompiled: Bool {
@@ -42,7 +42,7 @@ public enum NibbleShuffle {
     /// inside the text. `tables` holds `positions * bytesPerPosition` bytes, `positions` is 1, 2 or 3.
     /// Call only where `VectorUnit` reports AVX2.
     @inline(never)
-    public static func firstBlock(
+    public static func firstNibbleBlock(
         text: UnsafeRawPointer, from: Int, lastBlock: Int, tables: UnsafeRawPointer, positions: Int
     ) -> (start: Int, lanes: UInt32) {
         #if arch(x86_64)
@@ -51,6 +51,36 @@ public enum NibbleShuffle {
         case 2: return search(text, from, lastBlock, tables, count: 2)
         default: return search(text, from, lastBlock, tables, count: 3)
         }
+        #else
+        return (lastBlock &+ 1, 0)
+        #endif
+    }
+
+    /// The packed-pair search (PatternEngine's PackedPairSearch.swift) thirty-two starts a step: the first block start
+    /// `p` from `from` up to `lastBlock` where some start `s` in `p..<p+32` has `text[s + firstOffset] | firstMask ==
+    /// firstByte` and the same for the second side, and those starts as bits; `(p, 0)` with `p > lastBlock` when none.
+    ///
+    /// Reads `text[p + offset ..< p + offset + 32]` for both offsets: the caller keeps them inside the text.
+    /// Call only where `VectorUnit` reports AVX2.
+    @inline(never)
+    public static func firstPairBlock(
+        text: UnsafeRawPointer, from: Int, lastBlock: Int,
+        first: (offset: Int, mask: UInt8, byte: UInt8), second: (offset: Int, mask: UInt8, byte: UInt8)
+    ) -> (start: Int, lanes: UInt32) {
+        #if arch(x86_64)
+        let firstMask = Bytes32(repeating: first.mask)
+        let firstByte = Bytes32(repeating: first.byte)
+        let secondMask = Bytes32(repeating: second.mask)
+        let secondByte = Bytes32(repeating: second.byte)
+        var position = from
+        while position <= lastBlock {
+            let a = Bytes32(loading: text, at: position &+ first.offset)
+            let b = Bytes32(loading: text, at: position &+ second.offset)
+            let lanes = ((a | firstMask) .== firstByte) & ((b | secondMask) .== secondByte)
+            if !lanes.isZero { return (position, lanes.nonZeroLanes) }
+            position &+= 32
+        }
+        return (position, 0)
         #else
         return (lastBlock &+ 1, 0)
         #endif
@@ -74,8 +104,21 @@ private struct Bytes32 {
         value = pointer.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self)._storage._value
     }
 
+    /// `byte` in every lane.
+    @inline(__always)
+    init(repeating byte: UInt8) { value = SIMD32<UInt8>(repeating: byte)._storage._value }
+
     @inline(__always)
     static func & (a: Bytes32, b: Bytes32) -> Bytes32 { Bytes32(Builtin.and_Vec32xInt8(a.value, b.value)) }
+
+    @inline(__always)
+    static func | (a: Bytes32, b: Bytes32) -> Bytes32 { Bytes32(Builtin.or_Vec32xInt8(a.value, b.value)) }
+
+    /// 0xFF where the lanes are equal, 0 elsewhere.
+    @inline(__always)
+    static func .== (a: Bytes32, b: Bytes32) -> Bytes32 {
+        Bytes32(Builtin.sext_Vec32xInt1_Vec32xInt8(Builtin.cmp_eq_Vec32xInt8(a.value, b.value)))
+    }
 
     /// Each byte's low nibble.
     @inline(__always)
@@ -110,10 +153,10 @@ private struct Bytes32 {
 
     /// 0x0F in every lane.
     @inline(__always)
-    private static var nibbleMask: Builtin.Vec32xInt8 { SIMD32<UInt8>(repeating: 0x0F)._storage._value }
+    private static var nibbleMask: Builtin.Vec32xInt8 { Bytes32(repeating: 0x0F).value }
 }
 
-extension NibbleShuffle {
+extension AVX2Search {
     @inline(__always)
     private static func search(
         _ text: UnsafeRawPointer, _ from: Int, _ lastBlock: Int, _ tables: UnsafeRawPointer, count: Int

@@ -4,9 +4,9 @@ import PackageDescription
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 /// VectorKernels reaches LLVM's x86 intrinsics through `Builtin` and is compiled for AVX2; its callers check the CPU
-/// first (Sources/VectorKernels). The manifest is evaluated on the building machine, so the flags follow its architecture.
+/// first (CPUFeatures). The manifest is evaluated on the building machine, so the flags follow its architecture.
 #if arch(x86_64)
-let kernelFlags: [SwiftSetting] = [.unsafeFlags(["-parse-stdlib", "-Xcc", "-mavx2"])]
+let kernelFlags: [SwiftSetting] = [.unsafeFlags(["-parse-stdlib", "-Xcc", "-mavx2", "-Xcc", "-mpopcnt"])]
 #else
 let kernelFlags: [SwiftSetting] = [.unsafeFlags(["-parse-stdlib"])]
 #endif
@@ -21,16 +21,22 @@ let package = Package(
         // MARK: Seeded — a seeded random generator shared by randomised tests, fuzzers and benchmarks.
         .target(name: "Seeded", swiftSettings: strict),
 
-        // MARK: TextIndex — line index and UTF-8 <-> UTF-16/UTF-32 positions; depends on nothing.
-        .target(name: "TextIndex", swiftSettings: strict),
+        // MARK: TextIndex — line index and UTF-8 <-> UTF-16/UTF-32 positions; depends on the vector loops only.
+        .target(name: "TextIndex", dependencies: ["VectorKernels", "CPUFeatures"], swiftSettings: strict),
         .testTarget(name: "TextIndexTests", dependencies: ["TextIndex", "Seeded"], swiftSettings: strict),
 
-        // MARK: VectorKernels — the few loops that need AVX2 (the nibble shuffle of Teddy); depends on nothing.
+        // MARK: VectorKernels — the loops built for AVX2 (Teddy, the packed pair, the UTF-8 check, line counts); depends on nothing.
         .target(name: "VectorKernels", swiftSettings: strict + kernelFlags),
 
-        // MARK: PatternEngine — rules, literal automaton, regex, overlap resolution; depends on VectorKernels only.
-        .target(name: "PatternEngine", dependencies: ["VectorKernels"], swiftSettings: strict),
-        .testTarget(name: "PatternEngineTests", dependencies: ["PatternEngine", "Seeded"], swiftSettings: strict),
+        // MARK: CPUFeatures — whether the CPU runs VectorKernels' loops, asked once; depends on VectorKernels only.
+        .target(name: "CPUFeatures", dependencies: ["VectorKernels"], swiftSettings: strict),
+        .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"], swiftSettings: strict),
+
+        // MARK: PatternEngine — rules, literal automaton, regex, overlap resolution; depends on the vector loops only.
+        .target(name: "PatternEngine", dependencies: ["VectorKernels", "CPUFeatures"], swiftSettings: strict),
+        .testTarget(
+            name: "PatternEngineTests", dependencies: ["PatternEngine", "Seeded", "CPUFeatures", "VectorKernels"],
+            swiftSettings: strict),
 
         // MARK: LanguageSyntax — comment and string syntax per language, scanned line by line; depends on nothing.
         .target(name: "LanguageSyntax", swiftSettings: strict),
@@ -47,7 +53,9 @@ let package = Package(
 
         // MARK: WorkspaceScan — .gitignore rules, the tree walker and parallel scanning of files on disk.
         .target(
-            name: "WorkspaceScan", dependencies: ["HighlightConfig", "PatternEngine", "LanguageSyntax", "TextIndex"], swiftSettings: strict),
+            name: "WorkspaceScan",
+            dependencies: ["HighlightConfig", "PatternEngine", "LanguageSyntax", "TextIndex", "VectorKernels", "CPUFeatures"],
+            swiftSettings: strict),
         .testTarget(name: "WorkspaceScanTests", dependencies: ["WorkspaceScan", "HighlightConfig", "PatternEngine", "Seeded"], swiftSettings: strict),
 
         // MARK: JSONRPC — Content-Length framing and messages; knows nothing of LSP.

@@ -28,6 +28,7 @@
 // then the longest, then the first rule — the automaton's leftmost-longest
 // order, without its states.
 
+import CPUFeatures
 import VectorKernels
 
 /// A search for a few literal words: fingerprints compared sixteen starts at a time, then each hit checked directly.
@@ -290,7 +291,7 @@ extension FingerprintSearch {
         return tables.bytes.withUnsafeBytes { table in
             guard let tableBase = table.baseAddress else { return .searchedUpTo(position) }
             while position <= lastBlock {
-                let block = AVX2Search.firstNibbleBlock(
+                let block = AVX2.firstNibbleBlock(
                     text: raw, from: position, lastBlock: lastBlock, tables: tableBase, positions: tables.positions)
                 if block.lanes == 0 { return .searchedUpTo(block.start) }
                 if let found = checker.firstMatch(inLanes: block.lanes, blockStart: block.start, limit: limit) {

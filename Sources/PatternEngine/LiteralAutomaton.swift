@@ -76,7 +76,7 @@ final class LiteralAutomaton: Sendable {
         var usesFingerprintSearch: Bool
         /// Whether fingerprints are used whenever the words allow, whatever the estimates (tests).
         var forcesFingerprintSearch = false
-        /// Whether the fingerprint search uses the AVX2 loops where the CPU has them (VectorUnit.swift); tests turn
+        /// Whether the fingerprint search uses the AVX2 loops where the CPU has them (CPUFeatures' VectorUnit); tests turn
         /// them off to run the baseline ones. With `forcesFingerprintSearch`, Teddy's tables replace two or more
         /// fingerprints whatever the estimates.
         var usesAVX2 = true

@@ -14,11 +14,11 @@
 //     lo_0['p' & 15] = {0}   hi_0['p' >> 4] = {0, 1}   ('p' 0x70, 'Q' 0x51: high nibbles 7 and 5)
 //     start s passes bucket 0 when lo_k, hi_k of text[s+k] all hold bit 0, k = 0, 1, 2
 //
-// The loop (VectorKernels' AVX2Search) needs a byte shuffle, so it runs
-// only where the CPU has AVX2 (VectorUnit.swift); elsewhere the fingerprints
-// stay. With eight buckets and up to FingerprintSearch.maximumVariants words
-// its cost does not grow with the words, unlike the fingerprints', only its
-// false candidates do; the buckets are filled greedily to keep those few.
+// The loop (VectorKernels' AVX2) needs a byte shuffle, so it runs only where
+// the CPU has AVX2 (CPUFeatures' VectorUnit); elsewhere the fingerprints stay.
+// With eight buckets and up to FingerprintSearch.maximumVariants words its
+// cost does not grow with the words, unlike the fingerprints', only its false
+// candidates do; the buckets are filled greedily to keep those few.
 
 import VectorKernels
 
@@ -46,7 +46,7 @@ struct NibbleTables: Sendable {
     /// for none or an empty word.
     init?(words: [(bytes: [UInt8], foldMask: [UInt8])]) {
         guard let shortest = words.map(\.bytes.count).min(), shortest > 0 else { return nil }
-        let positions = min(shortest, AVX2Search.maximumNibblePositions)
+        let positions = min(shortest, AVX2.maximumNibblePositions)
         // Per word and position, the bytes it allows there.
         let allowed: [[[UInt8]]] = words.map { word in
             (0..<positions).map { k in
@@ -80,12 +80,12 @@ struct NibbleTables: Sendable {
             }
             members[best] += 1
         }
-        var tables = [UInt8](repeating: 0, count: positions * AVX2Search.nibbleTableBytesPerPosition)
+        var tables = [UInt8](repeating: 0, count: positions * AVX2.nibbleTableBytesPerPosition)
         for k in 0..<positions {
             for bucket in 0..<Self.bucketCount where members[bucket] > 0 {
                 let bit = UInt8(1) << UInt8(bucket)
                 for nibble in 0..<16 {
-                    let base = k * AVX2Search.nibbleTableBytesPerPosition + nibble
+                    let base = k * AVX2.nibbleTableBytesPerPosition + nibble
                     if low[bucket][k] & (1 << nibble) != 0 {
                         tables[base] |= bit
                         tables[base + 16] |= bit

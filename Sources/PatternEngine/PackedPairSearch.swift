@@ -13,7 +13,7 @@
 //     load p+1 | 0x20 == "o"   AND   load p+2 | 0x20 == "d"   ─▶ starts to check
 //
 // Where the CPU has AVX2, the same test runs on thirty-two starts in one
-// register (VectorKernels' AVX2Search), and the loop here takes the last bytes.
+// register (VectorKernels' AVX2), and the loop here takes the last bytes.
 
 import VectorKernels
 
@@ -45,7 +45,7 @@ extension FingerprintSearch {
             let first = (fingerprint.first.offset, fingerprint.first.foldMask, fingerprint.first.byte)
             let second = (fingerprint.second.offset, fingerprint.second.foldMask, fingerprint.second.byte)
             while position <= lastWideBlock {
-                let block = AVX2Search.firstPairBlock(
+                let block = AVX2.firstPairBlock(
                     text: raw, from: position, lastBlock: lastWideBlock, first: first, second: second)
                 if block.lanes == 0 {
                     position = block.start

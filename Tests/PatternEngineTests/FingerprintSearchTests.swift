@@ -2,6 +2,7 @@ import Foundation
 import Seeded
 import Testing
 @testable import PatternEngine
+import CPUFeatures
 import VectorKernels
 
 /// The fingerprint and packed-pair searches against the bare automaton and the reference engine.
@@ -236,9 +237,9 @@ import VectorKernels
     @Test(.enabled(if: VectorUnit.hasAVX2)) func nibbleShuffleAgreesWithTheTablesReadByteByByte() {
         var generator = SplitMix64(seed: 0x54_45_44_44)
         for _ in 0..<300 {
-            let positions = Int.random(in: 1...AVX2Search.maximumNibblePositions, using: &generator)
+            let positions = Int.random(in: 1...AVX2.maximumNibblePositions, using: &generator)
             // Sparse bits, so that some blocks pass and most do not.
-            var tables = [UInt8](repeating: 0, count: positions * AVX2Search.nibbleTableBytesPerPosition)
+            var tables = [UInt8](repeating: 0, count: positions * AVX2.nibbleTableBytesPerPosition)
             for k in 0..<positions {
                 for nibble in 0..<16 {
                     for half in 0..<2 {
@@ -273,7 +274,7 @@ import VectorKernels
             let actual = text.withUnsafeBytes { text in
                 tables.withUnsafeBytes { tables -> (start: Int, lanes: UInt32)? in
                     guard let textBase = text.baseAddress, let tableBase = tables.baseAddress else { return nil }
-                    return AVX2Search.firstNibbleBlock(
+                    return AVX2.firstNibbleBlock(
                         text: textBase, from: from, lastBlock: lastBlock, tables: tableBase, positions: positions)
                 }
             }
@@ -284,12 +285,5 @@ import VectorKernels
             #expect(actual.start == expected.start && actual.lanes == expected.lanes,
                     "positions \(positions), text of \(text.count) from \(from): \(actual) != \(expected)")
         }
-    }
-
-    /// The CPU's features as the kernel lists them: the first `flags` line, word by word.
-    @Test func cpuFlagsAreReadFromTheFirstFlagsLine() {
-        let cpuinfo = "processor\t: 0\nflags\t\t: fpu sse2 avx2 bmi2\nbugs\t\t: spectre_v1\n\nprocessor\t: 1\nflags\t\t: fpu\n"
-        #expect(VectorUnit.flagsLine(in: Array(cpuinfo.utf8)[...]) == ["fpu", "sse2", "avx2", "bmi2"])
-        #expect(VectorUnit.flagsLine(in: Array("vendor_id : x\nflagsx : avx2\n".utf8)[...]).isEmpty)
     }
 }

@@ -47,8 +47,8 @@ import Testing
 
     /// Long texts of short ASCII lines (several line feeds per sixteen bytes), with the odd `\r\n`,
     /// lone `\r` and non-ASCII character, so that the vector path takes chunks with many line ends.
-    @Test(arguments: UInt64(1)...12)
-    func pointsOfLongTextsAgreeWithTheLineIndex(seed: UInt64) {
+    @Test(arguments: UInt64(1)...12, [false, true])
+    func pointsOfLongTextsAgreeWithTheLineIndex(seed: UInt64, avx2: Bool) {
         var random = SplitMix64(seed: seed)
         let lines = ["", "a", "ab", "let x = 1", "abcdefghijklmnopqrstuvw", "TODO: fix"]
         let ends = ["\n", "\n", "\n", "\n", "\n", "\n", "\r\n", "\r", "é\n"]
@@ -56,14 +56,14 @@ import Testing
         for _ in 0..<(200 + random.next(below: 400)) {
             text += lines[random.next(below: lines.count)] + ends[random.next(below: ends.count)]
         }
-        checkPointsAgreeWithTheLineIndex(text, seed: seed)
+        checkPointsAgreeWithTheLineIndex(text, seed: seed, avx2: avx2)
     }
 
     /// Long texts without `\r` whose lines mix ASCII with two-, three- and four-byte characters, some lines
     /// far longer than a block: the sixty-four-byte steps take non-ASCII blocks, and the line start after a run
     /// is counted back over them.
-    @Test(arguments: UInt64(1)...12)
-    func pointsOfLongNonASCIITextsAgreeWithTheLineIndex(seed: UInt64) {
+    @Test(arguments: UInt64(1)...12, [false, true])
+    func pointsOfLongNonASCIITextsAgreeWithTheLineIndex(seed: UInt64, avx2: Bool) {
         var random = SplitMix64(seed: seed)
         let pieces = ["a", "let x = 1; ", "é", "日本語", "😀", "x😀y", "abcdefghijklmnopqrstuvwxyz0123456789", " "]
         var text = ""
@@ -72,11 +72,12 @@ import Testing
             for _ in 0..<length { text += pieces[random.next(below: pieces.count)] }
             text += "\n"
         }
-        checkPointsAgreeWithTheLineIndex(text, seed: seed)
+        checkPointsAgreeWithTheLineIndex(text, seed: seed, avx2: avx2)
     }
 
-    /// Points at offsets spread over `text` (character starts only) against the line index and the standard library.
-    func checkPointsAgreeWithTheLineIndex(_ text: String, seed: UInt64) {
+    /// Points at offsets spread over `text` (character starts only) against the line index and the standard library,
+    /// with the AVX2 loop (where the CPU has it) or without.
+    func checkPointsAgreeWithTheLineIndex(_ text: String, seed: UInt64, avx2: Bool) {
         var random = SplitMix64(seed: seed &+ 1000)
         let bytes = Array(text.utf8)
         let index = LineIndex(utf8: bytes)
@@ -87,9 +88,9 @@ import Testing
             offset += 1 + random.next(below: 90)
         }
         offsets.append(bytes.count)
-        let points = bytes.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: offsets, in: $0) }
+        let points = bytes.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: offsets, in: $0, usesAVX2: avx2) }
         for (offset, point) in zip(offsets, points) {
-            let context = Comment(rawValue: "seed \(seed), offset \(offset)")
+            let context = Comment(rawValue: "seed \(seed), avx2 \(avx2), offset \(offset)")
             for encoding in PositionEncoding.allCases {
                 #expect(point.position(in: encoding) == index.position(ofUTF8Offset: offset, encoding: encoding), context)
             }

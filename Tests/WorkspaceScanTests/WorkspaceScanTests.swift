@@ -165,19 +165,20 @@ import Seeded
         }
     }
 
-    /// Texts long enough for the sixteen-byte check, valid but for at most one defect (bytes at the edges of the
-    /// ranges UTF-8 allows, put anywhere, also inside a character), against the standard library.
-    @Test(arguments: UInt64(1)...4)
-    func utf8ValidationOfLongTextsAgreesWithTheStandardLibrary(seed: UInt64) {
+    /// Texts long enough for the sixteen- and thirty-two-byte checks and the ASCII runs, valid but for at most one
+    /// defect (bytes at the edges of the ranges UTF-8 allows, put anywhere, also inside a character), against the
+    /// standard library, with the AVX2 loop (where the CPU has it) and without.
+    @Test(arguments: UInt64(1)...4, [false, true])
+    func utf8ValidationOfLongTextsAgreesWithTheStandardLibrary(seed: UInt64, avx2: Bool) {
         let characters = ["a", "let x = 1 ", "é", "中", "🔥", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}",
-                          "\u{10000}", "\u{10FFFF}"].map { Array($0.utf8) }
+                          "\u{10000}", "\u{10FFFF}", String(repeating: " ", count: 130)].map { Array($0.utf8) }
         let edges: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
                               0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
         var random = SplitMix64(seed: seed)
         var invalid = 0
         for round in 0..<3_000 {
             var bytes: [UInt8] = []
-            let length = 17 + random.next(below: 100)
+            let length = 17 + random.next(below: round % 2 == 0 ? 100 : 400)
             while bytes.count < length { bytes += characters[random.next(below: characters.count)] }
             if round % 4 != 0 {
                 let defect = (0...random.next(below: 4)).map { _ in edges[random.next(below: edges.count)] }
@@ -185,7 +186,7 @@ import Seeded
             }
             let expected = String(validating: bytes, as: UTF8.self) != nil
             if !expected { invalid += 1 }
-            #expect(WorkspaceScanner.isValidUTF8(bytes) == expected, "\(bytes)")
+            #expect(WorkspaceScanner.isValidUTF8(bytes, usesAVX2: avx2) == expected, "\(bytes)")
         }
         #expect(invalid > 1_000)
     }

@@ -1,7 +1,9 @@
 // What the CPU runs beyond the baseline the build targets (x86-64: SSE2).
 //
 // The loops in VectorKernels are compiled for AVX2 and must not run on a CPU
-// without it; this asks once, from a module built for the baseline. On Linux
+// without it; this asks once, from a module built for the baseline (which is
+// why it is a module of its own: nothing in VectorKernels may run before the
+// answer). On Linux
 // the kernel's own list (/proc/cpuinfo, the first processor's `flags`) is
 // read: it leaves out features the kernel does not enable, such as AVX when
 // the registers' state is not saved. On macOS, `sysctl`. Anywhere else, or
@@ -14,10 +16,11 @@ import Darwin
 #endif
 import VectorKernels
 
-/// The CPU's vector features that the engine can use, read once.
-enum VectorUnit {
-    /// Whether the CPU (and the operating system) run AVX2, and this build has the AVX2 loops.
-    static let hasAVX2: Bool = AVX2Search.isCompiled && cpuHasAVX2()
+/// The CPU's vector features that the loops can use, read once.
+public enum VectorUnit {
+    /// Whether the CPU (and the operating system) run AVX2 (and `popcnt`, which every AVX2 CPU has), and this build
+    /// has the AVX2 loops.
+    public static let hasAVX2: Bool = AVX2.isCompiled && cpuHasAVX2()
 
     private static func cpuHasAVX2() -> Bool {
         #if os(Linux)
@@ -34,7 +37,8 @@ enum VectorUnit {
             if read <= 0 { break }
             count += read
         }
-        return flagsLine(in: bytes[..<count]).contains("avx2")
+        let flags = flagsLine(in: bytes[..<count])
+        return flags.contains("avx2") && flags.contains("popcnt")
         #elseif os(macOS)
         var value: Int32 = 0
         var size = MemoryLayout<Int32>.size
@@ -45,7 +49,7 @@ enum VectorUnit {
     }
 
     /// The words of the first `flags` line of /proc/cpuinfo text (empty when there is none).
-    static func flagsLine(in text: ArraySlice<UInt8>) -> Set<Substring> {
+    public static func flagsLine(in text: ArraySlice<UInt8>) -> Set<Substring> {
         let cpuinfo = String(decoding: text, as: UTF8.self)
         for line in cpuinfo.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1)

@@ -1,0 +1,61 @@
+// Line feeds and UTF-16/UTF-32 units counted sixty-four bytes a step (see AVX2.swift for the rules of this module).
+//
+// TextIndex's TextPoint walker hands over its runs of blocks without a `\r`:
+// per block two loads, `vpcmpeqb` against `\r` and `\n`, the line feeds as
+// one 64-bit mask counted with `popcnt`, and, where a block is not all ASCII,
+// its continuation bytes (no unit) and four-byte leads (a second UTF-16 unit)
+// counted the same way.
+
+import Swift
+
+extension AVX2 {
+    /// Counts over the sixty-four-byte blocks from `from` while a whole block fits before `end` and holds no `\r`:
+    /// where the run stopped, its line feeds, continuation bytes and four-byte leads, and the start of its last block
+    /// with a line feed and of its last block that is not all ASCII (-1 for none).
+    ///
+    /// Call only where `VectorUnit` reports AVX2.
+    @inline(never)
+    public static func lineRun(text: UnsafeRawPointer, from: Int, end: Int) -> (
+        position: Int, lineFeeds: Int, continuations: Int, fourByteLeads: Int, lastBlockWithLineFeed: Int,
+        lastNonASCIIBlock: Int
+    ) {
+        var position = from
+        var lineFeeds = 0
+        var continuations = 0
+        var fourByteLeads = 0
+        var lastBlockWithLineFeed = -1
+        var lastNonASCIIBlock = -1
+        #if arch(x86_64)
+        let carriageReturn = Bytes32(repeating: 0x0D)
+        let lineFeed = Bytes32(repeating: 0x0A)
+        let fourByteLead = Bytes32(repeating: 0xF0)
+        while end &- position >= 64 {
+            let low = Bytes32(loading: text, at: position)
+            let high = Bytes32(loading: text, at: position &+ 32)
+            guard ((low .== carriageReturn) | (high .== carriageReturn)).isZero else { break }
+            let feeds = Self.mask(low .== lineFeed, high .== lineFeed)
+            if feeds != 0 {
+                lineFeeds &+= feeds.nonzeroBitCount
+                lastBlockWithLineFeed = position
+            }
+            if (low | high).highBits != 0 {
+                continuations &+= Self.mask(low.continuationLanes, high.continuationLanes).nonzeroBitCount
+                fourByteLeads &+= Self.mask(low .>= fourByteLead, high .>= fourByteLead).nonzeroBitCount
+                lastNonASCIIBlock = position
+            }
+            position &+= 64
+        }
+        #endif
+        return (position, lineFeeds, continuations, fourByteLeads, lastBlockWithLineFeed, lastNonASCIIBlock)
+    }
+}
+
+#if arch(x86_64)
+extension AVX2 {
+    /// Two blocks' lanes (0xFF or 0) as one 64-bit mask, `low` in bits 0-31.
+    @inline(__always)
+    private static func mask(_ low: Bytes32, _ high: Bytes32) -> UInt64 {
+        UInt64(low.highBits) | UInt64(high.highBits) &<< 32
+    }
+}
+#endif

@@ -1,0 +1,76 @@
+// The UTF-8 check, thirty-two bytes a step (see AVX2.swift for the rules of this module).
+//
+// The same rules as WorkspaceScan's sixteen-byte check, on twice the lanes:
+// a continuation byte exactly where a lead in the three bytes before wants
+// one, no byte that never occurs, the narrow second-byte ranges of 0xE0,
+// 0xED, 0xF0 and 0xF4. ASCII goes 128 bytes a step (one `vpmovmskb` of four
+// ORed loads), once no lead just before wants a continuation.
+
+import Swift
+
+extension AVX2 {
+    /// Checks the UTF-8 of `text[from..<count]` in blocks; returns where the caller should go on (a character's start,
+    /// at most 34 bytes before `count`, every byte before it checked), or -1 when a byte breaks a rule.
+    ///
+    /// `from` is at least 3 and a character's start, and the bytes before it are valid: each block reads the three
+    /// before it. Call only where `VectorUnit` reports AVX2.
+    @inline(never)
+    public static func validUTF8Prefix(text: UnsafeRawPointer, from: Int, count: Int) -> Int {
+        #if arch(x86_64)
+        let bytes = text.assumingMemoryBound(to: UInt8.self)
+        var position = from
+        while count &- position >= 32 {
+            if count &- position >= 128 {
+                let any = Bytes32(loading: text, at: position) | Bytes32(loading: text, at: position &+ 32)
+                    | Bytes32(loading: text, at: position &+ 64) | Bytes32(loading: text, at: position &+ 96)
+                if any.highBits == 0 {
+                    // All ASCII: valid unless a lead just before wants a continuation.
+                    if bytes[position &- 1] >= 0xC0 || bytes[position &- 2] >= 0xE0 || bytes[position &- 3] >= 0xF0 {
+                        return -1
+                    }
+                    position &+= 128
+                    continue
+                }
+            }
+            guard blockIsValid(text, position) else { return -1 }
+            position &+= 32
+        }
+        // A character that starts in the last three bytes and ends beyond them is the caller's to check.
+        var back = position &- 1
+        while back >= position &- 3 {
+            let lead = bytes[back]
+            if lead >= 0xC0 {
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                if back &+ length > position { return back }
+                break
+            }
+            back &-= 1
+        }
+        return position
+        #else
+        return from
+        #endif
+    }
+}
+
+#if arch(x86_64)
+extension AVX2 {
+    /// Whether the thirty-two bytes at `position` break no rule that they and the three bytes before them show.
+    @inline(__always)
+    private static func blockIsValid(_ text: UnsafeRawPointer, _ position: Int) -> Bool {
+        let current = Bytes32(loading: text, at: position)
+        let before1 = Bytes32(loading: text, at: position &- 1)
+        let before2 = Bytes32(loading: text, at: position &- 2)
+        let before3 = Bytes32(loading: text, at: position &- 3)
+        let wantsContinuation = (before1 .>= Bytes32(repeating: 0xC0)) | (before2 .>= Bytes32(repeating: 0xE0))
+            | (before3 .>= Bytes32(repeating: 0xF0))
+        let never = (current .>= Bytes32(repeating: 0xF5))
+            | ((current & Bytes32(repeating: 0xFE)) .== Bytes32(repeating: 0xC0))
+        let outOfRange = ((before1 .== Bytes32(repeating: 0xE0)) & (current .< Bytes32(repeating: 0xA0)))
+            | ((before1 .== Bytes32(repeating: 0xED)) & (current .> Bytes32(repeating: 0x9F)))
+            | ((before1 .== Bytes32(repeating: 0xF0)) & (current .< Bytes32(repeating: 0x90)))
+            | ((before1 .== Bytes32(repeating: 0xF4)) & (current .> Bytes32(repeating: 0x8F)))
+        return ((current.continuationLanes ^ wantsContinuation) | never | outOfRange).isZero
+    }
+}
+#endif

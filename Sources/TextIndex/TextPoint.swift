@@ -9,7 +9,9 @@
 // once too, and a `\r` is a break when the byte after it is not `\n`, so CRLF files stay on
 // the vector path. The cost is a few vector operations per sixteen bytes up to the last
 // offset, whatever the line lengths and the characters, and nothing per match beyond its own
-// bytes. An open document has a `LineIndex` instead; both agree, and the differential tests
+// bytes. Where the CPU has AVX2, VectorKernels counts the runs without a `\r`, and any other
+// step of up to sixty-four bytes is counted from the block's bit masks (line feeds, `\r`s,
+// continuation bytes, four-byte leads), so a step to a nearby match costs one block. An open document has a `LineIndex` instead; both agree, and the differential tests
 // check that they do.
 
 import CPUFeatures
@@ -104,6 +106,34 @@ public struct TextPoint: Sendable, Hashable {
                 line: line, utf8Offset: position, utf16Offset: utf16Offset, utf32Offset: utf32Offset,
                 utf8Column: position - lineStart.utf8Offset, utf16Column: utf16Offset - lineStart.utf16Offset,
                 utf32Column: utf32Offset - lineStart.utf32Offset)
+        }
+
+        /// Advances by up to sixty-four bytes (a block must be readable at `position`) through their masks: a line break
+        /// is a `\n`, or a `\r` whose next byte is not `\n` (the byte after the block read from the text); the last
+        /// break in the lanes taken starts the line.
+        @inline(__always)
+        private mutating func advanceThroughBlock(to target: Int, _ raw: UnsafeRawPointer) {
+            let masks = AVX2.lineMasks(text: raw, at: position)
+            let count = min(64, target - position)
+            let taken = count == 64 ? UInt64.max : (1 &<< UInt64(count)) &- 1
+            var followedByLineFeed = masks.lineFeeds &>> 1
+            if position + 64 < text.count, text[position + 64] == 0x0A { followedByLineFeed |= 1 &<< 63 }
+            let breaks = (masks.lineFeeds | (masks.carriageReturns & ~followedByLineFeed)) & taken
+            let scalars = ~masks.continuations & taken
+            let fourByteLeads = masks.fourByteLeads & taken
+            if breaks != 0 {
+                let lastBreak = 63 - breaks.leadingZeroBitCount
+                let before = lastBreak == 63 ? UInt64.max : (1 &<< UInt64(lastBreak + 1)) &- 1
+                let scalarsBefore = (scalars & before).nonzeroBitCount
+                line += breaks.nonzeroBitCount
+                lineStart = TextPoint(
+                    line: line, utf8Offset: position + lastBreak + 1,
+                    utf16Offset: utf16Offset + scalarsBefore + (fourByteLeads & before).nonzeroBitCount,
+                    utf32Offset: utf32Offset + scalarsBefore, utf8Column: 0, utf16Column: 0, utf32Column: 0)
+            }
+            position += count
+            utf16Offset += scalars.nonzeroBitCount + fourByteLeads.nonzeroBitCount
+            utf32Offset += scalars.nonzeroBitCount
         }
 
         /// The last lane of `lanes` that is not zero, or nil.
@@ -239,6 +269,11 @@ public struct TextPoint: Sendable, Hashable {
                     lineStart = TextPoint(
                         line: line, utf8Offset: lineFeed + 1, utf16Offset: utf16Offset - after16,
                         utf32Offset: utf32Offset - after32, utf8Column: 0, utf16Column: 0, utf32Column: 0)
+                }
+                // With AVX2, any other step of up to sixty-four bytes goes through the block's masks.
+                if usesAVX2, position < target, text.count - position >= 64 {
+                    advanceThroughBlock(to: target, raw)
+                    continue walk
                 }
                 // Any sixteen bytes: line breaks, UTF-16 and UTF-32 units counted lane by lane. A line
                 // break is a `\n`, or a `\r` whose next byte (read from the text one byte further on)

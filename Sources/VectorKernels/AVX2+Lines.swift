@@ -4,7 +4,8 @@
 // per block two loads, `vpcmpeqb` against `\r` and `\n`, the line feeds as
 // one 64-bit mask counted with `popcnt`, and, where a block is not all ASCII,
 // its continuation bytes (no unit) and four-byte leads (a second UTF-16 unit)
-// counted the same way.
+// counted the same way. Any other step (shorter than a block, or with a `\r`)
+// takes the block's four masks and counts the lanes it needs.
 
 import Swift
 
@@ -47,6 +48,31 @@ extension AVX2 {
         }
         #endif
         return (position, lineFeeds, continuations, fourByteLeads, lastBlockWithLineFeed, lastNonASCIIBlock)
+    }
+}
+
+extension AVX2 {
+    /// The sixty-four bytes at `text + position` as masks, bit `i` for byte `position + i`: line feeds, carriage
+    /// returns, continuation bytes and four-byte leads. The walker's steps that are shorter than a block, or hold a
+    /// `\r`, are counted from these.
+    ///
+    /// Call only where `VectorUnit` reports AVX2.
+    @inline(never)
+    public static func lineMasks(text: UnsafeRawPointer, at position: Int) -> (
+        lineFeeds: UInt64, carriageReturns: UInt64, continuations: UInt64, fourByteLeads: UInt64
+    ) {
+        #if arch(x86_64)
+        let low = Bytes32(loading: text, at: position)
+        let high = Bytes32(loading: text, at: position &+ 32)
+        let lineFeed = Bytes32(repeating: 0x0A)
+        let carriageReturn = Bytes32(repeating: 0x0D)
+        let fourByteLead = Bytes32(repeating: 0xF0)
+        return (
+            mask(low .== lineFeed, high .== lineFeed), mask(low .== carriageReturn, high .== carriageReturn),
+            mask(low.continuationLanes, high.continuationLanes), mask(low .>= fourByteLead, high .>= fourByteLead))
+        #else
+        return (0, 0, 0, 0)
+        #endif
     }
 }
 

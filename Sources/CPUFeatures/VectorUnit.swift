@@ -27,17 +27,19 @@ public enum VectorUnit {
         let descriptor = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        // The first processor's block is a few kilobytes; later ones repeat it.
+        // The first processor's block is a few kilobytes, and the kernel makes each block as it is read (on some
+        // kernels sampling the processor's clock): reading stops once the first `flags` line is whole.
         var bytes = [UInt8](repeating: 0, count: 16 << 10)
         var count = 0
-        while count < bytes.count {
+        var flags: Set<Substring> = []
+        while count < bytes.count, flags.isEmpty {
             let read = bytes.withUnsafeMutableBytes { buffer in
                 Glibc.read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
             }
             if read <= 0 { break }
             count += read
+            flags = flagsLine(in: bytes[..<count])
         }
-        let flags = flagsLine(in: bytes[..<count])
         return flags.contains("avx2") && flags.contains("popcnt")
         #elseif os(macOS)
         var value: Int32 = 0
@@ -48,10 +50,10 @@ public enum VectorUnit {
         #endif
     }
 
-    /// The words of the first `flags` line of /proc/cpuinfo text (empty when there is none).
+    /// The words of the first whole `flags` line of /proc/cpuinfo text (empty when there is none, or it is cut off).
     public static func flagsLine(in text: ArraySlice<UInt8>) -> Set<Substring> {
         let cpuinfo = String(decoding: text, as: UTF8.self)
-        for line in cpuinfo.split(separator: "\n") {
+        for line in cpuinfo.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2, parts[0].trimmingWhitespace == "flags" else { continue }
             return Set(parts[1].split(separator: " "))

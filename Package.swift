@@ -72,10 +72,16 @@ let package = Package(
 
         .testTarget(name: "LanguageServerTests", dependencies: ["LanguageServer", "Seeded"], swiftSettings: strict),
 
+        // MARK: CMalloc — glibc's <malloc.h> (`mallopt`), for the command line's memory reuse; Linux only.
+        .systemLibrary(name: "CMalloc"),
+
         // MARK: highlight-ls — the executable: the CLI (serve, print, list) and wiring.
         .executableTarget(
             name: "highlight-ls",
-            dependencies: ["LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan"],
+            dependencies: [
+                "LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strict),
 
         // MARK: highlight-bench — engine benchmark (release build), figures go to BENCHMARKS.md.

@@ -1,3 +1,6 @@
+#if os(Linux)
+import CMalloc
+#endif
 import Foundation
 import LanguageServer
 import WorkspaceScan
@@ -66,8 +69,21 @@ func run(_ arguments: [String]) -> Int32 {
     }
 }
 
+/// Keeps memory that a one-shot command frees for its own reuse: large blocks (the matches of a file, a read
+/// buffer) come from the heap instead of a mapping of their own, and the heap is not trimmed, so the next file's
+/// arrays land on pages already touched instead of fresh ones faulted in and zeroed, and unmapped after (the
+/// generated corpus's ticket regex, 114,000 matches: system time 52 -> 38 ms, wall 101 -> 84 ms). Not for the
+/// server, which gives memory back.
+func keepFreedMemoryForReuse() {
+    #if os(Linux)
+    _ = mallopt(M_MMAP_THRESHOLD, 256 << 20)
+    _ = mallopt(M_TRIM_THRESHOLD, Int32.max)
+    #endif
+}
+
 /// `print`, `list`, `check`, `init` and `help`.
 func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
+    keepFreedMemoryForReuse()
     let colour = useColours(parsed.values["--color"].flatMap(ColorChoice.init(rawValue:)) ?? .auto)
     switch parsed.command.name {
     case "help":

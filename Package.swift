@@ -27,6 +27,7 @@ let package = Package(
 
         // MARK: VectorKernels — the loops built for AVX2 (Teddy, the packed pair, the UTF-8 check, line counts); depends on nothing.
         .target(name: "VectorKernels", swiftSettings: strict + kernelFlags),
+        .testTarget(name: "VectorKernelsTests", dependencies: ["VectorKernels", "CPUFeatures", "Seeded"], swiftSettings: strict),
 
         // MARK: CPUFeatures — whether the CPU runs VectorKernels' loops, asked once; depends on VectorKernels only.
         .target(name: "CPUFeatures", dependencies: ["VectorKernels"], swiftSettings: strict),
@@ -35,7 +36,7 @@ let package = Package(
         // MARK: PatternEngine — rules, literal automaton, regex, overlap resolution; depends on the vector loops only.
         .target(name: "PatternEngine", dependencies: ["VectorKernels", "CPUFeatures"], swiftSettings: strict),
         .testTarget(
-            name: "PatternEngineTests", dependencies: ["PatternEngine", "Seeded", "CPUFeatures", "VectorKernels"],
+            name: "PatternEngineTests", dependencies: ["PatternEngine", "Seeded", "CPUFeatures"],
             swiftSettings: strict),
 
         // MARK: LanguageSyntax — comment and string syntax per language, scanned line by line; depends on nothing.

@@ -3,7 +3,6 @@ import Seeded
 import Testing
 @testable import PatternEngine
 import CPUFeatures
-import VectorKernels
 
 /// The fingerprint and packed-pair searches against the bare automaton and the reference engine.
 @Suite struct FingerprintSearchTests {
@@ -230,60 +229,5 @@ import VectorKernels
         // Off with the prefilter: the benchmarks' bare automaton.
         #expect(RuleSet(rules: [words(["a"])], limits: RuleSet.Limits(usesLiteralPrefilter: false))
             .literalAutomaton?.fingerprintSearch == nil)
-    }
-
-    /// The AVX2 loop against the tables read byte by byte: random tables (1 to 3 positions, any bucket bits) over random
-    /// texts, every block start and last block, so each lane, each position's load and the end of the range are seen.
-    @Test(.enabled(if: VectorUnit.hasAVX2)) func nibbleShuffleAgreesWithTheTablesReadByteByByte() {
-        var generator = SplitMix64(seed: 0x54_45_44_44)
-        for _ in 0..<300 {
-            let positions = Int.random(in: 1...AVX2.maximumNibblePositions, using: &generator)
-            // Sparse bits, so that some blocks pass and most do not.
-            var tables = [UInt8](repeating: 0, count: positions * AVX2.nibbleTableBytesPerPosition)
-            for k in 0..<positions {
-                for nibble in 0..<16 {
-                    for half in 0..<2 {
-                        let value = UInt8.random(in: 0...255, using: &generator) & UInt8.random(in: 0...255, using: &generator)
-                        tables[k * 64 + half * 32 + nibble] = value
-                        tables[k * 64 + half * 32 + nibble + 16] = value
-                    }
-                }
-            }
-            let text = (0..<Int.random(in: 40...400, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            func passes(_ start: Int) -> Bool {
-                var bits: UInt8 = 0xFF
-                for k in 0..<positions {
-                    let byte = text[start + k]
-                    bits &= tables[k * 64 + Int(byte & 15)] & tables[k * 64 + 32 + Int(byte >> 4)]
-                }
-                return bits != 0
-            }
-            let lastBlock = text.count - 31 - positions
-            let from = Int.random(in: 0...max(0, lastBlock), using: &generator)
-            var expected: (start: Int, lanes: UInt32) = (lastBlock + 1, 0)
-            var block = from
-            while block <= lastBlock {
-                let lanes = (0..<32).reduce(UInt32(0)) { passes(block + $1) ? $0 | 1 << UInt32($1) : $0 }
-                if lanes != 0 {
-                    expected = (block, lanes)
-                    break
-                }
-                block += 32
-            }
-            if expected.lanes == 0 { expected.start = block }
-            let actual = text.withUnsafeBytes { text in
-                tables.withUnsafeBytes { tables -> (start: Int, lanes: UInt32)? in
-                    guard let textBase = text.baseAddress, let tableBase = tables.baseAddress else { return nil }
-                    return AVX2.firstNibbleBlock(
-                        text: textBase, from: from, lastBlock: lastBlock, tables: tableBase, positions: positions)
-                }
-            }
-            guard let actual else {
-                Issue.record("empty buffers")
-                return
-            }
-            #expect(actual.start == expected.start && actual.lanes == expected.lanes,
-                    "positions \(positions), text of \(text.count) from \(from): \(actual) != \(expected)")
-        }
     }
 }

@@ -1,0 +1,150 @@
+import CPUFeatures
+import Seeded
+import Testing
+import VectorKernels
+
+/// The AVX2 loops against the same questions answered byte by byte, where the CPU has AVX2 (elsewhere nothing runs
+/// them). Their callers' differential tests run them again, with and without, on whole searches and texts.
+@Suite(.enabled(if: VectorUnit.hasAVX2)) struct AVX2Tests {
+    /// The AVX2 loop against the tables read byte by byte: random tables (1 to 3 positions, any bucket bits) over random
+    /// texts, every block start and last block, so each lane, each position's load and the end of the range are seen.
+    @Test func nibbleBlocksAgreeWithTheTablesReadByteByByte() {
+        var generator = SplitMix64(seed: 0x54_45_44_44)
+        for _ in 0..<300 {
+            let positions = Int.random(in: 1...AVX2.maximumNibblePositions, using: &generator)
+            // Sparse bits, so that some blocks pass and most do not.
+            var tables = [UInt8](repeating: 0, count: positions * AVX2.nibbleTableBytesPerPosition)
+            for k in 0..<positions {
+                for nibble in 0..<16 {
+                    for half in 0..<2 {
+                        let value = UInt8.random(in: 0...255, using: &generator) & UInt8.random(in: 0...255, using: &generator)
+                        tables[k * 64 + half * 32 + nibble] = value
+                        tables[k * 64 + half * 32 + nibble + 16] = value
+                    }
+                }
+            }
+            let text = (0..<Int.random(in: 40...400, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            func passes(_ start: Int) -> Bool {
+                var bits: UInt8 = 0xFF
+                for k in 0..<positions {
+                    let byte = text[start + k]
+                    bits &= tables[k * 64 + Int(byte & 15)] & tables[k * 64 + 32 + Int(byte >> 4)]
+                }
+                return bits != 0
+            }
+            let lastBlock = text.count - 31 - positions
+            let from = Int.random(in: 0...max(0, lastBlock), using: &generator)
+            var expected: (start: Int, lanes: UInt32) = (lastBlock + 1, 0)
+            var block = from
+            while block <= lastBlock {
+                let lanes = (0..<32).reduce(UInt32(0)) { passes(block + $1) ? $0 | 1 << UInt32($1) : $0 }
+                if lanes != 0 {
+                    expected = (block, lanes)
+                    break
+                }
+                block += 32
+            }
+            if expected.lanes == 0 { expected.start = block }
+            let actual = text.withUnsafeBytes { text in
+                tables.withUnsafeBytes { tables -> (start: Int, lanes: UInt32)? in
+                    guard let textBase = text.baseAddress, let tableBase = tables.baseAddress else { return nil }
+                    return AVX2.firstNibbleBlock(
+                        text: textBase, from: from, lastBlock: lastBlock, tables: tableBase, positions: positions)
+                }
+            }
+            guard let actual else {
+                Issue.record("empty buffers")
+                return
+            }
+            #expect(actual.start == expected.start && actual.lanes == expected.lanes,
+                    "positions \(positions), text of \(text.count) from \(from): \(actual) != \(expected)")
+        }
+    }
+
+    /// The packed pair against a byte-by-byte test: random sides (offsets, fold masks) over texts of a few letters, so
+    /// that both sides hold often, from every kind of start to the last block.
+    @Test func pairBlocksAgreeWithTheBytes() {
+        var generator = SplitMix64(seed: 0x50_41_49_52)
+        let letters: [UInt8] = Array("abAB-x\n".utf8)
+        for _ in 0..<400 {
+            let text = (0..<(40 + generator.next(below: 300))).map { _ in letters[generator.next(below: letters.count)] }
+            func side() -> (offset: Int, mask: UInt8, byte: UInt8) {
+                let mask: UInt8 = generator.next(below: 2) == 0 ? 0 : 0x20
+                let byte = letters[generator.next(below: letters.count)] | mask
+                return (generator.next(below: 8), mask, byte)
+            }
+            let first = side()
+            let second = side()
+            let lastBlock = text.count - max(first.offset, second.offset) - 32
+            guard lastBlock >= 0 else { continue }
+            let from = generator.next(below: lastBlock + 1)
+            func holds(_ start: Int) -> Bool {
+                text[start + first.offset] | first.mask == first.byte && text[start + second.offset] | second.mask == second.byte
+            }
+            var expected: (start: Int, lanes: UInt32) = (from, 0)
+            while expected.start <= lastBlock {
+                let start = expected.start
+                expected.lanes = (0..<32).reduce(UInt32(0)) { holds(start + $1) ? $0 | 1 << UInt32($1) : $0 }
+                if expected.lanes != 0 { break }
+                expected.start += 32
+            }
+            let actual = text.withUnsafeBytes { text in
+                text.baseAddress.map {
+                    AVX2.firstPairBlock(text: $0, from: from, lastBlock: lastBlock, first: first, second: second)
+                }
+            }
+            #expect(actual?.start == expected.start && actual?.lanes == expected.lanes,
+                    "sides \(first) \(second), \(text.count) bytes from \(from)")
+        }
+    }
+
+    /// The UTF-8 check against the standard library, on texts with one defect or none, from a character start past the
+    /// first three bytes; where it stops, the rest must be a whole character's start.
+    @Test func utf8PrefixesAgreeWithTheStandardLibrary() {
+        var generator = SplitMix64(seed: 0x55_54_46_38)
+        let characters = ["a", "let x = 1; ", "é", "中", "🔥", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}",
+                          String(repeating: "-", count: 130)].map { Array($0.utf8) }
+        let defects: [UInt8] = [0x80, 0xBF, 0xC0, 0xC1, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF]
+        var invalid = 0
+        for round in 0..<3_000 {
+            var text: [UInt8] = Array("abc".utf8)
+            while text.count < 40 + generator.next(below: 400) {
+                text += characters[generator.next(below: characters.count)]
+            }
+            if round % 3 != 0 { text.insert(defects[generator.next(below: defects.count)], at: 3 + generator.next(below: text.count - 3)) }
+            let valid = String(validating: text, as: UTF8.self) != nil
+            if !valid { invalid += 1 }
+            let stop = text.withUnsafeBytes { text in
+                text.baseAddress.map { AVX2.validUTF8Prefix(text: $0, from: 3, count: text.count) }
+            } ?? 0
+            if valid {
+                #expect(stop >= 3 && stop <= text.count && text.count - stop < 35, "valid text stopped at \(stop)")
+                #expect(stop == text.count || text[stop] & 0xC0 != 0x80, "stopped inside a character at \(stop)")
+            } else if stop >= 0 {
+                // Nothing wrong before the stop: the defect is in the last bytes, left to the caller.
+                #expect(String(validating: text[..<stop], as: UTF8.self) != nil, "reported \(stop) over a defect")
+                #expect(String(validating: text[stop...], as: UTF8.self) == nil, "the defect is not after \(stop)")
+            }
+        }
+        #expect(invalid > 1_000)
+    }
+
+    /// The line masks against the bytes: every lane of random blocks of line feeds, carriage returns, continuation
+    /// bytes and four-byte leads among ASCII.
+    @Test func lineMasksAgreeWithTheBytes() {
+        var generator = SplitMix64(seed: 0x4C_49_4E_45)
+        let bytes: [UInt8] = [0x0A, 0x0D, 0x41, 0x20, 0x80, 0xBF, 0xC3, 0xE2, 0xF0, 0xF4, 0xFF]
+        for _ in 0..<500 {
+            let text = (0..<(64 + generator.next(below: 64))).map { _ in bytes[generator.next(below: bytes.count)] }
+            let position = generator.next(below: text.count - 63)
+            func mask(_ test: (UInt8) -> Bool) -> UInt64 {
+                (0..<64).reduce(UInt64(0)) { test(text[position + $1]) ? $0 | 1 << UInt64($1) : $0 }
+            }
+            let masks = text.withUnsafeBytes { text in text.baseAddress.map { AVX2.lineMasks(text: $0, at: position) } }
+            #expect(masks?.lineFeeds == mask { $0 == 0x0A })
+            #expect(masks?.carriageReturns == mask { $0 == 0x0D })
+            #expect(masks?.continuations == mask { $0 & 0xC0 == 0x80 })
+            #expect(masks?.fourByteLeads == mask { $0 >= 0xF0 })
+        }
+    }
+}

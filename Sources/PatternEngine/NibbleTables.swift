@@ -34,7 +34,9 @@ struct NibbleTables: Sendable {
 
     /// The buckets, one bit each in a table entry.
     static let bucketCount = 8
-    /// The cost of the loop alone per text byte, in automaton steps per prefix position (see `FingerprintSearch`).
+    /// The cost of the loop alone per text byte, in automaton steps per prefix position (see `FingerprintSearch`):
+    /// `highlight-bench`'s ten present words (three positions, ten matches in 32 MB) ran at 8,256 MB/s where the bare
+    /// automaton, one step a byte, ran at 466: 0.056 steps a byte.
     static let stepsPerPosition = 0.02
 
     /// The estimated cost per text byte, in automaton steps.

@@ -11,7 +11,8 @@
 // offset, whatever the line lengths and the characters, and nothing per match beyond its own
 // bytes. Where the CPU has AVX2, VectorKernels counts the runs without a `\r`, and any other
 // step of up to sixty-four bytes is counted from the block's bit masks (line feeds, `\r`s,
-// continuation bytes, four-byte leads), so a step to a nearby match costs one block. An open document has a `LineIndex` instead; both agree, and the differential tests
+// continuation bytes, four-byte leads), so a step to a nearby match costs one block. An open
+// document has a `LineIndex` instead; both agree, and the differential tests
 // check that they do.
 
 import CPUFeatures
@@ -72,7 +73,7 @@ public struct TextPoint: Sendable, Hashable {
     /// their lead bits, so invalid text yields consistent if meaningless columns).
     /// - Complexity: O(*n*) in the bytes up to the last offset, sixteen ASCII bytes per step.
     /// Where the CPU has AVX2 (and `usesAVX2`, which tests turn off), the runs without a `\r` go sixty-four bytes a
-    /// step in VectorKernels' loop.
+    /// step in VectorKernels' loop, and shorter steps through one block's bit masks.
     public static func points(
         ofUTF8Offsets utf8Offsets: [Int], in text: UnsafeBufferPointer<UInt8>, usesAVX2: Bool = true
     ) -> [TextPoint] {

@@ -505,7 +505,7 @@ public enum WorkspaceScanner {
         if usesAVX2, VectorUnit.hasAVX2, count >= 64 {
             // The AVX2 loop reads three bytes back: it starts after the first characters, checked one by one.
             while index < 3 {
-                guard let length = characterLength(buffer, at: index) else { return false }
+                guard let (_, length) = UTF8Decoding.scalar(at: index, in: buffer) else { return false }
                 index += length
             }
             index = AVX2.validUTF8Prefix(text: UnsafeRawPointer(base), from: index, count: count)
@@ -550,34 +550,9 @@ public enum WorkspaceScanner {
                     continue
                 }
             }
-            guard let length = characterLength(buffer, at: index) else { return false }
+            guard let (_, length) = UTF8Decoding.scalar(at: index, in: buffer) else { return false }
             index += length
         }
         return true
-    }
-
-    /// The length of the valid UTF-8 character at `index`, or nil when it is not one.
-    @inline(__always)
-    private static func characterLength(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
-        let lead = buffer[index]
-        if lead < 0x80 { return 1 }
-        let length: Int
-        let lowest: UInt32
-        switch lead {
-        case 0xC2...0xDF: length = 2; lowest = 0x80
-        case 0xE0...0xEF: length = 3; lowest = 0x800
-        case 0xF0...0xF4: length = 4; lowest = 0x10000
-        default: return nil
-        }
-        guard index + length <= buffer.count else { return nil }
-        var scalar = UInt32(lead) & (0xFF >> (length + 1))
-        for offset in 1..<length {
-            let byte = buffer[index + offset]
-            guard byte & 0xC0 == 0x80 else { return nil }
-            scalar = scalar << 6 | UInt32(byte & 0x3F)
-        }
-        // Overlong forms, surrogates and values past U+10FFFF are invalid.
-        guard scalar >= lowest, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return nil }
-        return length
     }
 }

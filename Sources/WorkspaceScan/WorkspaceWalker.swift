@@ -76,49 +76,27 @@ public enum FileSystemPath {
         let digits = Array("0123456789ABCDEF".unicodeScalars)
         var out = String.UnicodeScalarView()
         var index = 0
-        while index < array.count {
-            if let (scalar, length) = scalar(at: index, in: array) {
-                if scalar == "\\" {
-                    out.append("\\")
-                    out.append("\\")
+        array.withUnsafeBufferPointer { array in
+            while index < array.count {
+                if let (scalar, length) = UTF8Decoding.scalar(at: index, in: array) {
+                    if scalar == "\\" {
+                        out.append("\\")
+                        out.append("\\")
+                    } else {
+                        out.append(scalar)
+                    }
+                    index += length
                 } else {
-                    out.append(scalar)
+                    let byte = array[index]
+                    out.append("\\")
+                    out.append("x")
+                    out.append(digits[Int(byte >> 4)])
+                    out.append(digits[Int(byte & 0x0F)])
+                    index += 1
                 }
-                index += length
-            } else {
-                let byte = array[index]
-                out.append("\\")
-                out.append("x")
-                out.append(digits[Int(byte >> 4)])
-                out.append(digits[Int(byte & 0x0F)])
-                index += 1
             }
         }
         return String(out)
-    }
-
-    /// The scalar of the valid UTF-8 sequence that begins at `index`, and its length, or nil.
-    private static func scalar(at index: Int, in bytes: [UInt8]) -> (Unicode.Scalar, Int)? {
-        let lead = bytes[index]
-        if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
-        let length: Int
-        let lowest: UInt32
-        switch lead {
-        case 0xC2...0xDF: length = 2; lowest = 0x80
-        case 0xE0...0xEF: length = 3; lowest = 0x800
-        case 0xF0...0xF4: length = 4; lowest = 0x10000
-        default: return nil
-        }
-        guard index + length <= bytes.count else { return nil }
-        var value = UInt32(lead) & (0xFF >> (length + 1))
-        for offset in 1..<length {
-            let byte = bytes[index + offset]
-            guard byte & 0xC0 == 0x80 else { return nil }
-            value = value << 6 | UInt32(byte & 0x3F)
-        }
-        // Overlong forms, surrogates and values past U+10FFFF are invalid.
-        guard value >= lowest, let scalar = Unicode.Scalar(value) else { return nil }
-        return (scalar, length)
     }
 
     /// Calls `body` with `bytes` (when given) or `display` as a NUL-terminated C string.

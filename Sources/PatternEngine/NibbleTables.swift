@@ -60,11 +60,11 @@ struct NibbleTables: Sendable {
         var high = low
         var members = [Int](repeating: 0, count: Self.bucketCount)
         // The rarest words first, each into the bucket its nibbles widen least; ties to the emptier bucket.
-        let order = allowed.indices.sorted {
-            (Self.share(Self.nibbles(allowed[$0]), positions), $0) < (Self.share(Self.nibbles(allowed[$1]), positions), $1)
-        }
+        let nibbles = allowed.map(Self.nibbles)
+        let shares = nibbles.map { Self.share($0, positions) }
+        let order = allowed.indices.sorted { (shares[$0], $0) < (shares[$1], $1) }
         for index in order {
-            let own = Self.nibbles(allowed[index])
+            let own = nibbles[index]
             var best = 0
             var bestAdded = Double.infinity
             for bucket in 0..<Self.bucketCount {

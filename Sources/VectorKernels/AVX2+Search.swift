@@ -16,13 +16,12 @@ extension AVX2 {
     /// The most prefix positions the tables may describe.
     public static var maximumNibblePositions: Int { 3 }
 
-
     /// The first block start `p` in `from`, `from + 32`, … up to `lastBlock` where some of the 32 starts
     /// `p..<p+32` passes the tables, and those starts as bits (bit `i` for `p + i`); `(p, 0)` with
     /// `p > lastBlock` when none does.
     ///
     /// Reads `text[p ..< p + 32 + positions - 1]` for each block: the caller keeps `lastBlock + 31 + positions - 1`
-    /// inside the text. `tables` holds `positions * bytesPerPosition` bytes, `positions` is 1, 2 or 3.
+    /// inside the text. `tables` holds `positions * nibbleTableBytesPerPosition` bytes, `positions` is 1, 2 or 3.
     /// Call only where `VectorUnit` reports AVX2.
     @inline(never)
     public static func firstNibbleBlock(

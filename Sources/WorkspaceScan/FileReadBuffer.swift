@@ -13,6 +13,14 @@ import Foundation
 // mapped file that another process truncates while it is searched kills the
 // process with SIGBUS, which a one-shot command may risk (as grep tools do)
 // and a long-running server may not.
+//
+// A large file whose rules allow it may be streamed instead (`read(_:limit:
+// mapsLargeFiles:binaryCheckBytes:streamingFrom:lines:)`): read a window
+// (256 KiB) at a time into the same buffer and handed over in pieces of whole
+// lines, each checked, searched and located while the core's cache still
+// holds it. Mapped, a file's bytes come from memory once per pass (the UTF-8
+// check, the search, the line walk); streamed, from memory once, in the copy.
+// A walk streams while other files wait (see `WorkspaceScanner`).
 
 /// A growable byte buffer that one worker reuses for every file it reads.
 ///
@@ -26,9 +34,15 @@ final class FileReadBuffer {
     /// Files at least this large are mapped when the reader allows it.
     static let mappingThreshold = 1 << 20
 
-    /// Creates a buffer of `capacity` bytes (at least one).
-    init(capacity: Int = 256 << 10) {
+    /// The bytes a streamed read takes from the file at a time (see `stream`).
+    let streamingWindow: Int
+
+    /// Creates a buffer of `capacity` bytes (at least one) that streams `streamingWindow` bytes at a time (at least
+    /// one; the default: small enough that a piece is still in the core's cache when it is searched and located,
+    /// large enough that the calls per piece do not count).
+    init(capacity: Int = 256 << 10, streamingWindow: Int = 256 << 10) {
         storage = .allocate(capacity: max(1, capacity))
+        self.streamingWindow = max(1, streamingWindow)
     }
 
     deinit {
@@ -57,6 +71,24 @@ final class FileReadBuffer {
             binaryCheckBytes: binaryCheckBytes)
     }
 
+    /// How a read handed the file over.
+    enum Contents: Equatable {
+        /// Whole, in the buffer (or mapped): `withBytes(count:)` shows this many bytes.
+        case whole(Int)
+        /// In pieces of whole lines, each handed to the reader's `lines` as it was read.
+        case streamed
+    }
+
+    /// What a reader of pieces wants after one.
+    enum NextPiece {
+        /// The next piece, if the file goes on.
+        case more
+        /// No more: the rest of the file is left unread.
+        case stop
+        /// The whole file instead, in the buffer: the pieces handed over so far do not count.
+        case whole
+    }
+
     /// Reads `file` (by its path on disk) into the buffer and returns how many bytes it holds, or why not.
     ///
     /// The file is opened with `O_NONBLOCK` and the open descriptor checked with `fstat`: a FIFO or
@@ -69,6 +101,17 @@ final class FileReadBuffer {
     /// With `mapsLargeFiles`, a file of `mappingThreshold` bytes or more is mapped rather than copied
     /// (see above for the risk); the mapping lasts until the next read.
     func read(_ file: WalkedFile, limit: Int, mapsLargeFiles: Bool = false, binaryCheckBytes: Int = 0) -> Result<Int, ScannedFile.Skipped> {
+        read(file, limit: limit, mapsLargeFiles: mapsLargeFiles, binaryCheckBytes: binaryCheckBytes, streamingFrom: Int.max) { _, _ in .whole }
+            .map { contents in if case .whole(let count) = contents { count } else { 0 } }
+    }
+
+    /// Reads `file` as `read(_:limit:mapsLargeFiles:binaryCheckBytes:)` does, except that a file of `streamingFrom`
+    /// bytes or more (and not binary) is read in pieces of whole lines that reuse the buffer, so that the bytes are
+    /// searched while the cache still holds them, and each piece is handed to `lines` as it is read (see `stream`).
+    func read(
+        _ file: WalkedFile, limit: Int, mapsLargeFiles: Bool = false, binaryCheckBytes: Int = 0, streamingFrom: Int,
+        lines: (_ text: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>) -> NextPiece
+    ) -> Result<Contents, ScannedFile.Skipped> {
         unmap()
         lastFailure = nil
         lastFileSize = 0
@@ -84,7 +127,6 @@ final class FileReadBuffer {
         guard let size = Int(exactly: info.st_size), size >= 0 else { return unreadable("its size is out of range") }
         lastFileSize = size
         guard size <= limit else { return .failure(.tooLarge) }
-        let mapping = mapsLargeFiles && size >= Self.mappingThreshold
         let head = min(size, max(binaryCheckBytes, 0))
         // Only the first bytes until the file is known not to be binary.
         reserve(head)
@@ -92,22 +134,88 @@ final class FileReadBuffer {
         var filled: Int
         switch fill(descriptor, base, from: 0, to: head) {
         case .success(let count): filled = count
-        case .failure(let error): return error.result
+        case .failure(let error): return unreadable(error.reason)
         }
         if head > 0, memchr(base, 0, filled) != nil { return .failure(.binary) }
-        guard filled == head else { return .success(filled) }
-        if mapping, let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0),
+        guard filled == head else { return .success(.whole(filled)) }
+        if size >= streamingFrom {
+            switch stream(descriptor, size: size, filled: filled, lines) {
+            case .success(true): return .success(.streamed)
+            case .success(false):
+                // The whole file after all, from its start again.
+                guard lseek(descriptor, 0, SEEK_SET) == 0 else { return unreadable(FileSystemPath.describeError(errno)) }
+                filled = 0
+            case .failure(let error): return unreadable(error.reason)
+            }
+        } else if mapsLargeFiles, size >= Self.mappingThreshold,
+           let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0),
            address != UnsafeMutableRawPointer(bitPattern: -1) {
             mapped = UnsafeMutableRawBufferPointer(start: address, count: size)
-            return .success(size)
+            return .success(.whole(size))
         }
         reserve(size, keeping: filled)
         guard let whole = storage.baseAddress else { return unreadable("out of memory") }
         switch fill(descriptor, whole, from: filled, to: size) {
         case .success(let count): filled = count
-        case .failure(let error): return error.result
+        case .failure(let error): return unreadable(error.reason)
         }
-        return .success(filled)
+        return .success(.whole(filled))
+    }
+
+    /// Reads the rest of the open file of `size` bytes, whose first `filled` bytes the buffer holds, in pieces of
+    /// whole lines, and hands each to `lines` until it says `.stop` or the file ends (true), or `.whole` (false).
+    ///
+    /// `lines` gets `text` and the piece's range in it: the piece ends after a line feed (the last piece may not), and
+    /// `text` holds the line feed before the piece (except for the first) and the bytes read after it, so that
+    /// anything that looks at a piece's neighbours (`^`, `\b`) sees what the whole file would show. A line longer
+    /// than the window grows the buffer until it fits.
+    ///
+    /// - Complexity: O(size): each byte is read once, and moved once at most (the part of a line left at a window's end).
+    private func stream(
+        _ descriptor: Int32, size: Int, filled initial: Int,
+        _ lines: (_ text: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>) -> NextPiece
+    ) -> Result<Bool, FillFailure> {
+        var filled = initial
+        var pieceStart = 0
+        var unread = size - initial
+        var window = streamingWindow
+        while true {
+            reserve(window, keeping: filled)
+            guard let base = storage.baseAddress else { return .failure(FillFailure(reason: "out of memory")) }
+            let wanted = min(window - filled, unread)
+            let count: Int
+            switch fill(descriptor, base, from: filled, to: filled + wanted) {
+            case .success(let end): count = end - filled
+            case .failure(let error): return .failure(error)
+            }
+            filled += count
+            unread -= count
+            let atEnd = unread == 0 || count < wanted
+            var pieceEnd = filled
+            if !atEnd {
+                // The last line feed, looked for from the end: a line's length back, usually.
+                pieceEnd = filled
+                while pieceEnd > pieceStart, base[pieceEnd - 1] != 0x0A { pieceEnd -= 1 }
+                if pieceEnd == pieceStart {
+                    // No line ends in the window: a larger one.
+                    window *= 2
+                    continue
+                }
+            }
+            if pieceEnd > pieceStart {
+                switch lines(UnsafeBufferPointer(start: base, count: filled), pieceStart..<pieceEnd) {
+                case .more: break
+                case .stop: return .success(true)
+                case .whole: return .success(false)
+                }
+            }
+            if atEnd { return .success(true) }
+            // The line feed that ends the piece stays, before the next piece.
+            let kept = filled - (pieceEnd - 1)
+            memmove(base, base + pieceEnd - 1, kept)
+            filled = kept
+            pieceStart = 1
+        }
     }
 
     /// Reads from `descriptor` into `base[start..<end]` until it is full or the file ends; returns
@@ -123,18 +231,18 @@ final class FileReadBuffer {
             } else if count == 0 {
                 break
             } else if errno != EINTR {
-                return .failure(FillFailure(result: unreadable(FileSystemPath.describeError(errno))))
+                return .failure(FillFailure(reason: FileSystemPath.describeError(errno)))
             }
         }
         return .success(filled)
     }
 
-    /// A read error, carrying the result to return.
+    /// A read error, and why ("permission denied").
     private struct FillFailure: Error {
-        var result: Result<Int, ScannedFile.Skipped>
+        var reason: String
     }
 
-    private func unreadable(_ reason: String) -> Result<Int, ScannedFile.Skipped> {
+    private func unreadable<Read>(_ reason: String) -> Result<Read, ScannedFile.Skipped> {
         lastFailure = reason
         return .failure(.unreadable)
     }

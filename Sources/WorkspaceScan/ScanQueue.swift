@@ -64,6 +64,12 @@ final class ScanQueue: Sendable {
         }
     }
 
+    /// Whether a batch waits to be taken: a worker that sees one may search a large file on its own core only, since
+    /// other workers have files to search meanwhile.
+    var hasWaitingBatches: Bool {
+        state.withLock { $0.next < $0.batches.count }
+    }
+
     /// Stores the results of the batch at `index`.
     func store(_ results: [ScannedFile], at index: Int) {
         state.withLock { state in

@@ -12,7 +12,11 @@ import VectorKernels
 // scopes as open documents. Files are read whole (up to a size limit), a NUL
 // byte in the first 8 KiB marks a file as binary and skips it, and the search
 // runs on all cores, one file per work item, taken from a shared counter so
-// that a few large files do not leave a core idle.
+// that a few large files do not leave a core idle. A large file whose rules
+// never match across a line feed is searched in pieces of whole lines: while
+// other files wait for the cores, streamed through the worker's buffer as it
+// is read (`FileReadBuffer`); once none wait, read whole and split over all
+// cores (`searchInPieces`). Either way the pieces give what one search gives.
 
 /// The outcome of scanning one file.
 public struct ScannedFile: Sendable {
@@ -159,6 +163,59 @@ func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     for _ in 0..<max(helpers, 0) { done.wait() }
 }
 
+/// The matches of a text searched in pieces, gathered piece after piece in text order: each piece is located on its
+/// own, and its matches are shifted by the lines and units of the pieces before it.
+struct PieceMatches {
+    /// One piece's matches, counted from the piece's start, and where the piece ends.
+    struct Piece {
+        var matches: [LocatedMatch]
+        /// Whether the engine's match limit cut the piece's matches short.
+        var truncated: Bool
+        var end: TextPoint
+    }
+
+    /// The matches so far, counted from the text's start.
+    private(set) var matches: [LocatedMatch] = []
+    /// Whether the match limit cut them short.
+    private(set) var truncated = false
+    private let limit: Int
+    /// Where the pieces so far end.
+    private var end = TextPoint.start
+
+    /// Gathers at most `limit` matches (nil: no limit).
+    init(limit: Int?) {
+        self.limit = limit ?? Int.max
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        matches.reserveCapacity(min(limit, count))
+    }
+
+    /// Adds the next piece; false once the match limit is reached, when later pieces would not count.
+    mutating func append(_ piece: consuming Piece) -> Bool {
+        if end != .start {
+            for index in piece.matches.indices {
+                let range = piece.matches[index].utf8Range
+                piece.matches[index].utf8Range = (range.lowerBound + end.utf8Offset)..<(range.upperBound + end.utf8Offset)
+                piece.matches[index].start = piece.matches[index].start.counted(from: end)
+                piece.matches[index].end = piece.matches[index].end.counted(from: end)
+            }
+        }
+        if matches.count + piece.matches.count > limit {
+            matches.append(contentsOf: piece.matches.prefix(limit - matches.count))
+            truncated = true
+            return false
+        }
+        matches.append(contentsOf: piece.matches)
+        if piece.truncated {
+            truncated = true
+            return false
+        }
+        end = piece.end.counted(from: end)
+        return true
+    }
+}
+
 /// Bytes that several threads read at once.
 ///
 /// `@unchecked` because an unsafe pointer is not `Sendable`: the bytes are only read, and they outlive every reader
@@ -265,7 +322,7 @@ public enum WorkspaceScanner {
                         let filter = worker.filter(for: origin, selecting: options.selection, in: item.shared)
                         return scan(
                             item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
-                            buffer: worker.buffer)
+                            buffer: worker.buffer, streams: queue.hasWaitingBatches)
                     }
                     queue.store(scanned, at: index)
                 }
@@ -316,18 +373,37 @@ public enum WorkspaceScanner {
         return scan(file, origin: origin, filter: filter, configuration: configuration, options: options, buffer: buffer)
     }
 
-    /// Scans one file from `origin` with the rules `filter` enables, read into `buffer`.
+    /// Scans one file from `origin` with the rules `filter` enables, read into `buffer`; with `streams`, a large file
+    /// whose rules allow it is searched piece by piece as it is read (see `FileReadBuffer.stream`), else in pieces on
+    /// all cores once read whole (see `searchInPieces`). A walk streams while other files keep the cores busy.
     static func scan(
         _ file: WalkedFile, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration, options: ScanOptions,
-        buffer: FileReadBuffer
+        buffer: FileReadBuffer, streams: Bool = false
     ) -> ScannedFile {
         var result = ScannedFile(file: file, languageID: origin.languageID, matches: [], skipped: nil, truncated: false)
         if filter.isEmpty { return result }
 
-        let count: Int
+        var streamed = PieceMatches(limit: configuration.ruleSet.limits.maximumMatchCount)
+        // Files of two windows or more: a smaller one is read at once anyway.
+        let streamingFrom = streams && searchesInPieces(filter: filter, configuration: configuration) ? 2 * buffer.streamingWindow : Int.max
         // A NUL byte in the first `binaryCheckBytes` makes the file binary: the read stops there.
-        switch buffer.read(file, limit: options.maximumFileSize, mapsLargeFiles: options.mapsLargeFiles, binaryCheckBytes: binaryCheckBytes) {
-        case .success(let read): count = read
+        let read = buffer.read(
+            file, limit: options.maximumFileSize, mapsLargeFiles: options.mapsLargeFiles, binaryCheckBytes: binaryCheckBytes,
+            streamingFrom: streamingFrom
+        ) { text, range in
+            guard let piece = searchPiece(range, of: text, origin: origin, filter: filter, configuration: configuration, options: options) else {
+                streamed = PieceMatches(limit: configuration.ruleSet.limits.maximumMatchCount)
+                return .whole
+            }
+            return streamed.append(piece) ? .more : .stop
+        }
+        let count: Int
+        switch read {
+        case .success(.whole(let read)): count = read
+        case .success(.streamed):
+            result.matches = streamed.matches
+            result.truncated = streamed.truncated
+            return result
         case .failure(let reason):
             result.skipped = reason
             result.unreadableReason = buffer.lastFailure
@@ -367,23 +443,51 @@ public enum WorkspaceScanner {
     /// Texts of at least this many bytes are searched in pieces on all cores, when their rules allow it.
     static let pieceThreshold = 4 << 20
 
+    /// Whether a text may be searched in pieces that begin at line starts: no rule is scoped (comments and strings
+    /// are found from the start of the text) and no rule's match may hold a line feed, so that no match crosses a
+    /// piece's start.
+    static func searchesInPieces(filter: RuleFilter, configuration: HighlightConfiguration) -> Bool {
+        !filter.needsSyntax && configuration.ruleSet.maximumMatchLineBreaks.lineFeeds == 0
+    }
+
+    /// The located matches of the piece `range` of `text`, which begins at a line start and ends after a line feed
+    /// (or at the text's end), counted from the piece's start, and where the piece ends (`.start` unless
+    /// `countingToEnd`); nil when the piece is not valid UTF-8 (the whole text must then be searched as one, which
+    /// replaces the bad bytes).
+    ///
+    /// The piece is searched inside `text` (`startingIn`), so that `^`, `\b` and the like see the bytes around it.
+    static func searchPiece(
+        _ range: Range<Int>, of text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter,
+        configuration: HighlightConfiguration, options: ScanOptions, countingToEnd: Bool = true
+    ) -> PieceMatches.Piece? {
+        let piece = UnsafeBufferPointer(rebasing: text[range])
+        guard isValidUTF8(piece) else { return nil }
+        var syntax: SyntaxIndex?
+        let list = filter.matches(of: configuration.ruleSet, in: text, startingIn: range, languageID: origin.languageID, syntax: &syntax)
+        let local = list.matches.map {
+            Match(ruleIndex: $0.ruleIndex, utf8Range: ($0.utf8Range.lowerBound - range.lowerBound)..<($0.utf8Range.upperBound - range.lowerBound))
+        }
+        let located = countingToEnd
+            ? LocatedMatch.locateCountingToEnd(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
+            : (LocatedMatch.locate(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes), TextPoint.start)
+        return PieceMatches.Piece(matches: located.0, truncated: list.truncated, end: located.1)
+    }
+
     /// Checks, searches and locates a large text in pieces that begin at line starts, one piece per work item on all
     /// cores, and stores the matches in `result`; false (and `result` untouched) when the text is small, there is
-    /// one core, a rule is scoped (comments and strings are found from the start of the text), or a rule's match
-    /// may hold a line feed.
+    /// one core, or the rules do not allow pieces (`searchesInPieces`).
     ///
-    /// The pieces give the same matches as one search: no match crosses a line feed, so none crosses a piece's
-    /// start, and each piece is searched inside the whole text (`startingIn`), so `^`, `\b` and look-arounds see
-    /// the bytes before it. Each piece is located on its own and shifted by the lines and units of the pieces
-    /// before it. A piece that is not valid UTF-8 makes the whole text go the single way, which replaces it.
+    /// The pieces give the same matches as one search (see `searchPiece`); each is located on its own and shifted
+    /// by the lines and units of the pieces before it. A piece that is not valid UTF-8 makes the whole text go the
+    /// single way, which replaces it.
     ///
     /// - Complexity: O(n) spread over the cores: each piece is read to check it, to search it, and to locate it.
     static func searchInPieces(
         _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
         options: ScanOptions, into result: inout ScannedFile, minimumBytes: Int = pieceThreshold, pieceBytes: Int = 1 << 20
     ) -> Bool {
-        guard text.count >= minimumBytes, cores > 1, !filter.needsSyntax,
-              configuration.ruleSet.maximumMatchLineBreaks.lineFeeds == 0, let base = text.baseAddress
+        guard text.count >= minimumBytes, cores > 1, searchesInPieces(filter: filter, configuration: configuration),
+              let base = text.baseAddress
         else { return false }
         // Four pieces a core, so that a piece full of matches does not leave the other cores idle.
         let wanted = min(cores * 4, text.count / max(pieceBytes, 1))
@@ -396,27 +500,15 @@ public enum WorkspaceScanner {
         }
         let ranges = starts.indices.map { starts[$0]..<(starts.indices.contains($0 + 1) ? starts[$0 + 1] : text.count) }
 
-        struct Piece {
-            var matches: [LocatedMatch]
-            var truncated: Bool
-            /// Where the piece ends, counted from its start.
-            var end: TextPoint
-        }
-        let pieces = Mutex([Piece?](repeating: nil, count: ranges.count))
+        let pieces = Mutex([PieceMatches.Piece?](repeating: nil, count: ranges.count))
         let shared = ReadOnlyBytes(bytes: text)
         forEachOnAllCores(ranges.count) { number in
-            let text = shared.bytes
-            let range = ranges[number]
-            let piece = UnsafeBufferPointer(rebasing: text[range])
-            guard isValidUTF8(piece) else { return }
-            var syntax: SyntaxIndex?
-            let list = filter.matches(of: configuration.ruleSet, in: text, startingIn: range, languageID: origin.languageID, syntax: &syntax)
-            let local = list.matches.map { Match(ruleIndex: $0.ruleIndex, utf8Range: ($0.utf8Range.lowerBound - range.lowerBound)..<($0.utf8Range.upperBound - range.lowerBound)) }
             // The last piece's end is not needed: it is located up to its last match only.
-            let located = number == ranges.count - 1
-                ? (LocatedMatch.locate(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes), TextPoint.start)
-                : LocatedMatch.locateCountingToEnd(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
-            pieces.withLock { $0[number] = Piece(matches: located.0, truncated: list.truncated, end: located.1) }
+            guard let piece = searchPiece(
+                ranges[number], of: shared.bytes, origin: origin, filter: filter, configuration: configuration, options: options,
+                countingToEnd: number < ranges.count - 1)
+            else { return }
+            pieces.withLock { $0[number] = piece }
         }
         // Taken out of the lock, so that each piece's matches are the only reference and are shifted in place.
         var found = pieces.withLock { all in
@@ -425,36 +517,13 @@ public enum WorkspaceScanner {
             return taken.compactMap { $0 }
         }
         guard found.count == ranges.count else { return false }
-        let limit = configuration.ruleSet.limits.maximumMatchCount ?? Int.max
-        var matches: [LocatedMatch] = []
-        matches.reserveCapacity(min(limit, found.reduce(0) { $0 + $1.matches.count }))
-        var truncated = false
-        var before = TextPoint.start
-        for number in found.indices {
-            var piece = Piece(matches: [], truncated: false, end: .start)
-            swap(&piece, &found[number])
-            if before != .start {
-                for index in piece.matches.indices {
-                    let range = piece.matches[index].utf8Range
-                    piece.matches[index].utf8Range = (range.lowerBound + before.utf8Offset)..<(range.upperBound + before.utf8Offset)
-                    piece.matches[index].start = piece.matches[index].start.counted(from: before)
-                    piece.matches[index].end = piece.matches[index].end.counted(from: before)
-                }
-            }
-            if matches.count + piece.matches.count > limit {
-                matches.append(contentsOf: piece.matches.prefix(limit - matches.count))
-                truncated = true
-                break
-            }
-            matches.append(contentsOf: piece.matches)
-            if piece.truncated {
-                truncated = true
-                break
-            }
-            before = piece.end.counted(from: before)
-        }
-        result.matches = matches
-        result.truncated = truncated
+        var matches = PieceMatches(limit: configuration.ruleSet.limits.maximumMatchCount)
+        matches.reserveCapacity(found.reduce(0) { $0 + $1.matches.count })
+        found.reverse()
+        // Popped, so that each piece's matches are the only reference and are shifted in place.
+        while let piece = found.popLast(), matches.append(piece) {}
+        result.matches = matches.matches
+        result.truncated = matches.truncated
         return true
     }
 

@@ -129,6 +129,40 @@ import VectorKernels
         #expect(invalid > 1_000)
     }
 
+    /// The UTF-8 check against the standard library on every pair of bytes, and on triples and quadruples around
+    /// each lead's limits, among ASCII, inside a block and across a block's edge.
+    @Test func utf8ChecksEverySequenceAsTheStandardLibraryDoes() {
+        var sequences: [[UInt8]] = []
+        for first in UInt8(0x80)...0xFF {
+            for second in UInt8.min...UInt8.max { sequences.append([first, second]) }
+        }
+        let seconds = Array(UInt8(0x7E)...0xC2)
+        let lasts: [UInt8] = [0x41, 0x80, 0xBF, 0xC2]
+        for first in [UInt8(0xE0), 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF7, 0xFF] {
+            for second in seconds {
+                for third in lasts {
+                    sequences.append([first, second, third])
+                    if first >= 0xF0 { for fourth in lasts { sequences.append([first, second, third, fourth]) } }
+                }
+            }
+        }
+        var disagreements: [String] = []
+        for sequence in sequences {
+            for place in [40, 33, 66] {
+                var text = [UInt8](repeating: UInt8(ascii: "a"), count: 128)
+                text.replaceSubrange(place..<place + sequence.count, with: sequence)
+                let stop = text.withUnsafeBytes { text in
+                    text.baseAddress.map { AVX2.validUTF8Prefix(text: $0, from: 3, count: text.count) }
+                } ?? -1
+                let checked = stop >= 0 && String(validating: text[stop...], as: UTF8.self) != nil
+                if checked != (String(validating: text, as: UTF8.self) != nil), disagreements.count < 10 {
+                    disagreements.append("\(sequence.map { String($0, radix: 16) }) at \(place): \(checked)")
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements)")
+    }
+
     /// The line masks against the bytes: every lane of random blocks of line feeds, carriage returns, continuation
     /// bytes and four-byte leads among ASCII.
     @Test func lineMasksAgreeWithTheBytes() {

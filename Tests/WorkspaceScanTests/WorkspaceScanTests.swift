@@ -143,6 +143,68 @@ import Seeded
         }
     }
 
+    /// A file streamed through a small window gives what one search of the whole file gives: matches, lines, columns,
+    /// offsets and excerpts, with lines longer than the window (which grows for them), CRLF and lone CR line ends,
+    /// `^` without multi-line mode and `\A` (which must not match at a piece's start), `\b` at piece edges, with and
+    /// without a final line feed; a file that is not valid UTF-8 is searched whole instead, with its bytes replaced;
+    /// a file with a NUL in its first bytes is binary either way; rules that may hold a line feed are never streamed.
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func streamingGivesWhatOneSearchGives(seed: UInt64) throws {
+        var generator = SplitMix64(seed: seed)
+        let words = ["ab", "TODO", "é", "日本", "🔥x", "x", " ", " ", "\n", "\n", "\r\n", "\r", "#tag", "\t",
+                     String(repeating: "long", count: 40)]
+        func configuration(_ rules: String) -> HighlightConfiguration {
+            let (layer, diagnostics) = ConfigLayer.parse(fileContents: Self.text("{ \"defaults\": false, \"rules\": [ " + rules + " ] }"), source: "test")
+            #expect(diagnostics.isEmpty, "\(diagnostics)")
+            return HighlightConfiguration(layers: [layer].compactMap { $0 })
+        }
+        let splittable = configuration(#"""
+            { "name": "w", "words": ["ab", "TODO", "日本"] }, { "name": "start", "regex": "(?-m)^#\\w+|\\Aab|\\A[ \\t]" },
+            { "name": "line", "regex": "(?m)^[ \\t]*x" }, { "name": "word", "regex": "\\bx\\b" }, { "name": "emoji", "words": ["🔥"] },
+            { "name": "end", "regex": "(?m)x$|ab\\z" }
+            """#)
+        let spanning = configuration(#"{ "name": "s", "regex": "ab\\s+TODO" }"#)
+        var files: [String: [UInt8]] = [:]
+        for round in 0..<10 {
+            var text = ""
+            for _ in 0..<(2_000 + generator.next(below: 4_000)) { text += words[generator.next(below: words.count)] }
+            var bytes = Array(text.utf8)
+            if round == 8 { bytes.insert(0xFF, at: bytes.count / 2) }
+            if round == 9 { bytes.insert(0, at: 10) }
+            if round % 2 == 0, bytes.last != 0x0A { bytes.append(0x0A) }
+            files["\(round).txt"] = bytes
+        }
+        let root = try Self.tree(files)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let options = ScanOptions(maximumExcerptBytes: 5)
+        for round in 0..<10 {
+            let file = WalkedFile(path: root + "/\(round).txt", relativePath: "\(round).txt", size: 0, modificationTime: 0)
+            for (name, configuration) in [("splittable", splittable), ("spanning", spanning)] {
+                let origin = WorkspaceScanner.origin(of: file, in: configuration)
+                let filter = configuration.ruleFilter(for: origin, selecting: .all)
+                let whole = WorkspaceScanner.scan(
+                    file, origin: origin, filter: filter, configuration: configuration, options: options, buffer: FileReadBuffer())
+                let window = 8 + generator.next(below: 200)
+                let buffer = FileReadBuffer(capacity: 16, streamingWindow: window)
+                let streamed = WorkspaceScanner.scan(
+                    file, origin: origin, filter: filter, configuration: configuration, options: options, buffer: buffer, streams: true)
+                let context = "seed \(seed) round \(round) \(name), window \(window)"
+                let differ = zip(streamed.matches, whole.matches).enumerated().first { $1.0 != $1.1 }?.offset
+                #expect(differ == nil && streamed.matches.count == whole.matches.count,
+                        "\(context): \(streamed.matches.count) against \(whole.matches.count) matches, first differing \(differ.map { "\(streamed.matches[$0]) against \(whole.matches[$0])" } ?? "none")")
+                #expect(streamed.truncated == whole.truncated && streamed.skipped == whole.skipped, "\(context)")
+                if round == 9 {
+                    #expect(whole.skipped == .binary, "\(context)")
+                    continue
+                }
+                if name == "splittable" { #expect(whole.matches.count > 100, "\(context)") }
+                // Streamed, the buffer holds a few lines; read whole, the file.
+                let size = files["\(round).txt"]?.count ?? 0
+                #expect((buffer.capacity < size) == (name == "splittable" && round < 8), "\(context): \(buffer.capacity) of \(size) bytes")
+            }
+        }
+    }
+
     /// The validator agrees with the standard library on random mixes of ASCII, valid and broken sequences.
     @Test func utf8ValidationAgreesWithTheStandardLibrary() {
         let pieces: [[UInt8]] = [

@@ -154,29 +154,38 @@ public struct LocatedMatch: Sendable, Hashable {
     /// - Complexity: O(*n*) in the bytes up to the last match (see `TextPoint.points`), plus each
     ///   match's bytes and its excerpt.
     public static func locate(_ matches: [Match], in text: UnsafeBufferPointer<UInt8>, maximumExcerptBytes: Int = 0) -> [LocatedMatch] {
-        locate(matches, in: text, maximumExcerptBytes: maximumExcerptBytes, throughEnd: false).matches
+        var located: [LocatedMatch] = []
+        _ = locate(matches, in: text, at: nil, maximumExcerptBytes: maximumExcerptBytes, appendingTo: &located)
+        return located
     }
 
-    /// Locates `matches` as `locate(_:in:maximumExcerptBytes:)` does, and the end of the text in the same pass.
+    /// Locates sorted, non-overlapping `matches` of `text`, a piece of a larger text that begins at `pieceStart` in it
+    /// (the match offsets count from the piece's start), appends them to `located` counted from the larger text's
+    /// start, and returns where the piece ends, counted the same way. A text searched piece after piece is located
+    /// this way into one array, with no copy per piece.
     ///
-    /// - Complexity: O(*n*) in the text's bytes, plus each match's bytes and its excerpt.
-    public static func locateCountingToEnd(
-        _ matches: [Match], in text: UnsafeBufferPointer<UInt8>, maximumExcerptBytes: Int = 0
-    ) -> (matches: [LocatedMatch], end: TextPoint) {
-        let located = locate(matches, in: text, maximumExcerptBytes: maximumExcerptBytes, throughEnd: true)
-        return (located.matches, located.end ?? .start)
+    /// - Complexity: O(*n*) in the piece's bytes, plus each match's bytes and its excerpt.
+    @discardableResult
+    public static func locate(
+        _ matches: [Match], inPiece text: UnsafeBufferPointer<UInt8>, at pieceStart: TextPoint, maximumExcerptBytes: Int = 0,
+        appendingTo located: inout [LocatedMatch]
+    ) -> TextPoint {
+        locate(matches, in: text, at: pieceStart, maximumExcerptBytes: maximumExcerptBytes, appendingTo: &located) ?? pieceStart
     }
 
+    /// Locates `matches` and appends them to `located`; with `pieceStart`, counted from it, and through the text's end,
+    /// which is returned (nil without `pieceStart`, when the walk stops at the last match).
     private static func locate(
-        _ matches: [Match], in text: UnsafeBufferPointer<UInt8>, maximumExcerptBytes: Int, throughEnd: Bool
-    ) -> (matches: [LocatedMatch], end: TextPoint?) {
+        _ matches: [Match], in text: UnsafeBufferPointer<UInt8>, at pieceStart: TextPoint?, maximumExcerptBytes: Int,
+        appendingTo located: inout [LocatedMatch]
+    ) -> TextPoint? {
         var offsets: [Int] = []
         offsets.reserveCapacity(matches.count * 2 + 1)
         for match in matches {
             offsets.append(match.utf8Range.lowerBound)
             offsets.append(match.utf8Range.upperBound)
         }
-        if throughEnd { offsets.append(text.count) }
+        if pieceStart != nil { offsets.append(text.count) }
         let points = TextPoint.points(ofUTF8Offsets: offsets, in: text)
         let whole = 0..<text.count
         var matchedBytes: [UInt8] = []
@@ -184,18 +193,20 @@ public struct LocatedMatch: Sendable, Hashable {
         for match in matches {
             matchedBytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[match.utf8Range.clamped(to: whole)]))
         }
-        var located: [LocatedMatch] = []
-        located.reserveCapacity(matches.count)
+        located.reserveCapacity(located.count + matches.count)
+        let base = pieceStart ?? .start
+        let shift = base.utf8Offset
         var textStart = 0
         for (index, match) in matches.enumerated() {
             let range = match.utf8Range.clamped(to: whole)
             located.append(LocatedMatch(
-                ruleIndex: match.ruleIndex, utf8Range: match.utf8Range, start: points[2 * index], end: points[2 * index + 1],
+                ruleIndex: match.ruleIndex, utf8Range: (match.utf8Range.lowerBound + shift)..<(match.utf8Range.upperBound + shift),
+                start: points[2 * index].counted(from: base), end: points[2 * index + 1].counted(from: base),
                 textUTF8: matchedBytes[textStart..<textStart + range.count],
                 excerpt: excerpt(from: range.lowerBound, in: text, maximumBytes: maximumExcerptBytes)))
             textStart += range.count
         }
-        return (located, throughEnd ? points.last : nil)
+        return pieceStart == nil ? nil : points.last.map { $0.counted(from: base) }
     }
 
     /// The text from `start` to its line's end, at most `maximumBytes` long, cut before a partial character.

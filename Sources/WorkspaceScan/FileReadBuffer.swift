@@ -20,7 +20,7 @@ import Foundation
 // lines, each checked, searched and located while the core's cache still
 // holds it. Mapped, a file's bytes come from memory once per pass (the UTF-8
 // check, the search, the line walk); streamed, from memory once, in the copy.
-// A walk streams while other files wait (see `WorkspaceScanner`).
+// A walk streams while other files keep every core busy (see `WorkspaceScanner`).
 
 /// A growable byte buffer that one worker reuses for every file it reads.
 ///

@@ -7,12 +7,14 @@ import Synchronization
 // semaphore signal (a signal per file would wake a worker per file: a futex
 // call and a context switch each, which costs more than reading a small
 // file); a worker waits on the semaphore, takes the next batch and stores
-// its results at the batch's place in walk order. When the walk ends, one
-// extra signal per worker lets each of them find the queue empty and stop.
+// each file's result at the batch's place in walk order. When the walk ends,
+// one extra signal per worker lets each of them find the queue empty and stop.
 // Once the walk is over, the walking thread takes the results back in walk
-// order as soon as a batch and all before it are done, so that a report is
+// order as soon as they and all before them are done, so that a report is
 // written while later files are still searched, and results handed on are
-// not kept.
+// not kept. It is woken once a batch, or at a file with many matches: a
+// batch of four 7 MB files held whole until its last was done made a
+// thousand-word `list` hold 220 MB of matches.
 
 /// A work queue fed by a walk and drained by scanning workers, keeping results in walk order.
 final class ScanQueue: Sendable {
@@ -25,13 +27,22 @@ final class ScanQueue: Sendable {
     /// few, so that large files still spread over the workers.
     static let unsizedBatchSize = 4
 
+    /// A file whose result has at least this many matches is handed back as soon as it and the files before it are
+    /// done, rather than with the rest of its batch: results that large are what a scan's memory holds.
+    static let matchesHandedBackAlone = 4_096
+
     private struct State {
         var batches: [[ScanItem]] = []
-        /// Per batch, its results once stored; nil again once handed back.
-        var results: [[ScannedFile]?] = []
+        /// Per batch, the results stored so far, in the batch's order; each nil again once handed back.
+        var results: [[ScannedFile?]] = []
+        /// Per batch, whether all its results are stored.
+        var complete: [Bool] = []
         var next = 0
-        /// The first batch whose results were not handed back.
+        /// Batches taken and not yet complete.
+        var inProgress = 0
+        /// The first batch whose results were not all handed back, and how many of them were.
         var delivered = 0
+        var deliveredInBatch = 0
     }
 
     private let state = Mutex(State())
@@ -44,7 +55,8 @@ final class ScanQueue: Sendable {
         guard !files.isEmpty else { return }
         state.withLock { state in
             state.batches.append(files)
-            state.results.append(nil)
+            state.results.append([])
+            state.complete.append(false)
         }
         available.signal()
     }
@@ -59,34 +71,50 @@ final class ScanQueue: Sendable {
         available.wait()
         return state.withLock { state in
             guard state.next < state.batches.count else { return nil }
-            defer { state.next += 1 }
+            defer {
+                state.next += 1
+                state.inProgress += 1
+            }
             return (state.next, state.batches[state.next])
         }
     }
 
-    /// Whether a batch waits to be taken: a worker that sees one may search a large file on its own core only, since
-    /// other workers have files to search meanwhile.
-    var hasWaitingBatches: Bool {
-        state.withLock { $0.next < $0.batches.count }
+    /// Whether each of `workers` has files to search, or a batch waits to be taken: a worker that sees it may search a
+    /// large file on its own core, since no core is left idle meanwhile.
+    func keepsBusy(workers: Int) -> Bool {
+        state.withLock { $0.next < $0.batches.count || $0.inProgress >= workers }
     }
 
-    /// Stores the results of the batch at `index`.
-    func store(_ results: [ScannedFile], at index: Int) {
+    /// Stores the result of the next file of the batch at `index` (its last when `last`).
+    func store(_ result: ScannedFile, at index: Int, last: Bool) {
+        let large = result.matches.count >= Self.matchesHandedBackAlone
         state.withLock { state in
-            if state.results.indices.contains(index) { state.results[index] = results }
+            guard state.results.indices.contains(index) else { return }
+            state.results[index].append(result)
+            if last {
+                state.complete[index] = true
+                state.inProgress -= 1
+            }
         }
-        stored.signal()
+        if last || large { stored.signal() }
     }
 
-    /// The results of the batches that are done, in walk order, from the first not handed back up to the first not
-    /// done; each is handed back once.
+    /// The results that are done, in walk order, from the first not handed back up to the first not done; each is
+    /// handed back once, and the queue keeps no reference to it.
     private func doneResults() -> [ScannedFile] {
         state.withLock { state in
             var done: [ScannedFile] = []
-            while state.delivered < state.results.count, let results = state.results[state.delivered] {
-                done += results
-                state.results[state.delivered] = nil
+            while state.delivered < state.results.count {
+                let batch = state.delivered
+                while state.deliveredInBatch < state.results[batch].count {
+                    if let result = state.results[batch][state.deliveredInBatch] { done.append(result) }
+                    state.results[batch][state.deliveredInBatch] = nil
+                    state.deliveredInBatch += 1
+                }
+                guard state.complete[batch] else { break }
+                state.results[batch] = []
                 state.delivered += 1
+                state.deliveredInBatch = 0
             }
             return done
         }

@@ -14,9 +14,9 @@ import VectorKernels
 // runs on all cores, one file per work item, taken from a shared counter so
 // that a few large files do not leave a core idle. A large file whose rules
 // never match across a line feed is searched in pieces of whole lines: while
-// other files wait for the cores, streamed through the worker's buffer as it
-// is read (`FileReadBuffer`); once none wait, read whole and split over all
-// cores (`searchInPieces`). Either way the pieces give what one search gives.
+// other files keep every core busy, streamed through the worker's buffer as it
+// is read (`FileReadBuffer`); else read whole and split over all cores
+// (`searchInPieces`). Either way the pieces give what one search gives.
 
 /// The outcome of scanning one file.
 public struct ScannedFile: Sendable {
@@ -163,10 +163,9 @@ func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     for _ in 0..<max(helpers, 0) { done.wait() }
 }
 
-/// The matches of a text searched in pieces, gathered piece after piece in text order: each piece is located on its
-/// own, and its matches are shifted by the lines and units of the pieces before it.
+/// The matches of a text searched in pieces, gathered piece after piece in text order, counted from the text's start.
 struct PieceMatches {
-    /// One piece's matches, counted from the piece's start, and where the piece ends.
+    /// One piece's matches, located on their own (counted from the piece's start), and where the piece ends.
     struct Piece {
         var matches: [LocatedMatch]
         /// Whether the engine's match limit cut the piece's matches short.
@@ -174,24 +173,47 @@ struct PieceMatches {
         var end: TextPoint
     }
 
-    /// The matches so far, counted from the text's start.
+    /// The matches so far.
     private(set) var matches: [LocatedMatch] = []
     /// Whether the match limit cut them short.
     private(set) var truncated = false
     private let limit: Int
+    /// The size of the whole text, when known (0 when not), to reserve room for its matches from the first pieces'.
+    var expectedBytes: Int
     /// Where the pieces so far end.
     private var end = TextPoint.start
 
-    /// Gathers at most `limit` matches (nil: no limit).
-    init(limit: Int?) {
+    /// Gathers at most `limit` matches (nil: no limit) of a text of `expectedBytes` (0: unknown).
+    init(limit: Int?, expectedBytes: Int = 0) {
         self.limit = limit ?? Int.max
+        self.expectedBytes = expectedBytes
     }
 
     mutating func reserveCapacity(_ count: Int) {
         matches.reserveCapacity(min(limit, count))
     }
 
-    /// Adds the next piece; false once the match limit is reached, when later pieces would not count.
+    /// Locates the next piece's matches (`found`, counted from the piece's start) into the matches so far; false once
+    /// the match limit is reached (`truncated`: the search reached it in the piece), when later pieces would not count.
+    mutating func locate(_ found: [Match], truncated: Bool, in piece: UnsafeBufferPointer<UInt8>, maximumExcerptBytes: Int) -> Bool {
+        let kept = matches.count + found.count > limit ? Array(found.prefix(limit - matches.count)) : found
+        if matches.count + kept.count > matches.capacity, expectedBytes > 0 {
+            // Room for as many matches as the pieces so far promise over the whole text, so that the array grows
+            // once or twice rather than by doubling.
+            let done = max(1, end.utf8Offset + piece.count)
+            let projected = (matches.count + kept.count).multipliedFullWidth(by: max(expectedBytes, done))
+            let estimate = projected.high == 0 ? Int(projected.low / UInt(done)) : Int.max
+            reserveCapacity(max(matches.count + kept.count, estimate / 8 * 9))
+        }
+        end = LocatedMatch.locate(kept, inPiece: piece, at: end, maximumExcerptBytes: maximumExcerptBytes, appendingTo: &matches)
+        if kept.count < found.count || truncated {
+            self.truncated = true
+            return false
+        }
+        return true
+    }
+
+    /// Adds the next piece, located on its own; false once the match limit is reached, when later pieces would not count.
     mutating func append(_ piece: consuming Piece) -> Bool {
         if end != .start {
             for index in piece.matches.indices {
@@ -315,16 +337,16 @@ public enum WorkspaceScanner {
             DispatchQueue.global().async(group: group) {
                 let worker = ScanWorker()
                 while let (index, batch) = queue.take() {
-                    let scanned = batch.map { item in
+                    for (position, item) in batch.enumerated() {
                         var itemOptions = options
                         itemOptions.maximumFileSize = item.maximumFileSize
                         let origin = origin(of: item.file, in: item.shared.configuration)
                         let filter = worker.filter(for: origin, selecting: options.selection, in: item.shared)
-                        return scan(
+                        let scanned = scan(
                             item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
-                            buffer: worker.buffer, streams: queue.hasWaitingBatches)
+                            buffer: worker.buffer, streams: queue.keepsBusy(workers: workers))
+                        queue.store(scanned, at: index, last: position == batch.count - 1)
                     }
-                    queue.store(scanned, at: index)
                 }
             }
         }
@@ -375,7 +397,7 @@ public enum WorkspaceScanner {
 
     /// Scans one file from `origin` with the rules `filter` enables, read into `buffer`; with `streams`, a large file
     /// whose rules allow it is searched piece by piece as it is read (see `FileReadBuffer.stream`), else in pieces on
-    /// all cores once read whole (see `searchInPieces`). A walk streams while other files keep the cores busy.
+    /// all cores once read whole (see `searchInPieces`). A walk streams while other files keep every core busy.
     static func scan(
         _ file: WalkedFile, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration, options: ScanOptions,
         buffer: FileReadBuffer, streams: Bool = false
@@ -391,11 +413,14 @@ public enum WorkspaceScanner {
             file, limit: options.maximumFileSize, mapsLargeFiles: options.mapsLargeFiles, binaryCheckBytes: binaryCheckBytes,
             streamingFrom: streamingFrom
         ) { text, range in
-            guard let piece = searchPiece(range, of: text, origin: origin, filter: filter, configuration: configuration, options: options) else {
+            guard let found = searchPiece(range, of: text, origin: origin, filter: filter, configuration: configuration) else {
                 streamed = PieceMatches(limit: configuration.ruleSet.limits.maximumMatchCount)
                 return .whole
             }
-            return streamed.append(piece) ? .more : .stop
+            let piece = UnsafeBufferPointer(rebasing: text[range])
+            streamed.expectedBytes = buffer.lastFileSize
+            return streamed.locate(found.matches, truncated: found.truncated, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
+                ? .more : .stop
         }
         let count: Int
         switch read {
@@ -450,27 +475,22 @@ public enum WorkspaceScanner {
         !filter.needsSyntax && configuration.ruleSet.maximumMatchLineBreaks.lineFeeds == 0
     }
 
-    /// The located matches of the piece `range` of `text`, which begins at a line start and ends after a line feed
-    /// (or at the text's end), counted from the piece's start, and where the piece ends (`.start` unless
-    /// `countingToEnd`); nil when the piece is not valid UTF-8 (the whole text must then be searched as one, which
-    /// replaces the bad bytes).
+    /// The matches of the piece `range` of `text`, which begins at a line start and ends after a line feed (or at the
+    /// text's end), counted from the piece's start, and whether the match limit cut them short; nil when the piece is
+    /// not valid UTF-8 (the whole text must then be searched as one, which replaces the bad bytes).
     ///
     /// The piece is searched inside `text` (`startingIn`), so that `^`, `\b` and the like see the bytes around it.
     static func searchPiece(
         _ range: Range<Int>, of text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter,
-        configuration: HighlightConfiguration, options: ScanOptions, countingToEnd: Bool = true
-    ) -> PieceMatches.Piece? {
-        let piece = UnsafeBufferPointer(rebasing: text[range])
-        guard isValidUTF8(piece) else { return nil }
+        configuration: HighlightConfiguration
+    ) -> (matches: [Match], truncated: Bool)? {
+        guard isValidUTF8(UnsafeBufferPointer(rebasing: text[range])) else { return nil }
         var syntax: SyntaxIndex?
         let list = filter.matches(of: configuration.ruleSet, in: text, startingIn: range, languageID: origin.languageID, syntax: &syntax)
         let local = list.matches.map {
             Match(ruleIndex: $0.ruleIndex, utf8Range: ($0.utf8Range.lowerBound - range.lowerBound)..<($0.utf8Range.upperBound - range.lowerBound))
         }
-        let located = countingToEnd
-            ? LocatedMatch.locateCountingToEnd(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
-            : (LocatedMatch.locate(local, in: piece, maximumExcerptBytes: options.maximumExcerptBytes), TextPoint.start)
-        return PieceMatches.Piece(matches: located.0, truncated: list.truncated, end: located.1)
+        return (local, list.truncated)
     }
 
     /// Checks, searches and locates a large text in pieces that begin at line starts, one piece per work item on all
@@ -478,7 +498,7 @@ public enum WorkspaceScanner {
     /// one core, or the rules do not allow pieces (`searchesInPieces`).
     ///
     /// The pieces give the same matches as one search (see `searchPiece`); each is located on its own and shifted
-    /// by the lines and units of the pieces before it. A piece that is not valid UTF-8 makes the whole text go the
+    /// by the lines and units of the pieces before it (`PieceMatches`). A piece that is not valid UTF-8 makes the whole text go the
     /// single way, which replaces it.
     ///
     /// - Complexity: O(n) spread over the cores: each piece is read to check it, to search it, and to locate it.
@@ -503,12 +523,18 @@ public enum WorkspaceScanner {
         let pieces = Mutex([PieceMatches.Piece?](repeating: nil, count: ranges.count))
         let shared = ReadOnlyBytes(bytes: text)
         forEachOnAllCores(ranges.count) { number in
-            // The last piece's end is not needed: it is located up to its last match only.
-            guard let piece = searchPiece(
-                ranges[number], of: shared.bytes, origin: origin, filter: filter, configuration: configuration, options: options,
-                countingToEnd: number < ranges.count - 1)
+            guard let found = searchPiece(ranges[number], of: shared.bytes, origin: origin, filter: filter, configuration: configuration)
             else { return }
-            pieces.withLock { $0[number] = piece }
+            let piece = UnsafeBufferPointer(rebasing: shared.bytes[ranges[number]])
+            var located = PieceMatches.Piece(matches: [], truncated: found.truncated, end: .start)
+            if number < ranges.count - 1 {
+                located.end = LocatedMatch.locate(
+                    found.matches, inPiece: piece, at: .start, maximumExcerptBytes: options.maximumExcerptBytes, appendingTo: &located.matches)
+            } else {
+                // The last piece's end is not needed: it is located up to its last match only.
+                located.matches = LocatedMatch.locate(found.matches, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
+            }
+            pieces.withLock { $0[number] = located }
         }
         // Taken out of the lock, so that each piece's matches are the only reference and are shifted in place.
         var found = pieces.withLock { all in

@@ -27,8 +27,7 @@ final class ScanQueue: Sendable {
     /// few, so that large files still spread over the workers.
     static let unsizedBatchSize = 4
 
-    /// A file whose result has at least this many matches is handed back as soon as it and the files before it are
-    /// done, rather than with the rest of its batch: results that large are what a scan's memory holds.
+    /// The matches that make a file's result worth handing back on its own (`isWorthHandingBack`).
     static let matchesHandedBackAlone = 4_096
 
     private struct State {
@@ -38,14 +37,16 @@ final class ScanQueue: Sendable {
         /// Per batch, whether all its results are stored.
         var complete: [Bool] = []
         var next = 0
-        /// Batches taken and not yet complete.
-        var inProgress = 0
         /// The first batch whose results were not all handed back, and how many of them were.
         var delivered = 0
         var deliveredInBatch = 0
     }
 
     private let state = Mutex(State())
+    /// Batches added and not taken, and taken and not complete: counted apart from `state` (and changed only under
+    /// its lock), so that `keepsBusy`, asked once a file, takes no lock.
+    private let waiting = Atomic<Int>(0)
+    private let inProgress = Atomic<Int>(0)
     private let available = DispatchSemaphore(value: 0)
     /// Signalled at each store, for the walking thread waiting on results.
     private let stored = DispatchSemaphore(value: 0)
@@ -57,6 +58,7 @@ final class ScanQueue: Sendable {
             state.batches.append(files)
             state.results.append([])
             state.complete.append(false)
+            waiting.add(1, ordering: .relaxed)
         }
         available.signal()
     }
@@ -73,7 +75,8 @@ final class ScanQueue: Sendable {
             guard state.next < state.batches.count else { return nil }
             defer {
                 state.next += 1
-                state.inProgress += 1
+                waiting.subtract(1, ordering: .relaxed)
+                inProgress.add(1, ordering: .relaxed)
             }
             return (state.next, state.batches[state.next])
         }
@@ -82,21 +85,28 @@ final class ScanQueue: Sendable {
     /// Whether each of `workers` has files to search, or a batch waits to be taken: a worker that sees it may search a
     /// large file on its own core, since no core is left idle meanwhile.
     func keepsBusy(workers: Int) -> Bool {
-        state.withLock { $0.next < $0.batches.count || $0.inProgress >= workers }
+        waiting.load(ordering: .relaxed) > 0 || inProgress.load(ordering: .relaxed) >= workers
     }
 
-    /// Stores the result of the next file of the batch at `index` (its last when `last`).
-    func store(_ result: ScannedFile, at index: Int, last: Bool) {
-        let large = result.matches.count >= Self.matchesHandedBackAlone
+    /// Stores the results of the next files of the batch at `index` (through its last when `last`), and wakes the
+    /// walking thread when `last`, or when the results are worth handing back before the rest of the batch
+    /// (`isWorthHandingBack`).
+    func store(_ results: [ScannedFile?], at index: Int, last: Bool) {
         state.withLock { state in
             guard state.results.indices.contains(index) else { return }
-            state.results[index].append(result)
+            state.results[index].append(contentsOf: results)
             if last {
                 state.complete[index] = true
-                state.inProgress -= 1
+                inProgress.subtract(1, ordering: .relaxed)
             }
         }
-        if last || large { stored.signal() }
+        if last || results.contains(where: { $0.map(Self.isWorthHandingBack) ?? false }) { stored.signal() }
+    }
+
+    /// Whether a file's result is large enough to be handed back as soon as it and the files before it are done,
+    /// rather than with the rest of its batch: results that large are what a scan's memory holds.
+    static func isWorthHandingBack(_ result: ScannedFile) -> Bool {
+        result.matches.count >= matchesHandedBackAlone
     }
 
     /// The results that are done, in walk order, from the first not handed back up to the first not done; each is
@@ -107,8 +117,7 @@ final class ScanQueue: Sendable {
             while state.delivered < state.results.count {
                 let batch = state.delivered
                 while state.deliveredInBatch < state.results[batch].count {
-                    if let result = state.results[batch][state.deliveredInBatch] { done.append(result) }
-                    state.results[batch][state.deliveredInBatch] = nil
+                    if let result = state.results[batch][state.deliveredInBatch].take() { done.append(result) }
                     state.deliveredInBatch += 1
                 }
                 guard state.complete[batch] else { break }

@@ -179,7 +179,7 @@ struct PieceMatches {
     private(set) var truncated = false
     private let limit: Int
     /// The size of the whole text, when known (0 when not), to reserve room for its matches from the first pieces'.
-    var expectedBytes: Int
+    private let expectedBytes: Int
     /// Where the pieces so far end.
     private var end = TextPoint.start
 
@@ -337,6 +337,8 @@ public enum WorkspaceScanner {
             DispatchQueue.global().async(group: group) {
                 let worker = ScanWorker()
                 while let (index, batch) = queue.take() {
+                    // Stored together, but a large result at once (`ScanQueue.isWorthHandingBack`).
+                    var done: [ScannedFile?] = []
                     for (position, item) in batch.enumerated() {
                         var itemOptions = options
                         itemOptions.maximumFileSize = item.maximumFileSize
@@ -345,7 +347,12 @@ public enum WorkspaceScanner {
                         let scanned = scan(
                             item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
                             buffer: worker.buffer, streams: queue.keepsBusy(workers: workers))
-                        queue.store(scanned, at: index, last: position == batch.count - 1)
+                        done.append(scanned)
+                        let last = position == batch.count - 1
+                        if last || ScanQueue.isWorthHandingBack(scanned) {
+                            queue.store(done, at: index, last: last)
+                            done.removeAll(keepingCapacity: true)
+                        }
                     }
                 }
             }
@@ -405,7 +412,8 @@ public enum WorkspaceScanner {
         var result = ScannedFile(file: file, languageID: origin.languageID, matches: [], skipped: nil, truncated: false)
         if filter.isEmpty { return result }
 
-        var streamed = PieceMatches(limit: configuration.ruleSet.limits.maximumMatchCount)
+        // Made at the first piece: reading the limit copies the rule set, a retain of each of its arrays.
+        var streamed: PieceMatches?
         // Files of two windows or more: a smaller one is read at once anyway.
         let streamingFrom = streams && searchesInPieces(filter: filter, configuration: configuration) ? 2 * buffer.streamingWindow : Int.max
         // A NUL byte in the first `binaryCheckBytes` makes the file binary: the read stops there.
@@ -414,20 +422,24 @@ public enum WorkspaceScanner {
             streamingFrom: streamingFrom
         ) { text, range in
             guard let found = searchPiece(range, of: text, origin: origin, filter: filter, configuration: configuration) else {
-                streamed = PieceMatches(limit: configuration.ruleSet.limits.maximumMatchCount)
+                streamed = nil
                 return .whole
             }
-            let piece = UnsafeBufferPointer(rebasing: text[range])
-            streamed.expectedBytes = buffer.lastFileSize
-            return streamed.locate(found.matches, truncated: found.truncated, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
-                ? .more : .stop
+            // Taken out, so that its array is not shared while it grows.
+            var gathered = streamed.take() ?? PieceMatches(
+                limit: configuration.ruleSet.limits.maximumMatchCount, expectedBytes: buffer.lastFileSize)
+            let more = gathered.locate(
+                found.matches, truncated: found.truncated, in: UnsafeBufferPointer(rebasing: text[range]),
+                maximumExcerptBytes: options.maximumExcerptBytes)
+            streamed = gathered
+            return more ? .more : .stop
         }
         let count: Int
         switch read {
         case .success(.whole(let read)): count = read
         case .success(.streamed):
-            result.matches = streamed.matches
-            result.truncated = streamed.truncated
+            result.matches = streamed?.matches ?? []
+            result.truncated = streamed?.truncated ?? false
             return result
         case .failure(let reason):
             result.skipped = reason

@@ -101,8 +101,11 @@ final class FileReadBuffer {
     /// With `mapsLargeFiles`, a file of `mappingThreshold` bytes or more is mapped rather than copied
     /// (see above for the risk); the mapping lasts until the next read.
     func read(_ file: WalkedFile, limit: Int, mapsLargeFiles: Bool = false, binaryCheckBytes: Int = 0) -> Result<Int, ScannedFile.Skipped> {
-        read(file, limit: limit, mapsLargeFiles: mapsLargeFiles, binaryCheckBytes: binaryCheckBytes, streamingFrom: Int.max) { _, _ in .whole }
-            .map { contents in if case .whole(let count) = contents { count } else { 0 } }
+        let contents = read(
+            file, limit: limit, mapsLargeFiles: mapsLargeFiles, binaryCheckBytes: binaryCheckBytes, streamingFrom: Int.max
+        ) { _, _ in .whole }
+        // Never streamed: `streamingFrom` is beyond any file.
+        return contents.map { if case .whole(let count) = $0 { count } else { 0 } }
     }
 
     /// Reads `file` as `read(_:limit:mapsLargeFiles:binaryCheckBytes:)` does, except that a file of `streamingFrom`
@@ -194,7 +197,6 @@ final class FileReadBuffer {
             var pieceEnd = filled
             if !atEnd {
                 // The last line feed, looked for from the end: a line's length back, usually.
-                pieceEnd = filled
                 while pieceEnd > pieceStart, base[pieceEnd - 1] != 0x0A { pieceEnd -= 1 }
                 if pieceEnd == pieceStart {
                     // No line ends in the window: a larger one.

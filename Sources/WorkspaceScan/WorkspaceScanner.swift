@@ -415,7 +415,8 @@ public enum WorkspaceScanner {
         // Made at the first piece: reading the limit copies the rule set, a retain of each of its arrays.
         var streamed: PieceMatches?
         // Files of two windows or more: a smaller one is read at once anyway.
-        let streamingFrom = streams && searchesInPieces(filter: filter, configuration: configuration) ? 2 * buffer.streamingWindow : Int.max
+        let streamingFrom = streams && searchesInPieces(filter: filter, configuration: configuration)
+            ? 2 * buffer.streamingWindow : Int.max
         // A NUL byte in the first `binaryCheckBytes` makes the file binary: the read stops there.
         let read = buffer.read(
             file, limit: options.maximumFileSize, mapsLargeFiles: options.mapsLargeFiles, binaryCheckBytes: binaryCheckBytes,
@@ -510,8 +511,8 @@ public enum WorkspaceScanner {
     /// one core, or the rules do not allow pieces (`searchesInPieces`).
     ///
     /// The pieces give the same matches as one search (see `searchPiece`); each is located on its own and shifted
-    /// by the lines and units of the pieces before it (`PieceMatches`). A piece that is not valid UTF-8 makes the whole text go the
-    /// single way, which replaces it.
+    /// by the lines and units of the pieces before it (`PieceMatches`). A piece that is not valid UTF-8 makes the
+    /// whole text go the single way, which replaces it.
     ///
     /// - Complexity: O(n) spread over the cores: each piece is read to check it, to search it, and to locate it.
     static func searchInPieces(

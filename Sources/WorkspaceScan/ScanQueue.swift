@@ -110,8 +110,8 @@ final class ScanQueue: Sendable {
     }
 
     /// The results that are done, in walk order, from the first not handed back up to the first not done; each is
-    /// handed back once, and the queue keeps no reference to it.
-    private func doneResults() -> [ScannedFile] {
+    /// handed back once, and the queue keeps no reference to it. Does not wait.
+    func doneResults() -> [ScannedFile] {
         state.withLock { state in
             var done: [ScannedFile] = []
             while state.delivered < state.results.count {

@@ -20,6 +20,26 @@ import Seeded
 
     static func text(_ string: String) -> [UInt8] { Array(string.utf8) }
 
+    /// A configuration of `rules` (JSON objects, comma-separated) without the built-in ones.
+    static func configuration(_ rules: String) -> HighlightConfiguration {
+        let (layer, diagnostics) = ConfigLayer.parse(fileContents: text("{ \"defaults\": false, \"rules\": [ " + rules + " ] }"), source: "test")
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        return HighlightConfiguration(layers: [layer].compactMap { $0 })
+    }
+
+    /// Rules a text may be searched in pieces with: words, and regexes whose assertions look at a piece's edges
+    /// (`^` without multi-line mode and `\A` must not match at a piece's start; `\b`, `$`, `\z`).
+    static var splittable: HighlightConfiguration {
+        configuration(#"""
+            { "name": "w", "words": ["ab", "TODO", "日本"] }, { "name": "start", "regex": "(?-m)^#\\w+|\\Aab|\\A[ \\t]" },
+            { "name": "line", "regex": "(?m)^[ \\t]*x" }, { "name": "word", "regex": "\\bx\\b" }, { "name": "emoji", "words": ["🔥"] },
+            { "name": "end", "regex": "(?m)x$|ab\\z" }
+            """#)
+    }
+
+    /// A rule whose match may hold a line feed: never searched in pieces.
+    static var spanning: HighlightConfiguration { configuration(#"{ "name": "s", "regex": "ab\\s+TODO" }"#) }
+
     @Test func walkerObeysIgnoreFilesAndSkipsHiddenEntries() throws {
         let root = try Self.tree([
             ".gitignore": Self.text("*.log\nbuild/\n/only-root.txt\n"),
@@ -104,17 +124,9 @@ import Seeded
             return Int((state >> 33) % UInt64(bound))
         }
         let words = ["ab", "TODO", "é", "日本", "🔥x", "x", " ", " ", "\n", "\r\n", "\r", "#tag", "\t"]
-        func configuration(_ rules: String) -> HighlightConfiguration {
-            let (layer, diagnostics) = ConfigLayer.parse(fileContents: Self.text("{ \"defaults\": false, \"rules\": [ " + rules + " ] }"), source: "test")
-            #expect(diagnostics.isEmpty, "\(diagnostics)")
-            return HighlightConfiguration(layers: [layer].compactMap { $0 })
-        }
-        let splittable = configuration(#"""
-            { "name": "w", "words": ["ab", "TODO", "日本"] }, { "name": "start", "regex": "(?-m)^#\\w+|\\Aab|\\A[ \\t]" },
-            { "name": "line", "regex": "(?m)^[ \\t]*x" }, { "name": "word", "regex": "\\bx\\b" }, { "name": "emoji", "words": ["🔥"] }
-            """#)
-        let spanning = configuration(#"{ "name": "s", "regex": "ab\\s+TODO" }"#)
-        let scoped = configuration(#"{ "name": "c", "words": ["TODO"], "scope": "comments" }"#)
+        let splittable = Self.splittable
+        let spanning = Self.spanning
+        let scoped = Self.configuration(#"{ "name": "c", "words": ["TODO"], "scope": "comments" }"#)
         let file = WalkedFile(path: "/nonexistent/a.txt", relativePath: "a.txt", size: 0, modificationTime: 0)
         let options = ScanOptions(maximumExcerptBytes: 5)
         for round in 0..<12 {
@@ -153,17 +165,8 @@ import Seeded
         var generator = SplitMix64(seed: seed)
         let words = ["ab", "TODO", "é", "日本", "🔥x", "x", " ", " ", "\n", "\n", "\r\n", "\r", "#tag", "\t",
                      String(repeating: "long", count: 40)]
-        func configuration(_ rules: String) -> HighlightConfiguration {
-            let (layer, diagnostics) = ConfigLayer.parse(fileContents: Self.text("{ \"defaults\": false, \"rules\": [ " + rules + " ] }"), source: "test")
-            #expect(diagnostics.isEmpty, "\(diagnostics)")
-            return HighlightConfiguration(layers: [layer].compactMap { $0 })
-        }
-        let splittable = configuration(#"""
-            { "name": "w", "words": ["ab", "TODO", "日本"] }, { "name": "start", "regex": "(?-m)^#\\w+|\\Aab|\\A[ \\t]" },
-            { "name": "line", "regex": "(?m)^[ \\t]*x" }, { "name": "word", "regex": "\\bx\\b" }, { "name": "emoji", "words": ["🔥"] },
-            { "name": "end", "regex": "(?m)x$|ab\\z" }
-            """#)
-        let spanning = configuration(#"{ "name": "s", "regex": "ab\\s+TODO" }"#)
+        let splittable = Self.splittable
+        let spanning = Self.spanning
         var files: [String: [UInt8]] = [:]
         for round in 0..<10 {
             var text = ""

@@ -273,33 +273,20 @@ extension FingerprintSearch {
         }
     }
 
-    /// How far Teddy's loop got: a match (or nil, none before the limit), or the first start it did not search.
-    enum NibbleOutcome {
-        case found(Match?)
-        case searchedUpTo(Int)
-    }
-
     /// Teddy's loop (NibbleTables.swift) over the blocks whose loads stay inside the text; the rest is left to the
     /// fingerprints.
     @inline(__always)
     private func nibbleSearch(
         _ raw: UnsafeRawPointer, tables: NibbleTables, checker: StartChecker, from: Int, limit: Int
-    ) -> NibbleOutcome {
+    ) -> StartChecker.BlockOutcome {
         // A block at `p` reads `p ..< p + 32 + positions - 1`; no block needs to start at or past the limit.
         let lastBlock = min(checker.text.count &- 31 &- tables.positions, limit &- 1)
-        var position = from
         return tables.bytes.withUnsafeBytes { table in
-            guard let tableBase = table.baseAddress else { return .searchedUpTo(position) }
-            while position <= lastBlock {
-                let block = AVX2.firstNibbleBlock(
+            guard let tableBase = table.baseAddress else { return .searchedUpTo(from) }
+            return checker.firstMatch(inBlocksFrom: from, through: lastBlock, limit: limit) { position in
+                AVX2.firstNibbleBlock(
                     text: raw, from: position, lastBlock: lastBlock, tables: tableBase, positions: tables.positions)
-                if block.lanes == 0 { return .searchedUpTo(block.start) }
-                if let found = checker.firstMatch(inLanes: block.lanes, blockStart: block.start, limit: limit) {
-                    return .found(found.match)
-                }
-                position = block.start &+ 32
             }
-            return .searchedUpTo(position)
         }
     }
 
@@ -389,6 +376,29 @@ struct StartChecker {
             }
         }
         return nil
+    }
+
+    /// How far an AVX2 block loop got: a match (or nil, none before the limit), or the first start it did not search.
+    enum BlockOutcome {
+        case found(Match?)
+        case searchedUpTo(Int)
+    }
+
+    /// The first match among the starts an AVX2 block loop marks from `from` through `lastBlock`: `nextBlock(p)` is
+    /// the first block at or after `p` with a marked start (its start and its lanes), or no lanes and where the loop
+    /// stopped; the caller's loop goes on from there.
+    @inline(__always)
+    func firstMatch(
+        inBlocksFrom from: Int, through lastBlock: Int, limit: Int, _ nextBlock: (Int) -> (start: Int, lanes: UInt32)
+    ) -> BlockOutcome {
+        var position = from
+        while position <= lastBlock {
+            let block = nextBlock(position)
+            if block.lanes == 0 { return .searchedUpTo(block.start) }
+            if let found = firstMatch(inLanes: block.lanes, blockStart: block.start, limit: limit) { return .found(found.match) }
+            position = block.start &+ 32
+        }
+        return .searchedUpTo(position)
     }
 
     /// The same for up to thirty-two starts given as bits, bit `i` for `blockStart + i` (the AVX2 loops).

@@ -44,17 +44,11 @@ extension FingerprintSearch {
             let lastWideBlock = min(checker.text.count &- maximumSideOffset &- 32, limit &- 1)
             let first = (fingerprint.first.offset, fingerprint.first.foldMask, fingerprint.first.byte)
             let second = (fingerprint.second.offset, fingerprint.second.foldMask, fingerprint.second.byte)
-            while position <= lastWideBlock {
-                let block = AVX2.firstPairBlock(
-                    text: raw, from: position, lastBlock: lastWideBlock, first: first, second: second)
-                if block.lanes == 0 {
-                    position = block.start
-                    break
-                }
-                if let found = checker.firstMatch(inLanes: block.lanes, blockStart: block.start, limit: limit) {
-                    return found.match
-                }
-                position = block.start &+ 32
+            switch checker.firstMatch(inBlocksFrom: position, through: lastWideBlock, limit: limit, { position in
+                AVX2.firstPairBlock(text: raw, from: position, lastBlock: lastWideBlock, first: first, second: second)
+            }) {
+            case .found(let match): return match
+            case .searchedUpTo(let next): position = next
             }
         }
         // Every load of a block starting at `position` stays inside the text while `position <= lastBlock`.

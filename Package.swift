@@ -55,12 +55,17 @@ let package = Package(
         // MARK: WorkspaceScan — .gitignore rules, the tree walker and parallel scanning of files on disk.
         .target(
             name: "WorkspaceScan",
-            dependencies: ["HighlightConfig", "PatternEngine", "LanguageSyntax", "TextIndex", "VectorKernels", "CPUFeatures"],
+            dependencies: [
+                "HighlightConfig", "PatternEngine", "LanguageSyntax", "TextIndex", "VectorKernels", "CPUFeatures", "Threads",
+            ],
             swiftSettings: strict),
         .testTarget(name: "WorkspaceScanTests", dependencies: ["WorkspaceScan", "HighlightConfig", "PatternEngine", "Seeded"], swiftSettings: strict),
 
+        // MARK: Threads — threads of their own and a condition to wait on, from POSIX; depends on nothing.
+        .target(name: "Threads", swiftSettings: strict),
+
         // MARK: JSONRPC — Content-Length framing and messages; knows nothing of LSP.
-        .target(name: "JSONRPC", dependencies: ["JSONValue"], swiftSettings: strict),
+        .target(name: "JSONRPC", dependencies: ["JSONValue", "Threads"], swiftSettings: strict),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"], swiftSettings: strict),
 
         // MARK: LanguageServer — LSP types, documents, handlers; the only module that knows LSP.
@@ -68,6 +73,7 @@ let package = Package(
             name: "LanguageServer",
             dependencies: [
                 "JSONRPC", "JSONValue", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan",
+                "Threads",
             ],
             swiftSettings: strict),
 
@@ -80,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "highlight-ls",
             dependencies: [
-                "LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan",
+                "LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan", "JSONRPC",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strict),

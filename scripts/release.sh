@@ -5,7 +5,7 @@
 #
 # writes DIR/highlight-ls-VERSION-linux-ARCH.tar.gz (DIR defaults to dist/) and its .sha256, and
 # prints the archive's path as the last line. The binary is built with the Swift standard library
-# and Foundation linked statically (`--static-swift-stdlib`), so it needs only libc, libm,
+# and FoundationEssentials linked statically (`--static-swift-stdlib`), so it needs only libc, libm,
 # libstdc++ and libgcc_s, and is stripped. `--binary FILE` packages a binary built that way
 # beforehand instead of building (the release workflow and the tests build once).
 #

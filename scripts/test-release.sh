@@ -10,7 +10,8 @@
 #    highlights examples/demo.txt (through a pseudo-terminal, so with colours), `list --json`
 #    agrees with $HIGHLIGHT_LS_REFERENCE when that names another build (CI: the debug build),
 #    `ldd` names no Swift library, and the binary is stripped.
-#    In the unstripped binary, VEX-encoded instructions appear in VectorKernels' functions only.
+#    In the unstripped binary, VEX-encoded instructions appear in VectorKernels' functions only,
+#    and Foundation is not linked (FoundationEssentials is).
 # 3. Packaging the same binary at the same commit gives the same archive, byte for byte.
 # 4. scripts/install.sh installs it into a temporary prefix, from the archive and from the
 #    unpacked folder; a damaged archive is refused.
@@ -79,6 +80,15 @@ if [ "$(uname -m)" = x86_64 ]; then
   printf '%s\n' "$vex" | grep -q ' kernel$' || fail "no AVX instructions in VectorKernels: the check would prove nothing"
   pass "AVX instructions only in VectorKernels' functions"
 fi
+
+# Foundation stays out (docs/ARCHITECTURE.md, Threads): the product imports FoundationEssentials only, and the
+# whole of Foundation would bring ICU's tables (34 MB) and slow every start. FoundationEssentials is there, so
+# the symbol check can tell.
+command -v nm >/dev/null || fail "nm (binutils) is needed to check which Foundation is linked"
+symbols="$(nm "$unstripped")"
+! grep -q -e '\$s10Foundation' -e 'icudt' <<<"$symbols" || fail "the binary links Foundation (or ICU's data)"
+grep -q '\$s20FoundationEssentials' <<<"$symbols" || fail "no FoundationEssentials symbols: the check would prove nothing"
+pass "FoundationEssentials linked, Foundation and ICU's data not"
 
 # 2. Unpack and run it without Swift.
 mkdir "$work/unpacked"

@@ -10,7 +10,11 @@
 // The pattern is strict enough that every match reads as a colour; `RGBAColor(literal:)` is
 // lenient (channels out of range are clamped) so that it never rejects what the rule matched.
 
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Colour literals: the pattern that finds them, and reading and writing them.
 public enum ColorLiteral {
@@ -69,7 +73,7 @@ public enum ColorLiteral {
         if opaque { hex.removeLast(2) }
         if original.hasPrefix("#"), original.uppercased() == original { hex = hex.uppercased() }
         let spaceSyntax = original.contains("(") && !original.contains(",")
-        let percentAlpha = original.contains("/") && original.trimmingCharacters(in: CharacterSet(charactersIn: ") \t")).hasSuffix("%")
+        let percentAlpha = original.contains("/") && original.reversed().first(where: { !") \t".contains($0) }) == "%"
         let alpha = percentAlpha ? formatted(alphaFraction * 100, decimals: 1) + "%" : formatted(alphaFraction, decimals: 3)
         let (hue, saturation, lightness) = hsl(of: color)
         let rgb: String
@@ -127,7 +131,11 @@ public enum ColorLiteral {
 
     /// `value` with at most `decimals` decimals and no trailing zeros (`0.5`, `1`, `0.333`).
     static func formatted(_ value: Double, decimals: Int) -> String {
-        var text = String(format: "%.\(decimals)f", value)
+        // printf's rounding, in the C locale (a program's locale until it calls setlocale).
+        var digits = [CChar](repeating: 0, count: 64)
+        let count = withVaList([value]) { vsnprintf(&digits, digits.count, "%.\(decimals)f", $0) }
+        guard count > 0, count < digits.count else { return String(value) }
+        var text = String(decoding: digits[..<Int(count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         while text.contains("."), text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text

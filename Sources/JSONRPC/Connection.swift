@@ -30,3 +30,22 @@ public func readFramedMessages(fileDescriptor: Int32, maximumBodyLength: Int = M
         for event in framer.append(chunk[0..<count]) { onEvent(event) }
     }
 }
+
+/// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR; nil, or the `errno` of the write that
+/// failed (0 when a write took nothing). A closed pipe or a full disk ends it: the rest could not be written either.
+@discardableResult
+public func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+    guard let base = bytes.baseAddress else { return nil }
+    var written = 0
+    while written < bytes.count {
+        let count = write(descriptor, base + written, bytes.count - written)
+        if count > 0 {
+            written += count
+        } else if count < 0 && errno == EINTR {
+            continue
+        } else {
+            return count < 0 ? errno : 0
+        }
+    }
+    return nil
+}

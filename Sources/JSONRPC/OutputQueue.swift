@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+import Threads
 
 // The way out: framed messages wait in a queue and a writer thread of their own writes them,
 // so a client that reads slowly (or not at all) never blocks the server's thread.
@@ -40,8 +40,8 @@ public final class OutputQueue: Sendable {
     private let fileDescriptor: Int32
     private let maximumQueuedBytes: Int
     private let onClose: @Sendable () -> Void
-    // NSCondition guards `state`; every access holds `condition`'s lock.
-    private let condition = NSCondition()
+    // `condition` guards `state`; every access holds its lock.
+    private let condition = Condition()
     private nonisolated(unsafe) var state = State()  // Guarded by `condition` (see above).
 
     /// Starts the writer thread for `fileDescriptor`.
@@ -54,9 +54,10 @@ public final class OutputQueue: Sendable {
         self.fileDescriptor = fileDescriptor
         self.maximumQueuedBytes = maximumQueuedBytes
         self.onClose = onClose
-        let writer = Thread { [self] in writeLoop() }
-        writer.name = "output writer"
-        writer.start()
+        if !startThread({ [self] in writeLoop() }) {
+            // No thread to write with: closed from the start, as if the reader had gone.
+            state.closed = true
+        }
     }
 
     /// `true` once a write failed because the reader went away.
@@ -99,7 +100,7 @@ public final class OutputQueue: Sendable {
         // Fast path: with nothing waiting and room in the pipe for the whole message, write it
         // here rather than waking the writer thread (the thread hop costs more than the write).
         if state.head == state.entries.count, !state.writing, bytes.count <= Self.directWriteLimit, canWriteWithoutBlocking() {
-            guard writeAll(bytes) else {
+            guard bytes.withUnsafeBytes({ writeAll($0, to: fileDescriptor) }) == nil else {
                 state.closed = true
                 condition.broadcast()
                 return true
@@ -123,14 +124,14 @@ public final class OutputQueue: Sendable {
         return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLOUT) != 0
     }
 
-    /// Waits until every queued message is written, the output is closed, or `deadline` (if any) passes.
+    /// Waits until every queued message is written, the output is closed, or `seconds` (if any) pass.
     /// - Returns: `true` when everything was written.
     @discardableResult
-    public func drain(deadline: Date? = nil) -> Bool {
+    public func drain(seconds: Double? = nil) -> Bool {
+        let deadline = seconds.map(Condition.Deadline.init(secondsFromNow:))
         condition.lock()
         defer { condition.unlock() }
         while (state.head < state.entries.count || state.writing) && !state.closed {
-            // (`wait(until: .distantFuture)` traps in Foundation on Linux; wait without a deadline instead.)
             if let deadline {
                 if !condition.wait(until: deadline) { return false }
             } else {
@@ -174,7 +175,7 @@ public final class OutputQueue: Sendable {
             state.writing = true
             condition.unlock()
 
-            let written = entry.map { writeAll($0.bytes) } ?? true
+            let written = entry.map { entry in entry.bytes.withUnsafeBytes { writeAll($0, to: fileDescriptor) } == nil } ?? true
 
             condition.lock()
             state.writing = false
@@ -200,24 +201,5 @@ public final class OutputQueue: Sendable {
         state.entries.removeSubrange(0..<shift)
         state.head = 0
         state.indexByKey = state.indexByKey.mapValues { $0 - shift }
-    }
-
-    /// Writes all of `bytes`, retrying short writes and EINTR; `false` when the peer is gone.
-    private func writeAll(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var written = 0
-            while written < buffer.count {
-                let result = write(fileDescriptor, base + written, buffer.count - written)
-                if result > 0 {
-                    written += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return false
-                }
-            }
-            return true
-        }
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import HighlightConfig
 import JSONRPC
 import JSONValue
@@ -107,12 +106,26 @@ extension Server {
         if end == limit, end < text.count {
             while end > start, text[end] & 0xC0 == 0x80 { end -= 1 }
         }
-        var name = String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        var name = String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self).trimmingHorizontalSpace
         if name.isEmpty {
             let matchEnd = min(max(start, utf8Range.upperBound), text.count)
             name = String(decoding: UnsafeBufferPointer(rebasing: text[start..<matchEnd]), as: UTF8.self)
         }
         if name.count > 120 { name = String(name.prefix(119)) + "…" }
         return name
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces: tabs and Unicode's space separators (what Foundation's
+    /// `CharacterSet.whitespaces` holds), scalar by scalar.
+    var trimmingHorizontalSpace: String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(scalars[first...last])
     }
 }

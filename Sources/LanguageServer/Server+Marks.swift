@@ -1,4 +1,3 @@
-import Foundation
 import HighlightConfig
 import JSONRPC
 import JSONValue

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import HighlightConfig
 import JSONRPC
 import JSONValue
@@ -351,7 +356,7 @@ extension Server {
 
     /// The symbol's name: the line from the match on, trimmed, at most 120 characters.
     static func symbolName(_ match: LocatedMatch) -> String {
-        var name = match.excerpt.trimmingCharacters(in: .whitespaces)
+        var name = match.excerpt.trimmingHorizontalSpace
         if name.isEmpty { name = match.text }
         if name.count > 120 { name = String(name.prefix(119)) + "…" }
         return name

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Threads
 import JSONRPC
 import JSONValue
 
@@ -21,9 +27,11 @@ public enum StdioRunner {
         signal(SIGPIPE, SIG_IGN)
         let inbox = Inbox()
         let output = OutputQueue(fileDescriptor: STDOUT_FILENO) { inbox.push(.outputClosed) }
-        let log: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data(("highlight-ls: " + line + "\n").utf8)) }
+        let log: @Sendable (String) -> Void = { line in
+            _ = Array(("highlight-ls: " + line + "\n").utf8).withUnsafeBytes { writeAll($0, to: STDERR_FILENO) }
+        }
 
-        let reader = Thread {
+        let readerStarted = startThread(stackBytes: 1 << 22) {
             let end = readFramedMessages(fileDescriptor: STDIN_FILENO) { event in
                 switch event {
                 case .error(let problem):
@@ -45,8 +53,10 @@ public enum StdioRunner {
             }
             inbox.push(.end(end))
         }
-        reader.stackSize = 1 << 22
-        reader.start()
+        guard readerStarted else {
+            log("[error] no thread to read the input with; exiting")
+            return 1
+        }
 
         if let clientProcessID { watchParent(clientProcessID, log: log) }
 
@@ -87,7 +97,7 @@ public enum StdioRunner {
 
     /// Lets the writer write what is queued (for a few seconds at most) before the process ends.
     private static func finish(_ output: OutputQueue, code: Int32) -> Int32 {
-        output.drain(deadline: Date(timeIntervalSinceNow: 5))
+        output.drain(seconds: 5)
         return code
     }
 
@@ -106,7 +116,7 @@ public enum StdioRunner {
             log("[warning] client process id \(processID) is not a process id; not watched")
             return
         }
-        let watcher = Thread {
+        let watching = startThread {
             while true {
                 sleep(2)
                 if kill(processID, 0) != 0 && errno == ESRCH {
@@ -115,7 +125,7 @@ public enum StdioRunner {
                 }
             }
         }
-        watcher.start()
+        if !watching { log("[warning] no thread to watch client process \(processID) with; not watched") }
     }
 }
 
@@ -153,8 +163,8 @@ private final class Inbox: Sendable {
         var requests = PendingRequests()
     }
 
-    // NSCondition guards `state`; all access goes through `condition.lock()`.
-    private let condition = NSCondition()
+    // `condition` guards `state`; all access goes through `condition.lock()`.
+    private let condition = Condition()
     private nonisolated(unsafe) var state = State()  // Guarded by `condition` (see above).
 
     func push(_ item: Item) {

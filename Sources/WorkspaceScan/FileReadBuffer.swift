@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // Reading files for a scan without an allocation per file. Each worker owns
 // one buffer and reads every file it scans into it with `open`/`read`; the
@@ -227,7 +231,11 @@ final class FileReadBuffer {
     ) -> Result<Int, FillFailure> {
         var filled = start
         while filled < end {
-            let count = Foundation.read(descriptor, base + filled, end - filled)
+            #if canImport(Glibc)
+            let count = Glibc.read(descriptor, base + filled, end - filled)
+            #else
+            let count = Darwin.read(descriptor, base + filled, end - filled)
+            #endif
             if count > 0 {
                 filled += count
             } else if count == 0 {

@@ -1,6 +1,12 @@
 import CPUFeatures
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
+import Threads
 import HighlightConfig
 import LanguageSyntax
 import PatternEngine
@@ -153,14 +159,13 @@ func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     }
     let helpers = min(count, WorkspaceScanner.cores) - 1
     let done = DispatchSemaphore(value: 0)
+    var started = 0
     for _ in 0..<max(helpers, 0) {
-        Thread.detachNewThread {
-            drain()
-            done.signal()
-        }
+        // A helper the system cannot give leaves its share to the threads that run.
+        if startThread { drain(); done.signal() } { started += 1 }
     }
     drain()
-    for _ in 0..<max(helpers, 0) { done.wait() }
+    for _ in 0..<started { done.wait() }
 }
 
 /// The matches of a text searched in pieces, gathered piece after piece in text order, counted from the text's start.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // Walks a directory tree the way a developer expects a "search the project"
 // to: `.git` and hidden entries are skipped, `.gitignore` and `.ignore` files

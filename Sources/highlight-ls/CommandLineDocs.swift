@@ -1,6 +1,5 @@
 // `--help`, the man page and the shell completions, each made from `CommandLineSpec`.
 
-import Foundation
 
 extension CommandLineSpec {
     // MARK: --help
@@ -11,7 +10,7 @@ extension CommandLineSpec {
         let shown = commands.filter { $0.name != "help" }
         let width = shown.map(\.usage.count).max() ?? 0
         for command in shown {
-            out += "  " + command.usage.padding(toLength: width + 3, withPad: " ", startingAt: 0) + command.summary + "\n"
+            out += "  " + command.usage.padded(to: width + 3) + command.summary + "\n"
         }
         out += "\nOptions:\n" + optionLines(serve.options.filter { $0.name != "--help" } + globalOptions)
         out += "\nRun '\(program) COMMAND --help' for a command's options (COMMAND is print, list, check or init).\n"
@@ -40,7 +39,7 @@ extension CommandLineSpec {
             if head.count + 3 > width {
                 out += "  " + head + "\n" + text
             } else {
-                out += "  " + head.padding(toLength: width, withPad: " ", startingAt: 0) + text.dropFirst(indent.count)
+                out += "  " + head.padded(to: width) + text.dropFirst(indent.count)
             }
         }
         return out
@@ -95,7 +94,7 @@ extension CommandLineSpec {
 
     /// Text escaped for roff: backslashes, dashes, and a leading dot or quote.
     private func roff(_ text: String) -> String {
-        var out = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        var out = text.replacingEvery("\\", with: "\\e").replacingEvery("-", with: "\\-")
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
         return out
     }
@@ -166,11 +165,11 @@ extension CommandLineSpec {
 
     /// The first sentence of a summary, for completion menus.
     private func short(_ summary: String) -> String {
-        var sentence = summary.range(of: ". ").map { String(summary[..<$0.lowerBound]) } ?? summary
+        var sentence = summary.firstRange(of: ". ").map { String(summary[..<$0.lowerBound]) } ?? summary
         if sentence.hasSuffix(".") { sentence.removeLast() }
         // "Colour the output: auto (...)" is "Colour the output" in a menu.
         for separator in [": ", " ("] {
-            if let cut = sentence.range(of: separator) { sentence = String(sentence[..<cut.lowerBound]) }
+            if let cut = sentence.firstRange(of: separator) { sentence = String(sentence[..<cut.lowerBound]) }
         }
         return sentence
     }
@@ -195,8 +194,8 @@ extension CommandLineSpec {
     }
 
     private func zshEscape(_ text: String) -> String {
-        text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[")
-            .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
+        text.replacingEvery("'", with: "'\\''").replacingEvery("[", with: "\\[")
+            .replacingEvery("]", with: "\\]").replacingEvery(":", with: "\\:")
     }
 
     private func zshCompletions() -> String {
@@ -212,7 +211,7 @@ extension CommandLineSpec {
         for command in subcommands {
             var specs = zshOptionSpecs(command.options)
             if let operands = command.operands {
-                specs.append("'*:\(operands.placeholder.replacingOccurrences(of: "...", with: "")):\(zshAction(operands.kind))'")
+                specs.append("'*:\(operands.placeholder.replacingEvery("...", with: "")):\(zshAction(operands.kind))'")
             }
             out += "                \(command.name)) _arguments \(specs.joined(separator: " ")) ;;\n"
         }
@@ -223,7 +222,7 @@ extension CommandLineSpec {
     }
 
     private func fishEscape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+        text.replacingEvery("\\", with: "\\\\").replacingEvery("'", with: "\\'")
     }
 
     private func fishCompletions() -> String {

@@ -75,7 +75,7 @@ extension CommandLineSpec {
             parsed.values[name] = value
         }
         if let operands = command.operands, operands.required, parsed.operands.isEmpty, !parsed.has("--help") {
-            throw UsageError(message: "\(commandName) needs at least one \(operands.placeholder.replacingOccurrences(of: "...", with: ""))")
+            throw UsageError(message: "\(commandName) needs at least one \(operands.placeholder.replacingEvery("...", with: ""))")
         }
         return parsed
     }

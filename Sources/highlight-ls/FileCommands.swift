@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import HighlightConfig
 import LanguageServer
 import LanguageSyntax
@@ -242,13 +247,13 @@ func runPrintCommand(paths: [String], explicitConfig: String?, colours: Bool, al
     }
     var status: Int32 = 0
     for path in paths {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             warn("cannot read \(path): no such file or directory")
             status = 2
             continue
         }
-        guard !isDirectory.boolValue else {
+        guard !isDirectory else {
             warn("\(path) is a directory; print shows files (list searches directories)")
             status = 2
             continue
@@ -294,7 +299,7 @@ func renderANSI(text: UnsafeBufferPointer<UInt8>, pieces: [MatchPiece], config: 
         let start = ansiStart(config.pieceKind(piece.piece)?.style ?? Style.neutral)
         // Styles are reset at line ends so that a match spanning lines does not colour the margin.
         let matched = String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
-        out += start + matched.replacingOccurrences(of: "\n", with: "\u{1B}[0m\n" + start) + "\u{1B}[0m"
+        out += start + matched.replacingEvery("\n", with: "\u{1B}[0m\n" + start) + "\u{1B}[0m"
         position = range.upperBound
     }
     out += String(decoding: UnsafeBufferPointer(rebasing: text[position...]), as: UTF8.self)
@@ -320,14 +325,21 @@ func reportConfigProblem(_ diagnostic: ConfigDiagnostic) {
         if let column = diagnostic.column { location += ":\(column)" }
     }
     let severity = diagnostic.severity == .error ? "error" : "warning"
-    FileHandle.standardError.write(Data("\(location): \(severity): \(diagnostic.message)\n".utf8))
+    writeToStandardError("\(location): \(severity): \(diagnostic.message)\n")
 }
 
 func writeToStandardOutput(_ string: String) {
-    guard !string.isEmpty else { return }
-    FileHandle.standardOutput.write(Data(string.utf8))
+    var output = OutputBuffer(descriptor: STDOUT_FILENO)
+    output.append(string)
+    output.flush()
+}
+
+func writeToStandardError(_ string: String) {
+    var output = OutputBuffer(descriptor: STDERR_FILENO)
+    output.append(string)
+    output.flush()
 }
 
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("highlight-ls: \(message)\n".utf8))
+    writeToStandardError("highlight-ls: \(message)\n")
 }

@@ -1,5 +1,11 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FoundationEssentials
 import HighlightConfig
+import JSONRPC
 
 // `highlight-ls init`: a `.highlights.json` that works as written, with a blocking rule for CI,
 // and the built-in rules shown (as comments, made from `ConfigLayer.builtIn`, so they are always
@@ -58,8 +64,8 @@ func initialConfigurationText() -> String {
 
 /// Writes `.highlights.json` into `directory`; returns the exit code.
 func runInitCommand(directory: String, force: Bool) -> Int32 {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+    var isDirectory = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory else {
         warn("\(directory) is not a directory")
         return 2
     }
@@ -68,12 +74,21 @@ func runInitCommand(directory: String, force: Bool) -> Int32 {
         warn("\(path) already exists; pass --force to replace it")
         return 1
     }
-    do {
-        try Data(initialConfigurationText().utf8).write(to: URL(fileURLWithPath: path))
-    } catch {
-        warn("cannot write \(path): \(error.localizedDescription)")
+    if let reason = writeFile(initialConfigurationText(), to: path) {
+        warn("cannot write \(path): \(reason)")
         return 1
     }
-    FileHandle.standardError.write(Data("wrote \(path)\n".utf8))
+    writeToStandardError("wrote \(path)\n")
     return 0
+}
+
+/// Writes `text` to the file at `path`, created or emptied; nil, or the system's reason it could not.
+private func writeFile(_ text: String, to path: String) -> String? {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+    if let failure = Array(text.utf8).withUnsafeBytes({ writeAll($0, to: descriptor) }) {
+        close(descriptor)
+        return failure == 0 ? "the file took no more bytes" : String(cString: strerror(failure))
+    }
+    return close(descriptor) == 0 ? nil : String(cString: strerror(errno))
 }

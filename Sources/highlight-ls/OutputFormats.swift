@@ -1,5 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HighlightConfig
+import JSONRPC
 import LanguageServer
 import PatternEngine
 import TextIndex
@@ -141,21 +146,8 @@ struct OutputBuffer {
     /// Writes every gathered byte; the owner calls it last, and before anything else is written to the descriptor.
     mutating func flush() {
         guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var written = 0
-            while written < buffer.count {
-                let count = write(descriptor, base + written, buffer.count - written)
-                if count > 0 {
-                    written += count
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    // A closed pipe or a full disk: the rest cannot be written either.
-                    break
-                }
-            }
-        }
+        // A closed pipe or a full disk: the rest cannot be written either.
+        _ = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
         bytes.removeAll(keepingCapacity: true)
     }
 }
@@ -215,7 +207,7 @@ struct TextWriter: ReportWriter {
     /// The text with `\n` and `\r` written as `\\n` and `\\r`; most matches have neither and are returned as they are.
     private func escapingLineBreaks(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
-        return text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+        return text.replacingEvery("\n", with: "\\n").replacingEvery("\r", with: "\\r")
     }
 }
 
@@ -302,13 +294,13 @@ struct GitHubWriter: ReportWriter {
 
     /// A workflow command's message: `%`, CR and LF escaped.
     private func data(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingEvery("%", with: "%25").replacingEvery("\r", with: "%0D")
+            .replacingEvery("\n", with: "%0A")
     }
 
     /// A workflow command's property value: as `data`, and `:` and `,` too.
     private func property(_ text: String) -> String {
-        data(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+        data(text).replacingEvery(":", with: "%3A").replacingEvery(",", with: "%2C")
     }
 }
 
@@ -462,8 +454,8 @@ func sarifMessageString(_ template: MatchTemplate) -> String {
     // Private-use characters mark the references while the literal text is escaped.
     let open = "\u{E000}", close = "\u{E001}"
     let marked = template.filled { "\(open)\($0)\(close)" }
-    return marked.replacingOccurrences(of: "{", with: "{{").replacingOccurrences(of: "}", with: "}}")
-        .replacingOccurrences(of: open, with: "{").replacingOccurrences(of: close, with: "}")
+    return marked.replacingEvery("{", with: "{{").replacingEvery("}", with: "}}")
+        .replacingEvery(open, with: "{").replacingEvery(close, with: "}")
 }
 
 // MARK: junit
@@ -523,8 +515,8 @@ struct JUnitWriter: ReportWriter {
 
 /// `"text"` as an XML attribute value, quotes included.
 func xmlAttribute(_ text: String) -> String {
-    "\"" + xmlText(text).replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "\n", with: "&#10;")
-        .replacingOccurrences(of: "\r", with: "&#13;").replacingOccurrences(of: "\t", with: "&#9;") + "\""
+    "\"" + xmlText(text).replacingEvery("\"", with: "&quot;").replacingEvery("\n", with: "&#10;")
+        .replacingEvery("\r", with: "&#13;").replacingEvery("\t", with: "&#9;") + "\""
 }
 
 /// Text escaped for XML content; characters XML 1.0 cannot hold (most C0 controls) become U+FFFD.

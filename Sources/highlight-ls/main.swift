@@ -1,7 +1,11 @@
 #if os(Linux)
 import CMalloc
 #endif
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LanguageServer
 import WorkspaceScan
 

@@ -292,6 +292,12 @@ import Testing
         #expect(ColorLiteral.presentations(of: translucent, replacing: "hsl(1,1%,1%)") == [
             "hsla(32, 100%, 50%, 0.502)", "#ff880080", "rgba(255, 136, 0, 0.502)",
         ])
+        // A percentage alpha stays one, whatever spaces come before the closing parenthesis; printf's rounding.
+        #expect(ColorLiteral.presentations(of: translucent, replacing: "rgb(1 2 3 / 40% \t)").first == "rgb(255 136 0 / 50.2%)")
+        #expect(ColorLiteral.presentations(of: translucent, exactAlpha: 0.125, replacing: "rgb(1 2 3 / 0.4)").first
+            == "rgb(255 136 0 / 0.125)")
+        #expect(ColorLiteral.presentations(of: translucent, exactAlpha: 0.0625, replacing: "rgb(1 2 3 / 0.4)").first
+            == "rgb(255 136 0 / 0.062)")
     }
 
     @Test func readableTextColourByContrast() {

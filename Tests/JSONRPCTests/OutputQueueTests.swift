@@ -85,6 +85,30 @@ import Testing
         close(pipe.writeEnd)
     }
 
+    @Test func drainGivesUpAtItsDeadlineWhenNobodyReads() throws {
+        let pipe = try TestPipe()
+        let queue = OutputQueue(fileDescriptor: pipe.writeEnd)
+        // More than a pipe holds (64 KiB on Linux), and nobody reads: the writer blocks in `write`.
+        queue.enqueue(framed([UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)))
+        let start = ContinuousClock.now
+        #expect(queue.drain(seconds: 0.2) == false)
+        let waited = ContinuousClock.now - start
+        #expect(waited >= .milliseconds(150) && waited < .seconds(5))
+        #expect(!queue.isClosed)
+        // Reading it all lets the writer finish, and then the queue drains.
+        var drained = 0
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while drained < 1 << 20 {
+            let count = chunk.withUnsafeMutableBytes { read(pipe.readEnd, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            drained += count
+        }
+        #expect(queue.drain(seconds: 5))
+        queue.stop()
+        close(pipe.readEnd)
+        close(pipe.writeEnd)
+    }
+
     @Test func drainWaitsForTheWriter() throws {
         let pipe = try TestPipe()
         let queue = OutputQueue(fileDescriptor: pipe.writeEnd)

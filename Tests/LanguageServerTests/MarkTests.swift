@@ -40,7 +40,7 @@ import TextIndex
         } else if let open = marked.firstIndex(of: "["), let close = marked.firstIndex(of: "]") {
             start = marked.utf16.distance(from: marked.startIndex, to: open)
             end = marked.utf16.distance(from: marked.startIndex, to: close) - 1
-            text = marked.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
+            text = marked.replacing("[", with: "").replacing("]", with: "")
         }
         let target = Server.markTarget(
             in: TextBuffer(text), from: Position(line: 0, character: start), to: Position(line: 0, character: end), encoding: .utf16)

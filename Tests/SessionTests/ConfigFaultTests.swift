@@ -62,7 +62,7 @@ import Testing
             while !stop.withLock({ $0 }) {
                 let text = [configA, broken, configB, ""][round % 4]
                 // In place, not atomically: the server can see a truncated or half-written file.
-                FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+                _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
                 round += 1
             }
         }

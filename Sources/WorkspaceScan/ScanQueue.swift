@@ -14,26 +14,27 @@ import Synchronization
 // written while later files are still searched, and results handed on are
 // not kept. It is woken once a batch, or at a file with many matches: a
 // batch of four 7 MB files held whole until its last was done made a
-// thousand-word `list` hold 220 MB of matches.
+// thousand-word `list` hold 220 MB of matches. What a worker stores is the
+// caller's to choose (`Result`): the command line stores each file's report
+// as bytes, written by the worker, so that the matches are freed where they
+// were made and the walking thread only copies bytes out in order.
 
 /// A work queue fed by a walk and drained by scanning workers, keeping results in walk order.
-final class ScanQueue: Sendable {
+final class ScanQueue<Result: Sendable>: Sendable {
     /// Files handed over at once, at most.
-    static let batchSize = 16
+    static var batchSize: Int { 16 }
     /// Bytes handed over at once: a batch ends at the file that reaches this size, so that a few large files are
     /// spread over the workers rather than searched one after another by the worker that took their batch.
-    static let batchBytes = 1 << 20
+    static var batchBytes: Int { 1 << 20 }
     /// Files handed over at once when the walk does not look up their sizes (`WorkspaceWalker.Options.readsFileStatus`):
     /// few, so that large files still spread over the workers.
-    static let unsizedBatchSize = 4
+    static var unsizedBatchSize: Int { 4 }
 
-    /// The matches that make a file's result worth handing back on its own (`isWorthHandingBack`).
-    static let matchesHandedBackAlone = 4_096
 
     private struct State {
         var batches: [[ScanItem]] = []
         /// Per batch, the results stored so far, in the batch's order; each nil again once handed back.
-        var results: [[ScannedFile?]] = []
+        var results: [[Result?]] = []
         /// Per batch, whether all its results are stored.
         var complete: [Bool] = []
         var next = 0
@@ -89,9 +90,9 @@ final class ScanQueue: Sendable {
     }
 
     /// Stores the results of the next files of the batch at `index` (through its last when `last`), and wakes the
-    /// walking thread when `last`, or when the results are worth handing back before the rest of the batch
-    /// (`isWorthHandingBack`).
-    func store(_ results: [ScannedFile?], at index: Int, last: Bool) {
+    /// walking thread when `last`, or when `wakes` (results worth handing back before the rest of the batch: see
+    /// `isWorthHandingBack`).
+    func store(_ results: [Result?], at index: Int, last: Bool, wakes: Bool = false) {
         state.withLock { state in
             guard state.results.indices.contains(index) else { return }
             state.results[index].append(contentsOf: results)
@@ -100,20 +101,14 @@ final class ScanQueue: Sendable {
                 inProgress.subtract(1, ordering: .relaxed)
             }
         }
-        if last || results.contains(where: { $0.map(Self.isWorthHandingBack) ?? false }) { stored.signal() }
-    }
-
-    /// Whether a file's result is large enough to be handed back as soon as it and the files before it are done,
-    /// rather than with the rest of its batch: results that large are what a scan's memory holds.
-    static func isWorthHandingBack(_ result: ScannedFile) -> Bool {
-        result.matches.count >= matchesHandedBackAlone
+        if last || wakes { stored.signal() }
     }
 
     /// The results that are done, in walk order, from the first not handed back up to the first not done; each is
     /// handed back once, and the queue keeps no reference to it. Does not wait.
-    func doneResults() -> [ScannedFile] {
+    func doneResults() -> [Result] {
         state.withLock { state in
-            var done: [ScannedFile] = []
+            var done: [Result] = []
             while state.delivered < state.results.count {
                 let batch = state.delivered
                 while state.deliveredInBatch < state.results[batch].count {
@@ -131,7 +126,7 @@ final class ScanQueue: Sendable {
 
     /// The results of the next batches to be done, in walk order, waiting for them; nil once every batch added was
     /// handed back. Call once the walk has added its last batch.
-    func nextResults() -> [ScannedFile]? {
+    func nextResults() -> [Result]? {
         while true {
             let done = doneResults()
             if !done.isEmpty { return done }
@@ -139,4 +134,13 @@ final class ScanQueue: Sendable {
             stored.wait()
         }
     }
+}
+
+/// The matches that make a file's result worth handing back on its own (`isWorthHandingBack`).
+let matchesHandedBackAlone = 4_096
+
+/// Whether a file's result is large enough to be handed back as soon as it and the files before it are done,
+/// rather than with the rest of its batch: results that large are what a scan's memory holds.
+func isWorthHandingBack(_ result: ScannedFile) -> Bool {
+    result.matches.count >= matchesHandedBackAlone
 }

@@ -162,7 +162,7 @@ func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     var started = 0
     for _ in 0..<max(helpers, 0) {
         // A helper the system cannot give leaves its share to the threads that run.
-        if startThread { drain(); done.signal() } { started += 1 }
+        if startThread({ drain(); done.signal() }) { started += 1 }
     }
     drain()
     for _ in 0..<started { done.wait() }
@@ -319,31 +319,33 @@ public enum WorkspaceScanner {
         options: ScanOptions = ScanOptions(), problem: (WalkProblem) -> Void = { _ in }, prepare: (WalkedFile) -> ScanItem
     ) -> [ScannedFile] {
         var results: [ScannedFile] = []
-        scan(walking: roots, walkOptions: walkOptions, options: options, problem: problem, prepare: prepare) {
+        scan(walking: roots, walkOptions: walkOptions, options: options, problem: problem, prepare: prepare, finish: { scanned, _ in scanned }) {
             results.append($0)
         }
         return results
     }
 
-    /// Walks and scans as `scan(walking:walkOptions:options:problem:prepare:)` does, and hands each result to
-    /// `deliver` (on the calling thread, in walk order) once the walk is over, each as soon as it and those before
-    /// it are done: a report is written while later files are still searched, after every `problem` of the walk.
+    /// Walks and scans as `scan(walking:walkOptions:options:problem:prepare:)` does, turns each result into what
+    /// `finish` makes of it (on the worker that scanned it, with its item: a report is written there, and the
+    /// matches freed where they were made), and hands that to `deliver` (on the calling thread, in walk order)
+    /// once the walk is over, each as soon as it and those before it are done: a report is written while later
+    /// files are still searched, after every `problem` of the walk.
     ///
     /// - Complexity: O(total bytes) spread over the cores, plus the walk and one `prepare` per file.
-    public static func scan(
+    public static func scan<Finished: Sendable>(
         walking roots: [String], walkOptions: WorkspaceWalker.Options = WorkspaceWalker.Options(),
         options: ScanOptions = ScanOptions(), problem: (WalkProblem) -> Void = { _ in }, prepare: (WalkedFile) -> ScanItem,
-        deliver: (ScannedFile) -> Void
+        finish: @escaping @Sendable (ScannedFile, ScanItem) -> Finished, deliver: (Finished) -> Void
     ) {
-        let queue = ScanQueue()
+        let queue = ScanQueue<Finished>()
         let workers = cores
         let group = DispatchGroup()
         for _ in 0..<workers {
             DispatchQueue.global().async(group: group) {
                 let worker = ScanWorker()
                 while let (index, batch) = queue.take() {
-                    // Stored together, but a large result at once (`ScanQueue.isWorthHandingBack`).
-                    var done: [ScannedFile?] = []
+                    // Stored together, but a large result at once (`isWorthHandingBack`).
+                    var done: [Finished?] = []
                     for (position, item) in batch.enumerated() {
                         var itemOptions = options
                         itemOptions.maximumFileSize = item.maximumFileSize
@@ -352,10 +354,11 @@ public enum WorkspaceScanner {
                         let scanned = scan(
                             item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
                             buffer: worker.buffer, streams: queue.keepsBusy(workers: workers))
-                        done.append(scanned)
+                        let large = isWorthHandingBack(scanned)
+                        done.append(finish(scanned, item))
                         let last = position == batch.count - 1
-                        if last || ScanQueue.isWorthHandingBack(scanned) {
-                            queue.store(done, at: index, last: last)
+                        if last || large {
+                            queue.store(done, at: index, last: last, wakes: large)
                             done.removeAll(keepingCapacity: true)
                         }
                     }
@@ -364,13 +367,13 @@ public enum WorkspaceScanner {
         }
         var batch: [ScanItem] = []
         var batchBytes = 0
-        let batchSize = walkOptions.readsFileStatus ? ScanQueue.batchSize : ScanQueue.unsizedBatchSize
+        let batchSize = walkOptions.readsFileStatus ? ScanQueue<Finished>.batchSize : ScanQueue<Finished>.unsizedBatchSize
         batch.reserveCapacity(batchSize)
         for root in roots {
             WorkspaceWalker.walk(under: root, options: walkOptions, problem: problem) { file in
                 batch.append(prepare(file))
                 batchBytes += file.size
-                if batch.count == batchSize || batchBytes >= ScanQueue.batchBytes {
+                if batch.count == batchSize || batchBytes >= ScanQueue<Finished>.batchBytes {
                     queue.add(batch)
                     batch.removeAll(keepingCapacity: true)
                     batchBytes = 0

@@ -67,6 +67,13 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     case .github: writer = GitHubWriter(blocking: isCheck)
     case .junit: writer = JUnitWriter(command: request.command)
     }
+    // Text and JSON lines need nothing of the run to write a file: each file's report is written by the worker that
+    // scanned it, which frees the matches where it made them (`FinishedFile`).
+    let writesOnWorkers: (any ReportWriter & Sendable)? = switch request.format {
+    case .text: TextWriter(colours: request.colours)
+    case .json: JSONLinesWriter()
+    case .sarif, .github, .junit: nil
+    }
     var output = OutputBuffer()
     // Warnings about skipped files are gathered too (a tree of 50,000 files may hold 20,000 binaries), and each
     // buffer is written before the other is added to, so that a terminal shows them in walk order.
@@ -101,7 +108,11 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             let limit = !namedFiles.isEmpty && namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
             return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
         },
-        deliver: { result in
+        finish: { [writesOnWorkers] scanned, item in
+            FinishedFile(scanned, configuration: item.configuration, writer: writesOnWorkers)
+        },
+        deliver: { finished in
+            let result = finished.scanned
             let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
             func warnInOrder(_ message: String) {
                 output.flush()
@@ -123,15 +134,20 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             case nil:
                 searchedCount += 1
             }
-            if result.truncated { warnInOrder("\(result.file.path): too many matches; only the first \(result.matches.count) are shown") }
-            matchCount += result.matches.count
-            if !result.matches.isEmpty { filesWithMatches += 1 }
-            let report = FileReport(
-                scanned: result, configuration: entry, skipReason: skipReason,
-                messages: request.format == .text || request.format == .json ? [] : messages(for: result, configuration: entry))
-            // The text and JSON writers write nothing for a file without matches.
-            if !result.matches.isEmpty || (request.format != .text && request.format != .json) { warnings.flush() }
-            writer.file(report, to: &output)
+            if result.truncated { warnInOrder("\(result.file.path): too many matches; only the first \(finished.matchCount) are shown") }
+            matchCount += finished.matchCount
+            if finished.matchCount > 0 { filesWithMatches += 1 }
+            if let report = finished.report {
+                // The text and JSON writers write nothing for a file without matches.
+                if !report.isEmpty { warnings.flush() }
+                output.append(report)
+                output.flushWhenFull()
+            } else {
+                warnings.flush()
+                let report = FileReport(
+                    scanned: result, configuration: entry, skipReason: skipReason, messages: messages(for: result, configuration: entry))
+                writer.file(report, to: &output)
+            }
             position += 1
         })
 
@@ -314,6 +330,35 @@ func useColours(_ choice: ColorChoice) -> Bool {
     case .auto:
         if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
         return isatty(STDOUT_FILENO) == 1
+    }
+}
+
+/// A file's result as the worker that scanned it leaves it: with a writer that needs nothing of the run (text,
+/// JSON lines), its report already written and its matches freed there, on the worker that made them, so that
+/// their memory is reused by its next file and the calling thread only copies bytes out in order; else whole,
+/// for the writer on the calling thread.
+struct FinishedFile: Sendable {
+    /// The file's result; without its matches once they are written (`report`).
+    var scanned: ScannedFile
+    /// The report written for the file (empty when it had no matches), or nil when it is the calling thread's to write.
+    var report: [UInt8]?
+    var matchCount: Int
+
+    init(_ scanned: ScannedFile, configuration: HighlightConfiguration, writer: (any ReportWriter & Sendable)?) {
+        self.scanned = scanned
+        matchCount = scanned.matches.count
+        guard var writer else { return }
+        guard !scanned.matches.isEmpty else {
+            report = []
+            return
+        }
+        // A line a match: the path, line, column and rule name, and the text (longer in JSON lines; a report that
+        // outgrows this is copied once or twice).
+        let perMatch = scanned.file.path.utf8.count + 64
+        var output = OutputBuffer(gathering: scanned.matches.reduce(0) { $0 + perMatch + $1.textUTF8.count })
+        writer.file(FileReport(scanned: scanned, configuration: configuration, skipReason: nil, messages: []), to: &output)
+        report = output.bytes
+        self.scanned.matches = []
     }
 }
 

@@ -51,14 +51,24 @@ protocol ReportWriter {
 /// copies into one buffer, not a `String` and a system call. A struct passed `inout`, so that its
 /// appends need no run-time exclusivity check (a class's stored property would, per append).
 struct OutputBuffer {
-    private var bytes: [UInt8] = []
-    private let descriptor: Int32
+    /// The bytes gathered and not yet written.
+    private(set) var bytes: [UInt8] = []
+    /// Where they are written; nil for a buffer that only gathers (one file's report, written by a worker).
+    private let descriptor: Int32?
     private static let blockSize = 1 << 16
 
     /// A buffer in front of `descriptor` (standard output by default).
     init(descriptor: Int32 = STDOUT_FILENO) {
         self.descriptor = descriptor
         bytes.reserveCapacity(Self.blockSize + 4096)
+    }
+
+    /// A buffer that gathers bytes and never writes them (`flush` keeps them), for `bytes` to be taken; room for
+    /// `expectedBytes` is made at once, so that a large report is not copied as it grows (each copy into memory
+    /// not touched before).
+    init(gathering expectedBytes: Int) {
+        descriptor = nil
+        bytes.reserveCapacity(expectedBytes)
     }
 
     mutating func append(_ string: String) {
@@ -145,7 +155,7 @@ struct OutputBuffer {
 
     /// Writes every gathered byte; the owner calls it last, and before anything else is written to the descriptor.
     mutating func flush() {
-        guard !bytes.isEmpty else { return }
+        guard !bytes.isEmpty, let descriptor else { return }
         // A closed pipe or a full disk: the rest cannot be written either.
         _ = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
         bytes.removeAll(keepingCapacity: true)

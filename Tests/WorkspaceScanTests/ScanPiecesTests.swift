@@ -63,7 +63,7 @@ import TextIndex
             return ScannedFile(
                 file: item(name).file, languageID: nil, matches: Array(repeating: match, count: matches), skipped: nil, truncated: false)
         }
-        let queue = ScanQueue()
+        let queue = ScanQueue<ScannedFile>()
         queue.add([item("a"), item("b"), item("c")])
         queue.add([item("d")])
         #expect(queue.keepsBusy(workers: 2), "a batch waits")
@@ -78,7 +78,7 @@ import TextIndex
         queue.store([result("d", matches: 1)], at: 1, last: true)
         #expect(!queue.keepsBusy(workers: 2), "one worker is idle and nothing waits")
         // The first file of the first batch, large: handed back while the batch goes on.
-        queue.store([result("a", matches: ScanQueue.matchesHandedBackAlone)], at: 0, last: false)
+        queue.store([result("a", matches: matchesHandedBackAlone)], at: 0, last: false, wakes: true)
         #expect(queue.doneResults().map(\.file.path) == ["a"])
         #expect(queue.doneResults().isEmpty, "each result is handed back once")
         queue.store([result("b", matches: 1), result("c", matches: 1)], at: 0, last: true)

@@ -84,6 +84,30 @@ import Seeded
         #expect(byName["bad.txt"]?.matches.first?.utf8Range == 4..<8)
     }
 
+    @Test func finishRunsOnceAFileOnTheWorkersAndDeliversInWalkOrder() throws {
+        // Files of many matches (handed back alone) between small ones, so that results come back out of batch order.
+        var files: [String: [UInt8]] = [:]
+        for index in 0..<40 {
+            let lines = index % 7 == 3 ? matchesHandedBackAlone + 5 : index
+            files[String(format: "f%02d.txt", index)] = Self.text(String(repeating: "x TODO\n", count: lines))
+        }
+        let root = try Self.tree(files)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let whole = WorkspaceScanner.scan(walking: [root], configuration: .builtInOnly)
+        let callingThread = pthread_self()
+        var delivered: [(path: String, count: Int, onCallingThread: Bool)] = []
+        WorkspaceScanner.scan(
+            walking: [root], prepare: { ScanItem(file: $0, configuration: .builtInOnly, maximumFileSize: 1 << 30) },
+            finish: { scanned, item in
+                (item.file.path, scanned.matches.count, pthread_equal(pthread_self(), callingThread) != 0)
+            },
+            deliver: { delivered.append($0) })
+        #expect(delivered.map(\.path) == whole.map(\.file.path))
+        #expect(delivered.map(\.count) == whole.map(\.matches.count))
+        #expect(delivered.count == 40 && delivered.contains { $0.count > matchesHandedBackAlone })
+        #expect(!delivered.contains { $0.onCallingThread }, "the workers finish their files")
+    }
+
     @Test func filtersAndScopesResolveAmongApplicableRulesOnly() throws {
         let (layer, diagnostics) = ConfigLayer.parse(fileContents: Self.text("""
             { "defaults": false, "rules": [

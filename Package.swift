@@ -59,7 +59,10 @@ let package = Package(
                 "HighlightConfig", "PatternEngine", "LanguageSyntax", "TextIndex", "VectorKernels", "CPUFeatures", "Threads",
             ],
             swiftSettings: strict),
-        .testTarget(name: "WorkspaceScanTests", dependencies: ["WorkspaceScan", "HighlightConfig", "PatternEngine", "Seeded"], swiftSettings: strict),
+        .testTarget(
+            name: "WorkspaceScanTests",
+            dependencies: ["WorkspaceScan", "HighlightConfig", "PatternEngine", "TextIndex", "CPUFeatures", "Seeded"],
+            swiftSettings: strict),
 
         // MARK: Threads — threads of their own and a condition to wait on, from POSIX; depends on nothing.
         .target(name: "Threads", swiftSettings: strict),

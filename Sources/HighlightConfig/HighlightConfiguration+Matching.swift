@@ -162,22 +162,27 @@ public struct LocatedMatch: Sendable, Hashable {
     /// Locates sorted, non-overlapping `matches` of `text`, a piece of a larger text that begins at `pieceStart` in it
     /// (the match offsets count from the piece's start), appends them to `located` counted from the larger text's
     /// start, and returns where the piece ends, counted the same way. A text searched piece after piece is located
-    /// this way into one array, with no copy per piece.
+    /// this way into one array, with no copy per piece. With `pieceEnd` (where the piece ends, counted from its start,
+    /// as the pass that checked it found), the walk stops at the last match.
     ///
-    /// - Complexity: O(*n*) in the piece's bytes, plus each match's bytes and its excerpt.
+    /// - Complexity: O(*n*) in the piece's bytes (up to the last match with `pieceEnd`), plus each match's bytes and
+    ///   its excerpt.
     @discardableResult
     public static func locate(
-        _ matches: [Match], inPiece text: UnsafeBufferPointer<UInt8>, at pieceStart: TextPoint, maximumExcerptBytes: Int = 0,
-        appendingTo located: inout [LocatedMatch]
+        _ matches: [Match], inPiece text: UnsafeBufferPointer<UInt8>, at pieceStart: TextPoint, endingAt pieceEnd: TextPoint? = nil,
+        maximumExcerptBytes: Int = 0, appendingTo located: inout [LocatedMatch]
     ) -> TextPoint {
-        locate(matches, in: text, at: pieceStart, maximumExcerptBytes: maximumExcerptBytes, appendingTo: &located) ?? pieceStart
+        let walkedEnd = locate(
+            matches, in: text, at: pieceStart, walksToEnd: pieceEnd == nil, maximumExcerptBytes: maximumExcerptBytes,
+            appendingTo: &located)
+        return pieceEnd.map { $0.counted(from: pieceStart) } ?? walkedEnd ?? pieceStart
     }
 
-    /// Locates `matches` and appends them to `located`; with `pieceStart`, counted from it, and through the text's end,
-    /// which is returned (nil without `pieceStart`, when the walk stops at the last match).
+    /// Locates `matches` and appends them to `located`, counted from `pieceStart` (if any); with `walksToEnd`, the walk
+    /// goes on through the text's end, which is returned (else nil: the walk stops at the last match).
     private static func locate(
-        _ matches: [Match], in text: UnsafeBufferPointer<UInt8>, at pieceStart: TextPoint?, maximumExcerptBytes: Int,
-        appendingTo located: inout [LocatedMatch]
+        _ matches: [Match], in text: UnsafeBufferPointer<UInt8>, at pieceStart: TextPoint?, walksToEnd: Bool = false,
+        maximumExcerptBytes: Int, appendingTo located: inout [LocatedMatch]
     ) -> TextPoint? {
         var offsets: [Int] = []
         offsets.reserveCapacity(matches.count * 2 + 1)
@@ -185,7 +190,7 @@ public struct LocatedMatch: Sendable, Hashable {
             offsets.append(match.utf8Range.lowerBound)
             offsets.append(match.utf8Range.upperBound)
         }
-        if pieceStart != nil { offsets.append(text.count) }
+        if walksToEnd { offsets.append(text.count) }
         let points = TextPoint.points(ofUTF8Offsets: offsets, in: text)
         let whole = 0..<text.count
         var matchedBytes: [UInt8] = []
@@ -206,7 +211,7 @@ public struct LocatedMatch: Sendable, Hashable {
                 excerpt: excerpt(from: range.lowerBound, in: text, maximumBytes: maximumExcerptBytes)))
             textStart += range.count
         }
-        return pieceStart == nil ? nil : points.last.map { $0.counted(from: base) }
+        return walksToEnd ? points.last.map { $0.counted(from: base) } : nil
     }
 
     /// The text from `start` to its line's end, at most `maximumBytes` long, cut before a partial character.

@@ -39,6 +39,18 @@ public struct TextPoint: Sendable, Hashable {
     /// The zero-based column in Unicode scalars.
     public var utf32Column: Int
 
+    public init(
+        line: Int, utf8Offset: Int, utf16Offset: Int, utf32Offset: Int, utf8Column: Int, utf16Column: Int, utf32Column: Int
+    ) {
+        self.line = line
+        self.utf8Offset = utf8Offset
+        self.utf16Offset = utf16Offset
+        self.utf32Offset = utf32Offset
+        self.utf8Column = utf8Column
+        self.utf16Column = utf16Column
+        self.utf32Column = utf32Column
+    }
+
     /// The start of a text.
     public static let start = TextPoint(line: 0, utf8Offset: 0, utf16Offset: 0, utf32Offset: 0, utf8Column: 0, utf16Column: 0, utf32Column: 0)
 

@@ -80,7 +80,7 @@ extension AVX2 {
 extension AVX2 {
     /// Two blocks' lanes (0xFF or 0) as one 64-bit mask, `low` in bits 0-31.
     @inline(__always)
-    private static func mask(_ low: Bytes32, _ high: Bytes32) -> UInt64 {
+    static func mask(_ low: Bytes32, _ high: Bytes32) -> UInt64 {
         UInt64(low.highBits) | UInt64(high.highBits) &<< 32
     }
 }

@@ -5,6 +5,12 @@
 // one, no byte that never occurs, the narrow second-byte ranges of 0xE0,
 // 0xED, 0xF0 and 0xF4. ASCII goes 128 bytes a step (one `vpmovmskb` of four
 // ORed loads), once no lead just before wants a continuation.
+//
+// `validUTF8Counts` checks the same way and, while the bytes are in
+// registers, counts what TextIndex's walk would count (line feeds,
+// continuation bytes, four-byte leads) and notes any `\r`: a streamed piece
+// is then checked and measured in one pass, and walked only up to its last
+// match.
 
 import Swift
 
@@ -49,6 +55,78 @@ extension AVX2 {
         return position
         #else
         return from
+        #endif
+    }
+}
+
+extension AVX2 {
+    /// Checks `text[from..<count]` as `validUTF8Prefix` does, and counts in the bytes it checked (up to the returned
+    /// position) the line feeds, continuation bytes and four-byte leads, and whether any byte is a `\r`; the position
+    /// is -1 when a byte breaks a rule.
+    ///
+    /// The same conditions as `validUTF8Prefix`. Call only where `VectorUnit` reports AVX2.
+    @inline(never)
+    public static func validUTF8Counts(text: UnsafeRawPointer, from: Int, count: Int) -> (
+        position: Int, lineFeeds: Int, continuations: Int, fourByteLeads: Int, hasCarriageReturn: Bool
+    ) {
+        #if arch(x86_64)
+        let bytes = text.assumingMemoryBound(to: UInt8.self)
+        let lineFeed = Bytes32(repeating: 0x0A)
+        let carriageReturn = Bytes32(repeating: 0x0D)
+        let fourByteLead = Bytes32(repeating: 0xF0)
+        var position = from
+        var lineFeeds = 0
+        var continuations = 0
+        var fourByteLeads = 0
+        var returns = Bytes32(repeating: 0)
+        while count &- position >= 32 {
+            if count &- position >= 128 {
+                let a = Bytes32(loading: text, at: position)
+                let b = Bytes32(loading: text, at: position &+ 32)
+                let c = Bytes32(loading: text, at: position &+ 64)
+                let d = Bytes32(loading: text, at: position &+ 96)
+                if (a | b | c | d).highBits == 0 {
+                    // All ASCII: valid unless a lead just before wants a continuation; only line breaks to count.
+                    if bytes[position &- 1] >= 0xC0 || bytes[position &- 2] >= 0xE0 || bytes[position &- 3] >= 0xF0 {
+                        return (-1, 0, 0, 0, false)
+                    }
+                    lineFeeds &+= mask(a .== lineFeed, b .== lineFeed).nonzeroBitCount
+                        &+ mask(c .== lineFeed, d .== lineFeed).nonzeroBitCount
+                    returns = returns | (a .== carriageReturn) | (b .== carriageReturn) | (c .== carriageReturn)
+                        | (d .== carriageReturn)
+                    position &+= 128
+                    continue
+                }
+            }
+            guard blockIsValid(text, position) else { return (-1, 0, 0, 0, false) }
+            let block = Bytes32(loading: text, at: position)
+            lineFeeds &+= (block .== lineFeed).highBits.nonzeroBitCount
+            returns = returns | (block .== carriageReturn)
+            if block.highBits != 0 {
+                continuations &+= block.continuationLanes.highBits.nonzeroBitCount
+                fourByteLeads &+= (block .>= fourByteLead).highBits.nonzeroBitCount
+            }
+            position &+= 32
+        }
+        // A character that starts in the last three bytes and ends beyond them is the caller's to check and count:
+        // its bytes (a lead and continuations, none a line break) come off the counts.
+        var back = position &- 1
+        while back >= position &- 3 {
+            let lead = bytes[back]
+            if lead >= 0xC0 {
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                if back &+ length > position {
+                    if lead >= 0xF0 { fourByteLeads &-= 1 }
+                    continuations &-= position &- back &- 1
+                    position = back
+                }
+                break
+            }
+            back &-= 1
+        }
+        return (position, lineFeeds, continuations, fourByteLeads, !returns.isZero)
+        #else
+        return (from, 0, 0, 0, false)
         #endif
     }
 }

@@ -198,9 +198,13 @@ struct PieceMatches {
         matches.reserveCapacity(min(limit, count))
     }
 
-    /// Locates the next piece's matches (`found`, counted from the piece's start) into the matches so far; false once
-    /// the match limit is reached (`truncated`: the search reached it in the piece), when later pieces would not count.
-    mutating func locate(_ found: [Match], truncated: Bool, in piece: UnsafeBufferPointer<UInt8>, maximumExcerptBytes: Int) -> Bool {
+    /// Locates the next piece's matches (`found`, counted from the piece's start) into the matches so far, the piece
+    /// ending at `pieceEnd` when its check found that (see `WorkspaceScanner.checkPiece`); false once the match limit
+    /// is reached (`truncated`: the search reached it in the piece), when later pieces would not count.
+    mutating func locate(
+        _ found: [Match], truncated: Bool, in piece: UnsafeBufferPointer<UInt8>, endingAt pieceEnd: TextPoint? = nil,
+        maximumExcerptBytes: Int
+    ) -> Bool {
         let kept = matches.count + found.count > limit ? Array(found.prefix(limit - matches.count)) : found
         if matches.count + kept.count > matches.capacity, expectedBytes > 0 {
             // Room for as many matches as the pieces so far promise over the whole text, so that the array grows
@@ -210,7 +214,8 @@ struct PieceMatches {
             let estimate = projected.high == 0 ? Int(projected.low / UInt(done)) : Int.max
             reserveCapacity(max(matches.count + kept.count, estimate / 8 * 9))
         }
-        end = LocatedMatch.locate(kept, inPiece: piece, at: end, maximumExcerptBytes: maximumExcerptBytes, appendingTo: &matches)
+        end = LocatedMatch.locate(
+            kept, inPiece: piece, at: end, endingAt: pieceEnd, maximumExcerptBytes: maximumExcerptBytes, appendingTo: &matches)
         if kept.count < found.count || truncated {
             self.truncated = true
             return false
@@ -332,12 +337,32 @@ public enum WorkspaceScanner {
     /// files are still searched, after every `problem` of the walk.
     ///
     /// - Complexity: O(total bytes) spread over the cores, plus the walk and one `prepare` per file.
+    @inlinable
     public static func scan<Finished: Sendable>(
         walking roots: [String], walkOptions: WorkspaceWalker.Options = WorkspaceWalker.Options(),
         options: ScanOptions = ScanOptions(), problem: (WalkProblem) -> Void = { _ in }, prepare: (WalkedFile) -> ScanItem,
         finish: @escaping @Sendable (ScannedFile, ScanItem) -> Finished, deliver: (Finished) -> Void
     ) {
-        let queue = ScanQueue<Finished>()
+        // The walk and the queue are not generic: code generic over `Finished` would run unspecialized here (another
+        // module's type), asking the runtime for metadata and copying through witnesses at every file (7% of a
+        // `list` of /usr/include's 7,900 files). Each result is boxed once instead, and unboxed as it is delivered.
+        scanBoxed(
+            walking: roots, walkOptions: walkOptions, options: options, problem: problem, prepare: prepare,
+            finish: { scanned, item in finish(scanned, item) },
+            deliver: { boxed in
+                // Always a `Finished`: every box was made by `finish` above.
+                if let finished = boxed as? Finished { deliver(finished) }
+            })
+    }
+
+    /// `scan(walking:walkOptions:options:problem:prepare:finish:deliver:)` with each result boxed.
+    @usableFromInline
+    static func scanBoxed(
+        walking roots: [String], walkOptions: WorkspaceWalker.Options, options: ScanOptions, problem: (WalkProblem) -> Void,
+        prepare: (WalkedFile) -> ScanItem, finish: @escaping @Sendable (ScannedFile, ScanItem) -> any Sendable,
+        deliver: (any Sendable) -> Void
+    ) {
+        let queue = ScanQueue<any Sendable>()
         let workers = cores
         let group = DispatchGroup()
         for _ in 0..<workers {
@@ -345,7 +370,7 @@ public enum WorkspaceScanner {
                 let worker = ScanWorker()
                 while let (index, batch) = queue.take() {
                     // Stored together, but a large result at once (`isWorthHandingBack`).
-                    var done: [Finished?] = []
+                    var done: [(any Sendable)?] = []
                     for (position, item) in batch.enumerated() {
                         var itemOptions = options
                         itemOptions.maximumFileSize = item.maximumFileSize
@@ -367,13 +392,13 @@ public enum WorkspaceScanner {
         }
         var batch: [ScanItem] = []
         var batchBytes = 0
-        let batchSize = walkOptions.readsFileStatus ? ScanQueue<Finished>.batchSize : ScanQueue<Finished>.unsizedBatchSize
+        let batchSize = walkOptions.readsFileStatus ? ScanQueue<any Sendable>.batchSize : ScanQueue<any Sendable>.unsizedBatchSize
         batch.reserveCapacity(batchSize)
         for root in roots {
             WorkspaceWalker.walk(under: root, options: walkOptions, problem: problem) { file in
                 batch.append(prepare(file))
                 batchBytes += file.size
-                if batch.count == batchSize || batchBytes >= ScanQueue<Finished>.batchBytes {
+                if batch.count == batchSize || batchBytes >= ScanQueue<any Sendable>.batchBytes {
                     queue.add(batch)
                     batch.removeAll(keepingCapacity: true)
                     batchBytes = 0
@@ -438,7 +463,7 @@ public enum WorkspaceScanner {
             var gathered = streamed.take() ?? PieceMatches(
                 limit: configuration.ruleSet.limits.maximumMatchCount, expectedBytes: buffer.lastFileSize)
             let more = gathered.locate(
-                found.matches, truncated: found.truncated, in: UnsafeBufferPointer(rebasing: text[range]),
+                found.matches, truncated: found.truncated, in: UnsafeBufferPointer(rebasing: text[range]), endingAt: found.end,
                 maximumExcerptBytes: options.maximumExcerptBytes)
             streamed = gathered
             return more ? .more : .stop
@@ -497,21 +522,75 @@ public enum WorkspaceScanner {
     }
 
     /// The matches of the piece `range` of `text`, which begins at a line start and ends after a line feed (or at the
-    /// text's end), counted from the piece's start, and whether the match limit cut them short; nil when the piece is
-    /// not valid UTF-8 (the whole text must then be searched as one, which replaces the bad bytes).
+    /// text's end), counted from the piece's start, whether the match limit cut them short, and where the piece ends
+    /// when the check found it (see `checkPiece`); nil when the piece is not valid UTF-8 (the whole text must then be
+    /// searched as one, which replaces the bad bytes).
     ///
     /// The piece is searched inside `text` (`startingIn`), so that `^`, `\b` and the like see the bytes around it.
     static func searchPiece(
         _ range: Range<Int>, of text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter,
         configuration: HighlightConfiguration
-    ) -> (matches: [Match], truncated: Bool)? {
-        guard isValidUTF8(UnsafeBufferPointer(rebasing: text[range])) else { return nil }
+    ) -> (matches: [Match], truncated: Bool, end: TextPoint?)? {
+        guard case .valid(let end) = checkPiece(UnsafeBufferPointer(rebasing: text[range])) else { return nil }
         var syntax: SyntaxIndex?
         let list = filter.matches(of: configuration.ruleSet, in: text, startingIn: range, languageID: origin.languageID, syntax: &syntax)
         let local = list.matches.map {
             Match(ruleIndex: $0.ruleIndex, utf8Range: ($0.utf8Range.lowerBound - range.lowerBound)..<($0.utf8Range.upperBound - range.lowerBound))
         }
-        return (local, list.truncated)
+        return (local, list.truncated, end)
+    }
+
+    /// What checking a piece found.
+    enum PieceCheck: Equatable {
+        /// Not valid UTF-8.
+        case invalid
+        /// Valid UTF-8, and where it ends, counted from its start, when the check could tell (nil: the walk must find
+        /// it).
+        case valid(end: TextPoint?)
+    }
+
+    /// Checks that `piece` is valid UTF-8 and, where the CPU has AVX2 (and `usesAVX2`) and the piece holds no `\r`,
+    /// finds where it ends in the same pass (`AVX2.validUTF8Counts`: its lines are its line feeds), so that locating
+    /// its matches walks only up to the last of them.
+    static func checkPiece(_ piece: UnsafeBufferPointer<UInt8>, usesAVX2: Bool = true) -> PieceCheck {
+        guard usesAVX2, VectorUnit.hasAVX2, piece.count >= 64, let base = piece.baseAddress else {
+            return isValidUTF8(piece, usesAVX2: usesAVX2) ? .valid(end: nil) : .invalid
+        }
+        // The AVX2 loop reads three bytes back: it starts after the first characters, checked one by one.
+        var start = 0
+        while start < 3 {
+            guard let (_, length) = UTF8Decoding.scalar(at: start, in: piece) else { return .invalid }
+            start += length
+        }
+        let run = AVX2.validUTF8Counts(text: UnsafeRawPointer(base), from: start, count: piece.count)
+        guard run.position >= 0, isValidUTF8(UnsafeBufferPointer(rebasing: piece[run.position...]), usesAVX2: false) else {
+            return .invalid
+        }
+        // The few bytes before and after the loop's, counted one by one.
+        var lineFeeds = run.lineFeeds
+        var continuations = run.continuations
+        var fourByteLeads = run.fourByteLeads
+        for index in Array(0..<start) + Array(run.position..<piece.count) {
+            let byte = piece[index]
+            if byte == 0x0D { return .valid(end: nil) }
+            if byte == 0x0A { lineFeeds += 1 }
+            if byte & 0xC0 == 0x80 { continuations += 1 }
+            if byte >= 0xF0 { fourByteLeads += 1 }
+        }
+        if run.hasCarriageReturn { return .valid(end: nil) }
+        // The last line's units, from its start (after the last line feed: the last byte, unless the text ends there).
+        var lineStart = piece.count
+        while lineStart > 0, piece[lineStart - 1] != 0x0A { lineStart -= 1 }
+        var lineUTF16 = 0
+        var lineUTF32 = 0
+        for byte in piece[lineStart...] where byte & 0xC0 != 0x80 {
+            lineUTF32 += 1
+            lineUTF16 += byte >= 0xF0 ? 2 : 1
+        }
+        let utf32 = piece.count - continuations
+        return .valid(end: TextPoint(
+            line: lineFeeds, utf8Offset: piece.count, utf16Offset: utf32 + fourByteLeads, utf32Offset: utf32,
+            utf8Column: piece.count - lineStart, utf16Column: lineUTF16, utf32Column: lineUTF32))
     }
 
     /// Checks, searches and locates a large text in pieces that begin at line starts, one piece per work item on all
@@ -550,7 +629,8 @@ public enum WorkspaceScanner {
             var located = PieceMatches.Piece(matches: [], truncated: found.truncated, end: .start)
             if number < ranges.count - 1 {
                 located.end = LocatedMatch.locate(
-                    found.matches, inPiece: piece, at: .start, maximumExcerptBytes: options.maximumExcerptBytes, appendingTo: &located.matches)
+                    found.matches, inPiece: piece, at: .start, endingAt: found.end, maximumExcerptBytes: options.maximumExcerptBytes,
+                    appendingTo: &located.matches)
             } else {
                 // The last piece's end is not needed: it is located up to its last match only.
                 located.matches = LocatedMatch.locate(found.matches, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)

@@ -1,8 +1,10 @@
+import CPUFeatures
 import Foundation
 import HighlightConfig
 import PatternEngine
 import Testing
 import Seeded
+import TextIndex
 @testable import WorkspaceScan
 
 /// The walker and the scanner on a real temporary tree.
@@ -278,6 +280,46 @@ import Seeded
             #expect(WorkspaceScanner.isValidUTF8(bytes, usesAVX2: avx2) == expected, "\(bytes)")
         }
         #expect(invalid > 1_000)
+    }
+
+    /// A piece's check (`checkPiece`) tells valid from invalid as the standard library does, and where it finds the
+    /// piece's end in the same pass (AVX2, no `\r`), that end is where walking the whole piece ends.
+    @Test(arguments: UInt64(1)...4, [false, true])
+    func pieceCheckFindsTheEndTheWalkFinds(seed: UInt64, avx2: Bool) {
+        let characters = ["a", "let x = 1 ", "é", "中", "🔥", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}",
+                          "\n", "\n\n", " x\n", String(repeating: " ", count: 130), "\r\n", "\r"].map { Array($0.utf8) }
+        let edges: [UInt8] = [0x0A, 0x0D, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+        var random = SplitMix64(seed: seed)
+        var measured = 0
+        var invalid = 0
+        for round in 0..<3_000 {
+            var bytes: [UInt8] = []
+            let length = 1 + random.next(below: round % 2 == 0 ? 100 : 600)
+            // A quarter without `\r` (the pass finds their end), the rest with any line break.
+            let choices = round % 4 == 0 ? characters.count - 2 : characters.count
+            while bytes.count < length { bytes += characters[random.next(below: choices)] }
+            if round % 3 == 0 {
+                let defect = (0...random.next(below: 3)).map { _ in edges[random.next(below: edges.count)] }
+                bytes.insert(contentsOf: defect, at: random.next(below: bytes.count + 1))
+            }
+            let valid = String(validating: bytes, as: UTF8.self) != nil
+            let check = bytes.withUnsafeBufferPointer { WorkspaceScanner.checkPiece($0, usesAVX2: avx2) }
+            guard case .valid(let end) = check else {
+                #expect(!valid, "\(bytes)")
+                invalid += 1
+                continue
+            }
+            #expect(valid, "\(bytes)")
+            let walked = bytes.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: [$0.count], in: $0) }.last
+            if let end {
+                #expect(end == walked, "\(bytes)")
+                measured += 1
+            } else if avx2, VectorUnit.hasAVX2, bytes.count >= 64 {
+                #expect(bytes.contains(0x0D), "the pass leaves only texts with a \\r to the walk: \(bytes)")
+            }
+        }
+        #expect(invalid > 300)
+        if avx2, VectorUnit.hasAVX2 { #expect(measured > 300) } else { #expect(measured == 0) }
     }
 
     @Test func selectedRulesOnly() throws {

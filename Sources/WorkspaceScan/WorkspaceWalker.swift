@@ -68,6 +68,12 @@ public struct WalkProblem: Sendable, Hashable {
 
 /// Paths as bytes: file names on Linux are any bytes but `/` and NUL, and the walk keeps them so.
 public enum FileSystemPath {
+    /// `bytes` as text when they are valid UTF-8, else nil. (`String(validating:as:)` is generic and, unspecialized
+    /// for arrays, asked the runtime for type metadata at every name a walk read.)
+    static func validText(_ bytes: [UInt8]) -> String? {
+        WorkspaceScanner.isValidUTF8(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
     /// `bytes` as text: valid UTF-8 as it is; otherwise each byte that does not begin a valid UTF-8
     /// sequence is written `\xNN` (two upper-case hex digits) and each backslash `\\`, so that the
     /// name shows what is on disk and stays valid text in every output format. A valid name is
@@ -76,7 +82,7 @@ public enum FileSystemPath {
     /// - Complexity: O(*n*) in the number of bytes.
     public static func displayed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let array = Array(bytes)
-        if let text = String(validating: array, as: UTF8.self) { return text }
+        if let text = validText(array) { return text }
         let digits = Array("0123456789ABCDEF".unicodeScalars)
         var out = String.UnicodeScalarView()
         var index = 0
@@ -228,7 +234,7 @@ public enum WorkspaceWalker {
                 break
             }
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            let valid = String(validating: bytes, as: UTF8.self)
+            let valid = FileSystemPath.validText(bytes)
             let name = valid ?? FileSystemPath.displayed(bytes)
             if name == ".gitignore" || name == ".ignore" { ignoreFilesPresent.insert(name) }
             if name == "." || name == ".." || name == ".git" { continue }

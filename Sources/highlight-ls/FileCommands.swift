@@ -109,11 +109,10 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
         },
         finish: { [writesOnWorkers] scanned, item in
-            FinishedFile(scanned, configuration: item.configuration, writer: writesOnWorkers)
+            FinishedFile(scanned, of: item, writer: writesOnWorkers)
         },
         deliver: { finished in
             let result = finished.scanned
-            let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
             func warnInOrder(_ message: String) {
                 output.flush()
                 warnings.append("highlight-ls: \(message)\n")
@@ -144,6 +143,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 output.flushWhenFull()
             } else {
                 warnings.flush()
+                let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
                 let report = FileReport(
                     scanned: result, configuration: entry, skipReason: skipReason, messages: messages(for: result, configuration: entry))
                 writer.file(report, to: &output)
@@ -344,7 +344,7 @@ struct FinishedFile: Sendable {
     var report: [UInt8]?
     var matchCount: Int
 
-    init(_ scanned: ScannedFile, configuration: HighlightConfiguration, writer: (any ReportWriter & Sendable)?) {
+    init(_ scanned: ScannedFile, of item: ScanItem, writer: (any ReportWriter & Sendable)?) {
         self.scanned = scanned
         matchCount = scanned.matches.count
         guard var writer else { return }
@@ -356,7 +356,7 @@ struct FinishedFile: Sendable {
         // outgrows this is copied once or twice).
         let perMatch = scanned.file.path.utf8.count + 64
         var output = OutputBuffer(gathering: scanned.matches.reduce(0) { $0 + perMatch + $1.textUTF8.count })
-        writer.file(FileReport(scanned: scanned, configuration: configuration, skipReason: nil, messages: []), to: &output)
+        writer.file(FileReport(scanned: scanned, configuration: item.configuration, skipReason: nil, messages: []), to: &output)
         report = output.bytes
         self.scanned.matches = []
     }

@@ -79,6 +79,10 @@ extension AVX2 {
         var continuations = 0
         var fourByteLeads = 0
         var returns = Bytes32(repeating: 0)
+        // ASCII steps count line feeds lane by lane (each compare is 0xFF, minus one, where it holds): at most four a
+        // step, so the lanes are summed every 63 steps, before they could wrap.
+        var tally = Bytes32(repeating: 0)
+        var tallied = 0
         while count &- position >= 32 {
             if count &- position >= 128 {
                 let a = Bytes32(loading: text, at: position)
@@ -90,8 +94,13 @@ extension AVX2 {
                     if bytes[position &- 1] >= 0xC0 || bytes[position &- 2] >= 0xE0 || bytes[position &- 3] >= 0xF0 {
                         return (-1, 0, 0, 0, false)
                     }
-                    lineFeeds &+= mask(a .== lineFeed, b .== lineFeed).nonzeroBitCount
-                        &+ mask(c .== lineFeed, d .== lineFeed).nonzeroBitCount
+                    tally = tally &- (a .== lineFeed) &- (b .== lineFeed) &- (c .== lineFeed) &- (d .== lineFeed)
+                    tallied &+= 1
+                    if tallied == 63 {
+                        lineFeeds &+= tally.sumOfLanes
+                        tally = Bytes32(repeating: 0)
+                        tallied = 0
+                    }
                     returns = returns | (a .== carriageReturn) | (b .== carriageReturn) | (c .== carriageReturn)
                         | (d .== carriageReturn)
                     position &+= 128
@@ -108,6 +117,7 @@ extension AVX2 {
             }
             position &+= 32
         }
+        lineFeeds &+= tally.sumOfLanes
         // A character that starts in the last three bytes and ends beyond them is the caller's to check and count:
         // its bytes (a lead and continuations, none a line break) come off the counts.
         var back = position &- 1

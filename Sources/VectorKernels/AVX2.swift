@@ -108,6 +108,20 @@ struct Bytes32 {
     @inline(__always)
     func shuffled(by index: Bytes32) -> Bytes32 { Bytes32(Builtin.int_x86_avx2_pshuf_b(value, index.value)) }
 
+    /// Lane-wise wrapping subtraction (`vpsubb`).
+    @inline(__always)
+    static func &- (a: Bytes32, b: Bytes32) -> Bytes32 { Bytes32(Builtin.sub_Vec32xInt8(a.value, b.value)) }
+
+    /// The sum of the thirty-two lanes as unsigned bytes (`vpsadbw` against zero, then the four partial sums).
+    @inline(__always)
+    var sumOfLanes: Int {
+        var sums: Builtin.Vec4xInt64 = Builtin.int_x86_avx2_psad_bw(value, Builtin.zeroInitializer())
+        return withUnsafeBytes(of: &sums) { raw in
+            Int(truncatingIfNeeded: raw.loadUnaligned(as: UInt64.self) &+ raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                &+ raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) &+ raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+        }
+    }
+
     /// Whether every lane is zero (`vptest`).
     @inline(__always)
     var isZero: Bool {

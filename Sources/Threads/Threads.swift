@@ -40,7 +40,7 @@ public final class Condition: @unchecked Sendable {
     /// over the predicate.
     public func wait() { pthread_cond_wait(variable, mutex) }
 
-    /// As `wait()`, but returns false once `deadline` (see `deadline(after:)`) has passed.
+    /// As `wait()`, but returns false once `deadline` (`Deadline(secondsFromNow:)`) has passed.
     public func wait(until deadline: Deadline) -> Bool {
         var time = deadline.time
         return pthread_cond_timedwait(variable, mutex, &time) != ETIMEDOUT

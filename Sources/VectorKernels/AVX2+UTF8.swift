@@ -31,7 +31,7 @@ extension AVX2 {
                     | Bytes32(loading: text, at: position &+ 64) | Bytes32(loading: text, at: position &+ 96)
                 if any.highBits == 0 {
                     // All ASCII: valid unless a lead just before wants a continuation.
-                    if bytes[position &- 1] >= 0xC0 || bytes[position &- 2] >= 0xE0 || bytes[position &- 3] >= 0xF0 {
+                    if wantsContinuation(bytes, at: position) {
                         return -1
                     }
                     position &+= 128
@@ -42,17 +42,7 @@ extension AVX2 {
             position &+= 32
         }
         // A character that starts in the last three bytes and ends beyond them is the caller's to check.
-        var back = position &- 1
-        while back >= position &- 3 {
-            let lead = bytes[back]
-            if lead >= 0xC0 {
-                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-                if back &+ length > position { return back }
-                break
-            }
-            back &-= 1
-        }
-        return position
+        return characterCut(bytes, at: position) ?? position
         #else
         return from
         #endif
@@ -91,7 +81,7 @@ extension AVX2 {
                 let d = Bytes32(loading: text, at: position &+ 96)
                 if (a | b | c | d).highBits == 0 {
                     // All ASCII: valid unless a lead just before wants a continuation; only line breaks to count.
-                    if bytes[position &- 1] >= 0xC0 || bytes[position &- 2] >= 0xE0 || bytes[position &- 3] >= 0xF0 {
+                    if wantsContinuation(bytes, at: position) {
                         return (-1, 0, 0, 0, false)
                     }
                     tally = tally &- (a .== lineFeed) &- (b .== lineFeed) &- (c .== lineFeed) &- (d .== lineFeed)
@@ -120,19 +110,10 @@ extension AVX2 {
         lineFeeds &+= tally.sumOfLanes
         // A character that starts in the last three bytes and ends beyond them is the caller's to check and count:
         // its bytes (a lead and continuations, none a line break) come off the counts.
-        var back = position &- 1
-        while back >= position &- 3 {
-            let lead = bytes[back]
-            if lead >= 0xC0 {
-                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-                if back &+ length > position {
-                    if lead >= 0xF0 { fourByteLeads &-= 1 }
-                    continuations &-= position &- back &- 1
-                    position = back
-                }
-                break
-            }
-            back &-= 1
+        if let start = characterCut(bytes, at: position) {
+            if bytes[start] >= 0xF0 { fourByteLeads &-= 1 }
+            continuations &-= position &- start &- 1
+            position = start
         }
         return (position, lineFeeds, continuations, fourByteLeads, !returns.isZero)
         #else
@@ -143,6 +124,27 @@ extension AVX2 {
 
 #if arch(x86_64)
 extension AVX2 {
+    /// Whether a lead in the three bytes before `position` wants a continuation byte at `position` or after.
+    @inline(__always)
+    private static func wantsContinuation(_ bytes: UnsafePointer<UInt8>, at position: Int) -> Bool {
+        bytes[position &- 1] >= 0xC0 || bytes[position &- 2] >= 0xE0 || bytes[position &- 3] >= 0xF0
+    }
+
+    /// The start of the character that begins in the three bytes before `position` and ends after it, if one does.
+    @inline(__always)
+    private static func characterCut(_ bytes: UnsafePointer<UInt8>, at position: Int) -> Int? {
+        var back = position &- 1
+        while back >= position &- 3 {
+            let lead = bytes[back]
+            if lead >= 0xC0 {
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                return back &+ length > position ? back : nil
+            }
+            back &-= 1
+        }
+        return nil
+    }
+
     /// Whether the thirty-two bytes at `position` break no rule that they and the three bytes before them show.
     @inline(__always)
     private static func blockIsValid(_ text: UnsafeRawPointer, _ position: Int) -> Bool {

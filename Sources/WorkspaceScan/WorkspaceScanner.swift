@@ -556,12 +556,7 @@ public enum WorkspaceScanner {
         guard usesAVX2, VectorUnit.hasAVX2, piece.count >= 64, let base = piece.baseAddress else {
             return isValidUTF8(piece, usesAVX2: usesAVX2) ? .valid(end: nil) : .invalid
         }
-        // The AVX2 loop reads three bytes back: it starts after the first characters, checked one by one.
-        var start = 0
-        while start < 3 {
-            guard let (_, length) = UTF8Decoding.scalar(at: start, in: piece) else { return .invalid }
-            start += length
-        }
+        guard let start = afterFirstCharacters(piece) else { return .invalid }
         let run = AVX2.validUTF8Counts(text: UnsafeRawPointer(base), from: start, count: piece.count)
         guard run.position >= 0, isValidUTF8(UnsafeBufferPointer(rebasing: piece[run.position...]), usesAVX2: false) else {
             return .invalid
@@ -570,12 +565,13 @@ public enum WorkspaceScanner {
         var lineFeeds = run.lineFeeds
         var continuations = run.continuations
         var fourByteLeads = run.fourByteLeads
-        for index in Array(0..<start) + Array(run.position..<piece.count) {
-            let byte = piece[index]
-            if byte == 0x0D { return .valid(end: nil) }
-            if byte == 0x0A { lineFeeds += 1 }
-            if byte & 0xC0 == 0x80 { continuations += 1 }
-            if byte >= 0xF0 { fourByteLeads += 1 }
+        for range in [0..<start, run.position..<piece.count] {
+            for byte in piece[range] {
+                if byte == 0x0D { return .valid(end: nil) }
+                if byte == 0x0A { lineFeeds += 1 }
+                if byte & 0xC0 == 0x80 { continuations += 1 }
+                if byte >= 0xF0 { fourByteLeads += 1 }
+            }
         }
         if run.hasCarriageReturn { return .valid(end: nil) }
         // The last line's units, from its start (after the last line feed: the last byte, unless the text ends there).
@@ -692,6 +688,17 @@ public enum WorkspaceScanner {
         return withUnsafeBytes(of: lanes) { $0.loadUnaligned(as: UInt64.self) | $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self) } == 0
     }
 
+    /// Where the AVX2 checks may start in `buffer` (at least 64 bytes): after the characters that begin in its first
+    /// three bytes, checked one by one (each block reads the three bytes before it); nil when they are not valid.
+    private static func afterFirstCharacters(_ buffer: UnsafeBufferPointer<UInt8>) -> Int? {
+        var start = 0
+        while start < 3 {
+            guard let (_, length) = UTF8Decoding.scalar(at: start, in: buffer) else { return nil }
+            start += length
+        }
+        return start
+    }
+
     /// Whether `bytes` are valid UTF-8, without allocating: thirty-two bytes a step where the CPU has AVX2 (and
     /// `usesAVX2`, which tests turn off), else sixteen (ASCII runs sixty-four), the last bytes a character at a time.
     static func isValidUTF8(_ buffer: UnsafeBufferPointer<UInt8>, usesAVX2: Bool = true) -> Bool {
@@ -699,12 +706,8 @@ public enum WorkspaceScanner {
         let count = buffer.count
         var index = 0
         if usesAVX2, VectorUnit.hasAVX2, count >= 64 {
-            // The AVX2 loop reads three bytes back: it starts after the first characters, checked one by one.
-            while index < 3 {
-                guard let (_, length) = UTF8Decoding.scalar(at: index, in: buffer) else { return false }
-                index += length
-            }
-            index = AVX2.validUTF8Prefix(text: UnsafeRawPointer(base), from: index, count: count)
+            guard let start = afterFirstCharacters(buffer) else { return false }
+            index = AVX2.validUTF8Prefix(text: UnsafeRawPointer(base), from: start, count: count)
             guard index >= 0 else { return false }
         }
         while index < count {

@@ -159,7 +159,11 @@ pass "scripts/install.sh --archive ARCHIVE 'PREFIX with a space' installs the sa
 cp "$archive" "$work/damaged.tar.gz"
 cp "$archive.sha256" "$work/damaged.tar.gz.sha256"
 sed -i "s/$name.tar.gz/damaged.tar.gz/" "$work/damaged.tar.gz.sha256"
-printf 'x' | dd of="$work/damaged.tar.gz" bs=1 seek=4096 conv=notrunc 2>/dev/null
+# One byte changed for sure: its bits inverted (writing a fixed byte left an archive whose byte 4096 was that byte
+# as it was).
+byte="$(od -An -tu1 -j 4096 -N 1 "$work/damaged.tar.gz" | tr -d ' ')"
+printf "\\$(printf '%03o' $((255 - byte)))" | dd of="$work/damaged.tar.gz" bs=1 seek=4096 conv=notrunc 2>/dev/null
+cmp -s "$archive" "$work/damaged.tar.gz" && fail "the damaged copy is the archive: the check would prove nothing"
 if bare scripts/install.sh --archive "$work/damaged.tar.gz" "$work/prefix-c" > /dev/null 2>&1; then fail "a damaged archive was installed"; fi
 [ ! -e "$work/prefix-c/bin/highlight-ls" ] || fail "a damaged archive left a binary"
 pass "install.sh refuses an archive that does not match its .sha256"

@@ -163,18 +163,19 @@ public struct LocatedMatch: Sendable, Hashable {
     /// (the match offsets count from the piece's start), appends them to `located` counted from the larger text's
     /// start, and returns where the piece ends, counted the same way. A text searched piece after piece is located
     /// this way into one array, with no copy per piece. With `pieceEnd` (where the piece ends, counted from its start,
-    /// as the pass that checked it found), the walk stops at the last match.
+    /// as the pass that checked it found), the walk stops at the last match; with that pass's `landmarks` too (see
+    /// `TextPoint.points(ofUTF8Offsets:in:landmarks:usesAVX2:)`), it starts from the landmark before each match.
     ///
-    /// - Complexity: O(*n*) in the piece's bytes (up to the last match with `pieceEnd`), plus each match's bytes and
-    ///   its excerpt.
+    /// - Complexity: O(*n*) in the piece's bytes (up to the last match with `pieceEnd`; with landmarks, the bytes from
+    ///   the landmark before each match), plus each match's bytes and its excerpt.
     @discardableResult
     public static func locate(
         _ matches: [Match], inPiece text: UnsafeBufferPointer<UInt8>, at pieceStart: TextPoint, endingAt pieceEnd: TextPoint? = nil,
-        maximumExcerptBytes: Int = 0, appendingTo located: inout [LocatedMatch]
+        landmarks: [TextPoint.Landmark] = [], maximumExcerptBytes: Int = 0, appendingTo located: inout [LocatedMatch]
     ) -> TextPoint {
         let walkedEnd = locate(
-            matches, in: text, at: pieceStart, walksToEnd: pieceEnd == nil, maximumExcerptBytes: maximumExcerptBytes,
-            appendingTo: &located)
+            matches, in: text, at: pieceStart, walksToEnd: pieceEnd == nil, landmarks: landmarks,
+            maximumExcerptBytes: maximumExcerptBytes, appendingTo: &located)
         return pieceEnd.map { $0.counted(from: pieceStart) } ?? walkedEnd ?? pieceStart
     }
 
@@ -182,7 +183,7 @@ public struct LocatedMatch: Sendable, Hashable {
     /// goes on through the text's end, which is returned (else nil: the walk stops at the last match).
     private static func locate(
         _ matches: [Match], in text: UnsafeBufferPointer<UInt8>, at pieceStart: TextPoint?, walksToEnd: Bool = false,
-        maximumExcerptBytes: Int, appendingTo located: inout [LocatedMatch]
+        landmarks: [TextPoint.Landmark] = [], maximumExcerptBytes: Int, appendingTo located: inout [LocatedMatch]
     ) -> TextPoint? {
         var offsets: [Int] = []
         offsets.reserveCapacity(matches.count * 2 + 1)
@@ -191,7 +192,7 @@ public struct LocatedMatch: Sendable, Hashable {
             offsets.append(match.utf8Range.upperBound)
         }
         if walksToEnd { offsets.append(text.count) }
-        let points = TextPoint.points(ofUTF8Offsets: offsets, in: text)
+        let points = TextPoint.points(ofUTF8Offsets: offsets, in: text, landmarks: landmarks)
         let whole = 0..<text.count
         var matchedBytes: [UInt8] = []
         matchedBytes.reserveCapacity(matches.reduce(0) { $0 + $1.utf8Range.clamped(to: whole).count })

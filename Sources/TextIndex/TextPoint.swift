@@ -86,11 +86,42 @@ public struct TextPoint: Sendable, Hashable {
     /// - Complexity: O(*n*) in the bytes up to the last offset, sixteen ASCII bytes per step.
     /// Where the CPU has AVX2 (and `usesAVX2`, which tests turn off), the runs without a `\r` go sixty-four bytes a
     /// step in VectorKernels' loop, and shorter steps through one block's bit masks.
+    ///
+    /// With `landmarks` (sorted, of a text that holds no `\r`), the walk to a far offset resumes at the last landmark
+    /// before it instead: only the line's start before the landmark is looked for, and the bytes from there counted.
     public static func points(
-        ofUTF8Offsets utf8Offsets: [Int], in text: UnsafeBufferPointer<UInt8>, usesAVX2: Bool = true
+        ofUTF8Offsets utf8Offsets: [Int], in text: UnsafeBufferPointer<UInt8>, landmarks: [Landmark] = [], usesAVX2: Bool = true
     ) -> [TextPoint] {
         var walker = Walker(text: text, usesAVX2: usesAVX2 && VectorUnit.hasAVX2)
-        return utf8Offsets.map { walker.point(atUTF8Offset: $0) }
+        guard !landmarks.isEmpty else { return utf8Offsets.map { walker.point(atUTF8Offset: $0) } }
+        var next = 0
+        return utf8Offsets.map { offset in
+            // The last landmark at or before the offset, if the walk would otherwise go far to reach it.
+            var last: Landmark?
+            while next < landmarks.count, landmarks[next].utf8Offset <= offset {
+                last = landmarks[next]
+                next += 1
+            }
+            if let last, last.utf8Offset - walker.position >= Walker.farthestWalk { walker.resume(at: last) }
+            return walker.point(atUTF8Offset: offset)
+        }
+    }
+
+    /// Where a pass that counted a text's line feeds and units stood: the line and offsets are known there, the column
+    /// is not (see `points(ofUTF8Offsets:in:landmarks:usesAVX2:)`).
+    public struct Landmark: Sendable, Hashable {
+        public var utf8Offset: Int
+        /// The line feeds before the landmark.
+        public var line: Int
+        public var utf16Offset: Int
+        public var utf32Offset: Int
+
+        public init(utf8Offset: Int, line: Int, utf16Offset: Int, utf32Offset: Int) {
+            self.utf8Offset = utf8Offset
+            self.line = line
+            self.utf16Offset = utf16Offset
+            self.utf32Offset = utf32Offset
+        }
     }
 
     /// Walks forward through a text, keeping the point it has reached.
@@ -108,6 +139,37 @@ public struct TextPoint: Sendable, Hashable {
         init(text: UnsafeBufferPointer<UInt8>, usesAVX2: Bool) {
             self.text = text
             self.usesAVX2 = usesAVX2
+        }
+
+        /// A landmark this much further on is resumed at rather than walked to.
+        static let farthestWalk = 2048
+
+        /// Goes on from `landmark` (at or after the walk, in a text with no `\r`): the line start is the last line feed
+        /// before it, if one lies between the walk and the landmark (else the walk's own still holds), its units are
+        /// the landmark's minus those of the bytes in between. Does nothing when that line feed is more than
+        /// `farthestWalk` bytes back: a walk is then as cheap.
+        mutating func resume(at landmark: Landmark) {
+            guard landmark.utf8Offset > position, landmark.utf8Offset <= text.count else { return }
+            var lineStart = landmark.utf8Offset
+            while lineStart > position, text[lineStart - 1] != 0x0A {
+                guard landmark.utf8Offset - lineStart < Self.farthestWalk else { return }
+                lineStart -= 1
+            }
+            if lineStart > position {
+                var utf16 = 0
+                var utf32 = 0
+                for byte in text[lineStart..<landmark.utf8Offset] where byte & 0xC0 != 0x80 {
+                    utf32 += 1
+                    utf16 += byte >= 0xF0 ? 2 : 1
+                }
+                self.lineStart = TextPoint(
+                    line: landmark.line, utf8Offset: lineStart, utf16Offset: landmark.utf16Offset - utf16,
+                    utf32Offset: landmark.utf32Offset - utf32, utf8Column: 0, utf16Column: 0, utf32Column: 0)
+            }
+            position = landmark.utf8Offset
+            line = landmark.line
+            utf16Offset = landmark.utf16Offset
+            utf32Offset = landmark.utf32Offset
         }
 
         mutating func point(atUTF8Offset requested: Int) -> TextPoint {

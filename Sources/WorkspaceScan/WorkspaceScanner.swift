@@ -198,11 +198,11 @@ struct PieceMatches {
         matches.reserveCapacity(min(limit, count))
     }
 
-    /// Locates the next piece's matches (`found`, counted from the piece's start) into the matches so far, the piece
-    /// ending at `pieceEnd` when its check found that (see `WorkspaceScanner.checkPiece`); false once the match limit
-    /// is reached (`truncated`: the search reached it in the piece), when later pieces would not count.
+    /// Locates the next piece's matches (`found`, counted from the piece's start) into the matches so far, with the
+    /// piece's lines as its check counted them, if it did (see `WorkspaceScanner.checkPiece`); false once the match
+    /// limit is reached (`truncated`: the search reached it in the piece), when later pieces would not count.
     mutating func locate(
-        _ found: [Match], truncated: Bool, in piece: UnsafeBufferPointer<UInt8>, endingAt pieceEnd: TextPoint? = nil,
+        _ found: [Match], truncated: Bool, in piece: UnsafeBufferPointer<UInt8>, measured: WorkspaceScanner.PieceMeasure? = nil,
         maximumExcerptBytes: Int
     ) -> Bool {
         let kept = matches.count + found.count > limit ? Array(found.prefix(limit - matches.count)) : found
@@ -215,7 +215,8 @@ struct PieceMatches {
             reserveCapacity(max(matches.count + kept.count, estimate / 8 * 9))
         }
         end = LocatedMatch.locate(
-            kept, inPiece: piece, at: end, endingAt: pieceEnd, maximumExcerptBytes: maximumExcerptBytes, appendingTo: &matches)
+            kept, inPiece: piece, at: end, endingAt: measured?.end, landmarks: measured?.landmarks ?? [],
+            maximumExcerptBytes: maximumExcerptBytes, appendingTo: &matches)
         if kept.count < found.count || truncated {
             self.truncated = true
             return false
@@ -463,7 +464,7 @@ public enum WorkspaceScanner {
             var gathered = streamed.take() ?? PieceMatches(
                 limit: configuration.ruleSet.limits.maximumMatchCount, expectedBytes: buffer.lastFileSize)
             let more = gathered.locate(
-                found.matches, truncated: found.truncated, in: UnsafeBufferPointer(rebasing: text[range]), endingAt: found.end,
+                found.matches, truncated: found.truncated, in: UnsafeBufferPointer(rebasing: text[range]), measured: found.measure,
                 maximumExcerptBytes: options.maximumExcerptBytes)
             streamed = gathered
             return more ? .more : .stop
@@ -522,58 +523,75 @@ public enum WorkspaceScanner {
     }
 
     /// The matches of the piece `range` of `text`, which begins at a line start and ends after a line feed (or at the
-    /// text's end), counted from the piece's start, whether the match limit cut them short, and where the piece ends
-    /// when the check found it (see `checkPiece`); nil when the piece is not valid UTF-8 (the whole text must then be
+    /// text's end), counted from the piece's start, whether the match limit cut them short, and what the check found
+    /// of the piece's lines (see `checkPiece`); nil when the piece is not valid UTF-8 (the whole text must then be
     /// searched as one, which replaces the bad bytes).
     ///
     /// The piece is searched inside `text` (`startingIn`), so that `^`, `\b` and the like see the bytes around it.
     static func searchPiece(
         _ range: Range<Int>, of text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter,
         configuration: HighlightConfiguration
-    ) -> (matches: [Match], truncated: Bool, end: TextPoint?)? {
-        guard case .valid(let end) = checkPiece(UnsafeBufferPointer(rebasing: text[range])) else { return nil }
+    ) -> (matches: [Match], truncated: Bool, measure: PieceMeasure?)? {
+        guard case .valid(let measure) = checkPiece(UnsafeBufferPointer(rebasing: text[range])) else { return nil }
         var syntax: SyntaxIndex?
         let list = filter.matches(of: configuration.ruleSet, in: text, startingIn: range, languageID: origin.languageID, syntax: &syntax)
         let local = list.matches.map {
             Match(ruleIndex: $0.ruleIndex, utf8Range: ($0.utf8Range.lowerBound - range.lowerBound)..<($0.utf8Range.upperBound - range.lowerBound))
         }
-        return (local, list.truncated, end)
+        return (local, list.truncated, measure)
     }
 
     /// What checking a piece found.
     enum PieceCheck: Equatable {
         /// Not valid UTF-8.
         case invalid
-        /// Valid UTF-8, and where it ends, counted from its start, when the check could tell (nil: the walk must find
-        /// it).
-        case valid(end: TextPoint?)
+        /// Valid UTF-8, and its lines when the check could count them (nil: the walk must find them).
+        case valid(PieceMeasure?)
+    }
+
+    /// A piece's lines as the check counted them, counted from its start.
+    struct PieceMeasure: Equatable {
+        /// Where the piece ends.
+        var end: TextPoint
+        /// Where each of the check's segments ended (see `AVX2.validUTF8Counts`), for locating matches from there.
+        var landmarks: [TextPoint.Landmark]
     }
 
     /// Checks that `piece` is valid UTF-8 and, where the CPU has AVX2 (and `usesAVX2`) and the piece holds no `\r`,
-    /// finds where it ends in the same pass (`AVX2.validUTF8Counts`: its lines are its line feeds), so that locating
-    /// its matches walks only up to the last of them.
+    /// counts its lines in the same pass (`AVX2.validUTF8Counts`: its lines are its line feeds), so that locating its
+    /// matches walks only from the landmark before each, and only up to the last of them.
     static func checkPiece(_ piece: UnsafeBufferPointer<UInt8>, usesAVX2: Bool = true) -> PieceCheck {
         guard usesAVX2, VectorUnit.hasAVX2, piece.count >= 64, let base = piece.baseAddress else {
-            return isValidUTF8(piece, usesAVX2: usesAVX2) ? .valid(end: nil) : .invalid
+            return isValidUTF8(piece, usesAVX2: usesAVX2) ? .valid(nil) : .invalid
         }
         guard let start = afterFirstCharacters(piece) else { return .invalid }
-        let run = AVX2.validUTF8Counts(text: UnsafeRawPointer(base), from: start, count: piece.count)
+        var counted = [Int](repeating: 0, count: ((piece.count - start) / AVX2.segmentBytes + 1) * 4)
+        let run = counted.withUnsafeMutableBufferPointer {
+            AVX2.validUTF8Counts(text: UnsafeRawPointer(base), from: start, count: piece.count, landmarks: $0.baseAddress)
+        }
         guard run.position >= 0, isValidUTF8(UnsafeBufferPointer(rebasing: piece[run.position...]), usesAVX2: false) else {
             return .invalid
         }
+        if run.hasCarriageReturn { return .valid(nil) }
         // The few bytes before and after the loop's, counted one by one.
-        var lineFeeds = run.lineFeeds
-        var continuations = run.continuations
-        var fourByteLeads = run.fourByteLeads
-        for range in [0..<start, run.position..<piece.count] {
+        func counts(_ range: Range<Int>) -> (lineFeeds: Int, continuations: Int, fourByteLeads: Int)? {
+            var counts = (lineFeeds: 0, continuations: 0, fourByteLeads: 0)
             for byte in piece[range] {
-                if byte == 0x0D { return .valid(end: nil) }
-                if byte == 0x0A { lineFeeds += 1 }
-                if byte & 0xC0 == 0x80 { continuations += 1 }
-                if byte >= 0xF0 { fourByteLeads += 1 }
+                if byte == 0x0D { return nil }
+                if byte == 0x0A { counts.lineFeeds += 1 }
+                if byte & 0xC0 == 0x80 { counts.continuations += 1 }
+                if byte >= 0xF0 { counts.fourByteLeads += 1 }
             }
+            return counts
         }
-        if run.hasCarriageReturn { return .valid(end: nil) }
+        guard let before = counts(0..<start), let after = counts(run.position..<piece.count) else { return .valid(nil) }
+        let landmarks = (0..<run.landmarkCount).map { index in
+            let offset = counted[4 * index]
+            let utf32 = offset - before.continuations - counted[4 * index + 2]
+            return TextPoint.Landmark(
+                utf8Offset: offset, line: before.lineFeeds + counted[4 * index + 1],
+                utf16Offset: utf32 + before.fourByteLeads + counted[4 * index + 3], utf32Offset: utf32)
+        }
         // The last line's units, from its start (after the last line feed: the last byte, unless the text ends there).
         var lineStart = piece.count
         while lineStart > 0, piece[lineStart - 1] != 0x0A { lineStart -= 1 }
@@ -583,10 +601,12 @@ public enum WorkspaceScanner {
             lineUTF32 += 1
             lineUTF16 += byte >= 0xF0 ? 2 : 1
         }
-        let utf32 = piece.count - continuations
-        return .valid(end: TextPoint(
-            line: lineFeeds, utf8Offset: piece.count, utf16Offset: utf32 + fourByteLeads, utf32Offset: utf32,
-            utf8Column: piece.count - lineStart, utf16Column: lineUTF16, utf32Column: lineUTF32))
+        let utf32 = piece.count - before.continuations - run.continuations - after.continuations
+        let end = TextPoint(
+            line: before.lineFeeds + run.lineFeeds + after.lineFeeds, utf8Offset: piece.count,
+            utf16Offset: utf32 + before.fourByteLeads + run.fourByteLeads + after.fourByteLeads, utf32Offset: utf32,
+            utf8Column: piece.count - lineStart, utf16Column: lineUTF16, utf32Column: lineUTF32)
+        return .valid(PieceMeasure(end: end, landmarks: landmarks))
     }
 
     /// Checks, searches and locates a large text in pieces that begin at line starts, one piece per work item on all
@@ -625,7 +645,8 @@ public enum WorkspaceScanner {
             var located = PieceMatches.Piece(matches: [], truncated: found.truncated, end: .start)
             if number < ranges.count - 1 {
                 located.end = LocatedMatch.locate(
-                    found.matches, inPiece: piece, at: .start, endingAt: found.end, maximumExcerptBytes: options.maximumExcerptBytes,
+                    found.matches, inPiece: piece, at: .start, endingAt: found.measure?.end, landmarks: found.measure?.landmarks ?? [],
+                    maximumExcerptBytes: options.maximumExcerptBytes,
                     appendingTo: &located.matches)
             } else {
                 // The last piece's end is not needed: it is located up to its last match only.

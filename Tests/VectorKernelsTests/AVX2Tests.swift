@@ -163,6 +163,37 @@ import VectorKernels
         #expect(disagreements.isEmpty, "\(disagreements)")
     }
 
+    /// A character cut short, or whole, where a group of 128 bytes or a segment of 63 groups ends, and ASCII after it:
+    /// the loop notes only which groups are not ASCII, so an ASCII group must still be seen to follow a lead that
+    /// wants a continuation. Both loops (`validUTF8Prefix`, `validUTF8Counts`) agree with the standard library.
+    @Test func charactersCutWhereGroupsAndSegmentsEnd() {
+        guard VectorUnit.hasAVX2 else { return }
+        let sequences: [[UInt8]] = [[0xC3], [0xE2], [0xE2, 0x82], [0xF0], [0xF0, 0x9F], [0xF0, 0x9F, 0x98], [0xC3, 0xA9],
+                                    [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80]]
+        var cases = 0
+        for group in [1, 2, 62, 63, 64, 125, 126, 127] {
+            // Groups start at 3, where the loops start.
+            let boundary = 3 + group * 128
+            for sequence in sequences {
+                for shift in 0...sequence.count {
+                    var text = [UInt8](repeating: UInt8(ascii: "a"), count: 3 + 130 * 128)
+                    let start = boundary - sequence.count + shift
+                    text.replaceSubrange(start..<start + sequence.count, with: sequence)
+                    let valid = String(validating: text, as: UTF8.self) != nil
+                    let verdicts = text.withUnsafeBytes { raw -> [Bool] in
+                        guard let base = raw.baseAddress else { return [] }
+                        let prefix = AVX2.validUTF8Prefix(text: base, from: 3, count: raw.count)
+                        let counted = AVX2.validUTF8Counts(text: base, from: 3, count: raw.count).position
+                        return [prefix, counted].map { $0 >= 0 && String(validating: text[$0...], as: UTF8.self) != nil }
+                    }
+                    #expect(verdicts == [valid, valid], "\(sequence) at \(start), group \(group)")
+                    cases += 1
+                }
+            }
+        }
+        #expect(cases > 200)
+    }
+
     /// The line masks against the bytes: every lane of random blocks of line feeds, carriage returns, continuation
     /// bytes and four-byte leads among ASCII.
     @Test func lineMasksAgreeWithTheBytes() {

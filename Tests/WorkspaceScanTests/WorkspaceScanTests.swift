@@ -282,8 +282,9 @@ import TextIndex
         #expect(invalid > 1_000)
     }
 
-    /// A piece's check (`checkPiece`) tells valid from invalid as the standard library does, and where it finds the
-    /// piece's end in the same pass (AVX2, no `\r`), that end is where walking the whole piece ends.
+    /// A piece's check (`checkPiece`) tells valid from invalid as the standard library does, and where it counts the
+    /// piece's lines in the same pass (AVX2, no `\r`), its end is where walking the whole piece ends, each landmark is
+    /// where the walk stands at its offset, and locating offsets from the landmarks gives what the walk gives.
     @Test(arguments: UInt64(1)...4, [false, true])
     func pieceCheckFindsTheEndTheWalkFinds(seed: UInt64, avx2: Bool) {
         let characters = ["a", "let x = 1 ", "é", "中", "🔥", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}",
@@ -291,11 +292,12 @@ import TextIndex
         let edges: [UInt8] = [0x0A, 0x0D, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
         var random = SplitMix64(seed: seed)
         var measured = 0
+        var landmarks = 0
         var invalid = 0
         for round in 0..<3_000 {
             var bytes: [UInt8] = []
             // Some long enough for the line feeds of many ASCII steps to be summed more than once.
-            let length = 1 + random.next(below: round % 50 == 0 ? 40_000 : round % 2 == 0 ? 100 : 600)
+            let length = 1 + random.next(below: round % 20 == 0 ? 40_000 : round % 2 == 0 ? 100 : 600)
             // A quarter without `\r` (the pass finds their end), the rest with any line break.
             let choices = round % 4 == 0 ? characters.count - 2 : characters.count
             while bytes.count < length { bytes += characters[random.next(below: choices)] }
@@ -305,27 +307,71 @@ import TextIndex
             }
             let valid = String(validating: bytes, as: UTF8.self) != nil
             let check = bytes.withUnsafeBufferPointer { WorkspaceScanner.checkPiece($0, usesAVX2: avx2) }
-            guard case .valid(let end) = check else {
+            guard case .valid(let measure) = check else {
                 #expect(!valid, "\(bytes)")
                 invalid += 1
                 continue
             }
             #expect(valid, "\(bytes)")
             let walked = bytes.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: [$0.count], in: $0) }.last
-            if let end {
-                #expect(end == walked, "\(bytes)")
+            if let measure {
+                #expect(measure.end == walked, "\(bytes)")
                 measured += 1
+                landmarks += measure.landmarks.count
+                let offsets = (0..<20).map { _ in random.next(below: bytes.count + 1) }.sorted()
+                let (points, marks) = bytes.withUnsafeBufferPointer { text in
+                    (TextPoint.points(ofUTF8Offsets: offsets, in: text),
+                     TextPoint.points(ofUTF8Offsets: measure.landmarks.map(\.utf8Offset), in: text))
+                }
+                #expect(zip(measure.landmarks, marks).allSatisfy {
+                    $0 == TextPoint.Landmark(utf8Offset: $1.utf8Offset, line: $1.line, utf16Offset: $1.utf16Offset, utf32Offset: $1.utf32Offset)
+                }, "\(bytes)")
+                let resumed = bytes.withUnsafeBufferPointer {
+                    TextPoint.points(ofUTF8Offsets: offsets, in: $0, landmarks: measure.landmarks)
+                }
+                #expect(resumed == points, "\(offsets) in \(bytes)")
             } else if avx2, VectorUnit.hasAVX2, bytes.count >= 64 {
                 #expect(bytes.contains(0x0D), "the pass leaves only texts with a \\r to the walk: \(bytes)")
             }
         }
         #expect(invalid > 300)
-        if avx2, VectorUnit.hasAVX2 { #expect(measured > 300) } else { #expect(measured == 0) }
+        if avx2, VectorUnit.hasAVX2 {
+            #expect(measured > 300)
+            #expect(landmarks > 100)
+        } else {
+            #expect(measured == 0)
+        }
         // Every byte a line feed: each lane of each ASCII step counts four, the most the sum between flushes allows.
         for text in [[UInt8](repeating: 0x0A, count: 70_000), Array(String(repeating: "é\n", count: 9_000).utf8)] {
             let check = text.withUnsafeBufferPointer { WorkspaceScanner.checkPiece($0, usesAVX2: avx2) }
             let walked = text.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: [$0.count], in: $0) }.last
-            #expect(check == .valid(end: avx2 && VectorUnit.hasAVX2 ? walked : nil))
+            if case .valid(let measure) = check {
+                #expect(measure?.end == (avx2 && VectorUnit.hasAVX2 ? walked : nil))
+            } else {
+                Issue.record("a valid text was found invalid")
+            }
+        }
+    }
+
+    /// Locating from landmarks where lines are longer than the walk a landmark saves, or than a segment, gives what
+    /// the walk gives.
+    @Test func landmarksAmongLongLines() {
+        var random = SplitMix64(seed: 7)
+        for lineBytes in [100, 3_000, 9_000, 30_000] {
+            var bytes: [UInt8] = []
+            while bytes.count < 100_000 {
+                bytes += Array(String(repeating: "é 🔥 x ", count: lineBytes / 10).utf8) + [0x0A]
+            }
+            guard case .valid(let measure?) = bytes.withUnsafeBufferPointer({ WorkspaceScanner.checkPiece($0) }) else {
+                #expect(!VectorUnit.hasAVX2, "a valid text was not measured")
+                continue
+            }
+            #expect(measure.landmarks.count > 10)
+            let offsets = (0..<200).map { _ in random.next(below: bytes.count + 1) }.sorted()
+            bytes.withUnsafeBufferPointer { text in
+                #expect(TextPoint.points(ofUTF8Offsets: offsets, in: text, landmarks: measure.landmarks)
+                    == TextPoint.points(ofUTF8Offsets: offsets, in: text), "lines of \(lineBytes) bytes")
+            }
         }
     }
 

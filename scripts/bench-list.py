@@ -5,10 +5,11 @@ Usage:
     scripts/bench-list.py [--binary PATH] [--runs N] [--only TEXT] [--seed N]... [--work DIR]
     scripts/bench-list.py --check [--binary PATH] [--work DIR]     (CI: matches equal rg's, no timing)
 
-Each case runs both commands in one `hyperfine` invocation (same load, alternating warm-up),
-with output piped (`--output=pipe`, so neither program sees /dev/null), and prints the median,
-the spread (min-max) over the runs, the ratio of medians (highlight-ls / rg), and the number of
-matches each printed, which must be equal. Cases are printed worst ratio first.
+Each case runs both commands in turns, each first in half the rounds (after a warm-up run of
+each), so that a burst of load on a shared machine falls on both; each run is timed from its
+spawn to its exit, with its output read through a pipe (neither program sees /dev/null). It
+prints the median, the spread (min-max) over the runs, the ratio of medians (highlight-ls / rg),
+and the number of matches each printed, which must be equal. Cases are printed worst ratio first.
 
 Corpora, none of them tuned for the engine:
   - generated, one per seed: 100 MB of source-like lines cut into 16 files, from a vocabulary
@@ -21,7 +22,7 @@ Corpora, none of them tuned for the engine:
     rules themselves (comments only, so their counts differ from rg's by design), and words
     drawn from each tree.
 
-Needs `rg` and `hyperfine` (Debian: `apt-get install -y ripgrep hyperfine`).
+Needs `rg` (Debian: `apt-get install -y ripgrep`).
 """
 
 import argparse
@@ -34,6 +35,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 
 BUILT_IN_WORDS = ["FIXME", "BUG", "XXX", "TODO", "HACK", "NOTE", "INFO", "REVIEW", "OPTIMIZE", "DEPRECATED"]
 TICKET_REGEX = r"\b[A-Z]{2,}-[0-9]+\b"
@@ -174,15 +176,39 @@ def shell_join(args):
     return " ".join(a if re.fullmatch(r"[A-Za-z0-9_./=:-]+", a) else "'" + a.replace("'", "'\\''") + "'" for a in args)
 
 
+def run_once(args):
+    """Wall time of one run of `args`, its output read through a pipe (as a terminal-less user's pipe would), its
+    errors discarded; the time runs from the spawn to the reaped exit."""
+    program = shutil.which(args[0]) or args[0]
+    reading, writing = os.pipe()
+    actions = [(os.POSIX_SPAWN_DUP2, writing, 1), (os.POSIX_SPAWN_CLOSE, reading),
+               (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+    start = time.perf_counter()
+    pid = os.posix_spawn(program, args, os.environ, file_actions=actions)
+    os.close(writing)
+    while os.read(reading, 1 << 16):
+        pass
+    os.close(reading)
+    os.waitpid(pid, 0)
+    return time.perf_counter() - start
+
+
 def run_case(options, label, rg_args, hls_args):
+    """Times both commands in turns (rg, ours, ours, rg, ...: each first in half the rounds, so that a burst of load
+    on this shared machine falls on both), after one warm-up run each."""
     counts = (count_lines(rg_args), count_lines(hls_args))
-    export = os.path.join(options.work, "hyperfine.json")
-    subprocess.run(["hyperfine", "--output=pipe", "--style", "none", "--warmup", "1", "--runs", str(options.runs),
-                    "--export-json", export, shell_join(rg_args), shell_join(hls_args)],
-                   check=True, stdout=subprocess.DEVNULL)
-    with open(export) as handle:
-        results = json.load(handle)["results"]
-    rg, hls = (sorted(r["times"]) for r in results)
+    run_once(rg_args)
+    run_once(hls_args)
+    rg, hls = [], []
+    for round in range(options.runs):
+        if round % 2 == 0:
+            rg.append(run_once(rg_args))
+            hls.append(run_once(hls_args))
+        else:
+            hls.append(run_once(hls_args))
+            rg.append(run_once(rg_args))
+    rg.sort()
+    hls.sort()
     median = lambda times: times[len(times) // 2]
     row = {
         "label": label,
@@ -242,7 +268,7 @@ def check(options, binary):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=".build/release/highlight-ls")
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=15, help="runs of each command per case")
     parser.add_argument("--only", default=None, help="only the cases whose label contains this text")
     parser.add_argument("--seed", type=int, action="append", help="generated corpus seeds (default 1 and 2)")
     parser.add_argument("--work", default="/tmp/highlight-bench-list")
@@ -252,9 +278,8 @@ def main():
     seeds = options.seed or [1, 2]
     binary = os.path.abspath(options.binary)
     os.makedirs(options.work, exist_ok=True)
-    for tool in ("rg",) if options.check else ("rg", "hyperfine"):
-        if shutil.which(tool) is None:
-            sys.exit(f"bench-list: {tool} is not installed (apt-get install -y ripgrep hyperfine)")
+    if shutil.which("rg") is None:
+        sys.exit("bench-list: rg is not installed (apt-get install -y ripgrep)")
     if options.check:
         check(options, binary)
 

@@ -146,8 +146,8 @@ final class ScanWorker {
 /// Calls `body` with each number below `count`, on threads of its own, one a core (the calling thread among them),
 /// and returns when every call has.
 ///
-/// Not `DispatchQueue.concurrentPerform`: it is called from scanning workers, which hold the dispatch pool's threads
-/// (the others wait on the walk's queue), and there it ran every iteration on the calling thread.
+/// Not `DispatchQueue.concurrentPerform`: called from a walk's worker, it ran every iteration on the calling thread
+/// while the pool's threads were busy; and the pool starts its threads late, through a thread that manages them.
 func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let next = Atomic<Int>(0)
     let drain: @Sendable () -> Void = {
@@ -365,32 +365,33 @@ public enum WorkspaceScanner {
     ) {
         let queue = ScanQueue<any Sendable>()
         let workers = cores
-        let group = DispatchGroup()
-        for _ in 0..<workers {
-            DispatchQueue.global().async(group: group) {
-                let worker = ScanWorker()
-                while let (index, batch) = queue.take() {
-                    // Stored together, but a large result at once (`isWorthHandingBack`).
-                    var done: [(any Sendable)?] = []
-                    for (position, item) in batch.enumerated() {
-                        var itemOptions = options
-                        itemOptions.maximumFileSize = item.maximumFileSize
-                        let origin = origin(of: item.file, in: item.shared.configuration)
-                        let filter = worker.filter(for: origin, selecting: options.selection, in: item.shared)
-                        let scanned = scan(
-                            item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
-                            buffer: worker.buffer, streams: queue.keepsBusy(workers: workers))
-                        let large = isWorthHandingBack(scanned)
-                        done.append(finish(scanned, item))
-                        let last = position == batch.count - 1
-                        if last || large {
-                            queue.store(done, at: index, last: last, wakes: large)
-                            done.removeAll(keepingCapacity: true)
-                        }
+        let work: @Sendable () -> Void = {
+            let worker = ScanWorker()
+            while let (index, batch) = queue.take() {
+                // Stored together, but a large result at once (`isWorthHandingBack`).
+                var done: [(any Sendable)?] = []
+                for (position, item) in batch.enumerated() {
+                    var itemOptions = options
+                    itemOptions.maximumFileSize = item.maximumFileSize
+                    let origin = origin(of: item.file, in: item.shared.configuration)
+                    let filter = worker.filter(for: origin, selecting: options.selection, in: item.shared)
+                    let scanned = scan(
+                        item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
+                        buffer: worker.buffer, streams: queue.keepsBusy(workers: workers))
+                    let large = isWorthHandingBack(scanned)
+                    done.append(finish(scanned, item))
+                    let last = position == batch.count - 1
+                    if last || large {
+                        queue.store(done, at: index, last: last, wakes: large)
+                        done.removeAll(keepingCapacity: true)
                     }
                 }
             }
         }
+        // Threads of their own, one a core, rather than Dispatch's pool, which adds a thread that manages it.
+        let stopped = DispatchSemaphore(value: 0)
+        var started = 0
+        for _ in 0..<workers where startThread({ work(); stopped.signal() }) { started += 1 }
         var batch: [ScanItem] = []
         var batchBytes = 0
         let batchSize = walkOptions.readsFileStatus ? ScanQueue<any Sendable>.batchSize : ScanQueue<any Sendable>.unsizedBatchSize
@@ -408,8 +409,10 @@ public enum WorkspaceScanner {
         }
         queue.add(batch)
         queue.finish(workers: workers)
+        // With no thread to be had, the walking thread searches what it found.
+        if started == 0 { work() }
         while let done = queue.nextResults() { done.forEach(deliver) }
-        group.wait()
+        for _ in 0..<started { stopped.wait() }
     }
 
     /// Scans one file.

@@ -249,6 +249,15 @@ struct PieceMatches {
     }
 }
 
+/// A walk's result for one file, in an object: delivered from here without a copy.
+@usableFromInline
+final class ScanResultBox<Value: Sendable>: Sendable {
+    @usableFromInline let value: Value
+
+    @usableFromInline
+    init(_ value: Value) { self.value = value }
+}
+
 /// Bytes that several threads read at once.
 ///
 /// `@unchecked` because an unsafe pointer is not `Sendable`: the bytes are only read, and they outlive every reader
@@ -346,13 +355,14 @@ public enum WorkspaceScanner {
     ) {
         // The walk and the queue are not generic: code generic over `Finished` would run unspecialized here (another
         // module's type), asking the runtime for metadata and copying through witnesses at every file (7% of a
-        // `list` of /usr/include's 7,900 files). Each result is boxed once instead, and unboxed as it is delivered.
+        // `list` of /usr/include's 7,900 files). Each result is boxed once instead, in an object, so that it is
+        // delivered from the box without a copy (taken out of an existential, a result was copied field by field).
         scanBoxed(
             walking: roots, walkOptions: walkOptions, options: options, problem: problem, prepare: prepare,
-            finish: { scanned, item in finish(scanned, item) },
+            finish: { scanned, item in ScanResultBox(finish(scanned, item)) },
             deliver: { boxed in
-                // Always a `Finished`: every box was made by `finish` above.
-                if let finished = boxed as? Finished { deliver(finished) }
+                // Always a box of a `Finished`: every box was made by `finish` above.
+                if let box = boxed as? ScanResultBox<Finished> { deliver(box.value) }
             })
     }
 
@@ -360,26 +370,21 @@ public enum WorkspaceScanner {
     @usableFromInline
     static func scanBoxed(
         walking roots: [String], walkOptions: WorkspaceWalker.Options, options: ScanOptions, problem: (WalkProblem) -> Void,
-        prepare: (WalkedFile) -> ScanItem, finish: @escaping @Sendable (ScannedFile, ScanItem) -> any Sendable,
-        deliver: (any Sendable) -> Void
+        prepare: (WalkedFile) -> ScanItem, finish: @escaping @Sendable (ScannedFile, ScanItem) -> any AnyObject & Sendable,
+        deliver: (any AnyObject & Sendable) -> Void
     ) {
-        let queue = ScanQueue<any Sendable>()
+        let queue = ScanQueue<any AnyObject & Sendable>()
         let workers = cores
         let work: @Sendable () -> Void = {
             let worker = ScanWorker()
             while let (index, batch) = queue.take() {
                 // Stored together, but a large result at once (`isWorthHandingBack`).
-                var done: [(any Sendable)?] = []
-                for (position, item) in batch.enumerated() {
-                    var itemOptions = options
-                    itemOptions.maximumFileSize = item.maximumFileSize
-                    let origin = origin(of: item.file, in: item.shared.configuration)
-                    let filter = worker.filter(for: origin, selecting: options.selection, in: item.shared)
-                    let scanned = scan(
-                        item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
-                        buffer: worker.buffer, streams: queue.keepsBusy(workers: workers))
+                var done: [(any AnyObject & Sendable)?] = []
+                for position in batch.indices {
+                    // The item read in place, where each use borrows it (a copy retained its strings and configuration).
+                    let scanned = scan(batch[position], worker: worker, options: options, streams: queue.keepsBusy(workers: workers))
                     let large = isWorthHandingBack(scanned)
-                    done.append(finish(scanned, item))
+                    done.append(finish(scanned, batch[position]))
                     let last = position == batch.count - 1
                     if last || large {
                         queue.store(done, at: index, last: last, wakes: large)
@@ -394,13 +399,14 @@ public enum WorkspaceScanner {
         for _ in 0..<workers where startThread({ work(); stopped.signal() }) { started += 1 }
         var batch: [ScanItem] = []
         var batchBytes = 0
-        let batchSize = walkOptions.readsFileStatus ? ScanQueue<any Sendable>.batchSize : ScanQueue<any Sendable>.unsizedBatchSize
+        let batchSize = walkOptions.readsFileStatus
+            ? ScanQueue<any AnyObject & Sendable>.batchSize : ScanQueue<any AnyObject & Sendable>.unsizedBatchSize
         batch.reserveCapacity(batchSize)
         for root in roots {
             WorkspaceWalker.walk(under: root, options: walkOptions, problem: problem) { file in
                 batch.append(prepare(file))
                 batchBytes += file.size
-                if batch.count == batchSize || batchBytes >= ScanQueue<any Sendable>.batchBytes {
+                if batch.count == batchSize || batchBytes >= ScanQueue<any AnyObject & Sendable>.batchBytes {
                     queue.add(batch)
                     batch.removeAll(keepingCapacity: true)
                     batchBytes = 0
@@ -413,6 +419,17 @@ public enum WorkspaceScanner {
         if started == 0 { work() }
         while let done = queue.nextResults() { done.forEach(deliver) }
         for _ in 0..<started { stopped.wait() }
+    }
+
+    /// Scans a walk's item with `worker`'s buffer and filters.
+    static func scan(_ item: ScanItem, worker: ScanWorker, options: ScanOptions, streams: Bool) -> ScannedFile {
+        var itemOptions = options
+        itemOptions.maximumFileSize = item.maximumFileSize
+        let origin = origin(of: item.file, in: item.shared.configuration)
+        let filter = worker.filter(for: origin, selecting: options.selection, in: item.shared)
+        return scan(
+            item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
+            buffer: worker.buffer, streams: streams)
     }
 
     /// Scans one file.

@@ -191,6 +191,14 @@ public struct SyntaxIndex: Sendable {
         var start = 0
         var next = 0
         while scopes.count < utf8Offsets.count, start < text.count {
+            if state == .code {
+                // In code, the lines before the next byte that could open a comment or a string have no regions and
+                // end in code: the scan goes on from the line of that byte, or of the next offset if it comes first.
+                let target = min(utf8Offsets[scopes.count], text.count)
+                var lineStart = syntax.codeSearch.firstIndex(in: text, from: start, to: target)
+                while lineStart > start, text[lineStart - 1] != 0x0A { lineStart -= 1 }
+                start = lineStart
+            }
             next = nextLineStart(in: text, from: start)
             regions.removeAll(keepingCapacity: true)
             state = scanLine(syntax, text, start..<next, state, into: &regions)

@@ -65,10 +65,12 @@ import Testing
             }
             let text = Self.randomText(&generator, pieces: Int.random(in: 0...80, using: &generator))
             let index = SyntaxIndex(syntax: syntax, text: text)
-            // Every offset, then a sparse ascending subset (the last one past the end).
+            // Every offset, then ascending subsets (the last one past the end): half of them, and a few, far apart, so
+            // that the pass skips lines of code on its way to each, and must not skip an opener in them.
             let all = Array(0..<text.count)
             let some = all.filter { _ in Bool.random(using: &generator) } + [text.count + 3]
-            for offsets in [all, some] {
+            let few = all.filter { _ in Int.random(in: 0..<60, using: &generator) == 0 } + [text.count + 3]
+            for offsets in [all, some, few] {
                 let expected = offsets.map { $0 < text.count ? index.scope(atUTF8Offset: $0) : syntax.textScope }
                 let actual = text.withUnsafeBufferPointer { SyntaxIndex.scopes(ofAscendingUTF8Offsets: offsets, in: $0, syntax: syntax) }
                 #expect(actual == expected, "seed \(seed), \(languageID), \(offsets.count) offsets")

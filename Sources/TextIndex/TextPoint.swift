@@ -142,7 +142,7 @@ public struct TextPoint: Sendable, Hashable {
         }
 
         /// A landmark this much further on is resumed at rather than walked to.
-        static let farthestWalk = 2048
+        static let farthestWalk = 1024
 
         /// Goes on from `landmark` (at or after the walk, in a text with no `\r`): the line start is the last line feed
         /// before it, if one lies between the walk and the landmark (else the walk's own still holds), its units are

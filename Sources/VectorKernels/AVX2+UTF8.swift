@@ -5,7 +5,7 @@
 // one, no byte that never occurs, the narrow second-byte ranges of 0xE0,
 // 0xED, 0xF0 and 0xF4.
 //
-// Text goes in segments of up to 63 groups of 128 bytes. A first loop over a
+// Text goes in segments of up to 16 groups of 128 bytes. A first loop over a
 // segment reads each group once (four loads), and only notes whether it is
 // all ASCII (one bit a group, with no branch: where non-ASCII groups fall at
 // random, a branch on each was mispredicted at every other one); the groups
@@ -36,8 +36,8 @@ extension AVX2 {
         #endif
     }
 
-    /// The bytes of a full segment (63 groups of 128): `validUTF8Counts` leaves a landmark after each.
-    public static var segmentBytes: Int { 63 * 128 }
+    /// The bytes of a full segment (16 groups of 128): `validUTF8Counts` leaves a landmark after each.
+    public static var segmentBytes: Int { 16 * 128 }
 
     /// Checks `text[from..<count]` as `validUTF8Prefix` does, and counts in the bytes it checked (up to the returned
     /// position) the line feeds, continuation bytes and four-byte leads, and whether any byte is a `\r`; the position
@@ -78,8 +78,9 @@ extension AVX2 {
         var returns = Bytes32(repeating: 0)
         while count &- position >= 128 {
             let segmentStart = position
-            // At most 63 groups: each adds at most four to a lane of the line feeds' tally, which must not wrap.
-            let groups = min(63, (count &- position) &>> 7)
+            // At most 16 groups, so that a landmark falls every 2 KiB (each group adds at most four to a lane of the line
+            // feeds' tally, which must not wrap: 63 groups would be the most).
+            let groups = min(16, (count &- position) &>> 7)
             var nonASCII: UInt64 = 0
             var tally = Bytes32(repeating: 0)
             for group in 0..<groups {

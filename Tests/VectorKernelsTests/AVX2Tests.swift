@@ -171,7 +171,7 @@ import VectorKernels
         let sequences: [[UInt8]] = [[0xC3], [0xE2], [0xE2, 0x82], [0xF0], [0xF0, 0x9F], [0xF0, 0x9F, 0x98], [0xC3, 0xA9],
                                     [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80]]
         var cases = 0
-        for group in [1, 2, 62, 63, 64, 125, 126, 127] {
+        for group in [1, 2, 15, 16, 17, 32, 62, 63, 64, 125, 126, 127] {
             // Groups start at 3, where the loops start.
             let boundary = 3 + group * 128
             for sequence in sequences {

@@ -11,9 +11,11 @@ import Darwin
 // usually one `read` and a `close`, and touches no fresh pages.
 //
 // When the caller allows it (the command line does, the server does not), a
-// file of a megabyte or more is mapped instead (`mmap` with `MAP_POPULATE`):
-// its pages come straight from the page cache, with no copy through the
-// buffer, which for a tree of large files was a quarter of a `list` run. A
+// file of a megabyte or more is mapped instead (`mmap`): its pages come
+// straight from the page cache, with no copy through the buffer, which for a
+// tree of large files was a quarter of a `list` run. They are mapped as the
+// cores that search the file first touch them, not all at once beforehand
+// (`MAP_POPULATE` did that on one core while the others waited). A
 // mapped file that another process truncates while it is searched kills the
 // process with SIGBUS, which a one-shot command may risk (as grep tools do)
 // and a long-running server may not.
@@ -155,7 +157,7 @@ final class FileReadBuffer {
             case .failure(let error): return unreadable(error.reason)
             }
         } else if mapsLargeFiles, size >= Self.mappingThreshold,
-           let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0),
+           let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0),
            address != UnsafeMutableRawPointer(bitPattern: -1) {
             mapped = UnsafeMutableRawBufferPointer(start: address, count: size)
             return .success(.whole(size))

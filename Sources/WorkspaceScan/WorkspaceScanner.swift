@@ -381,7 +381,6 @@ public enum WorkspaceScanner {
                 // Stored together, but a large result at once (`isWorthHandingBack`).
                 var done: [(any AnyObject & Sendable)?] = []
                 for position in batch.indices {
-                    // The item read in place, where each use borrows it (a copy retained its strings and configuration).
                     let scanned = scan(batch[position], worker: worker, options: options, streams: queue.keepsBusy(workers: workers))
                     let large = isWorthHandingBack(scanned)
                     done.append(finish(scanned, batch[position]))
@@ -640,13 +639,15 @@ public enum WorkspaceScanner {
     /// - Complexity: O(n) spread over the cores: each piece is read to check it, to search it, and to locate it.
     static func searchInPieces(
         _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
-        options: ScanOptions, into result: inout ScannedFile, minimumBytes: Int = pieceThreshold, pieceBytes: Int = 1 << 20
+        options: ScanOptions, into result: inout ScannedFile, minimumBytes: Int = pieceThreshold, pieceBytes: Int = 256 << 10
     ) -> Bool {
         guard text.count >= minimumBytes, cores > 1, searchesInPieces(filter: filter, configuration: configuration),
               let base = text.baseAddress
         else { return false }
-        // Four pieces a core, so that a piece full of matches does not leave the other cores idle.
-        let wanted = min(cores * 4, text.count / max(pieceBytes, 1))
+        // Pieces of about `pieceBytes` (a streamed window's size), so that each is checked, searched and located while
+        // the core's cache holds it (pieces of an eighth of a 100 MB file were read from memory three times); four a
+        // core at least, so that a piece full of matches does not leave the other cores idle.
+        let wanted = max(cores * 4, text.count / max(pieceBytes, 1))
         var starts = [0]
         for number in 1..<max(wanted, 1) {
             let cut = text.count / wanted * number
@@ -663,13 +664,13 @@ public enum WorkspaceScanner {
             else { return }
             let piece = UnsafeBufferPointer(rebasing: shared.bytes[ranges[number]])
             var located = PieceMatches.Piece(matches: [], truncated: found.truncated, end: .start)
-            if number < ranges.count - 1 {
+            // The last piece's end is not needed: without the check's count, it is located up to its last match only.
+            if number < ranges.count - 1 || found.measure != nil {
                 located.end = LocatedMatch.locate(
                     found.matches, inPiece: piece, at: .start, endingAt: found.measure?.end, landmarks: found.measure?.landmarks ?? [],
                     maximumExcerptBytes: options.maximumExcerptBytes,
                     appendingTo: &located.matches)
             } else {
-                // The last piece's end is not needed: it is located up to its last match only.
                 located.matches = LocatedMatch.locate(found.matches, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
             }
             pieces.withLock { $0[number] = located }

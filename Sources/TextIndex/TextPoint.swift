@@ -107,6 +107,18 @@ public struct TextPoint: Sendable, Hashable {
         }
     }
 
+    /// The UTF-16 and UTF-32 units of `bytes` (UTF-8): a scalar a lead or ASCII byte, and a second UTF-16 unit for
+    /// a four-byte one.
+    public static func units(of bytes: UnsafeBufferPointer<UInt8>) -> (utf16: Int, utf32: Int) {
+        var utf16 = 0
+        var utf32 = 0
+        for byte in bytes where byte & 0xC0 != 0x80 {
+            utf32 += 1
+            utf16 += byte >= 0xF0 ? 2 : 1
+        }
+        return (utf16, utf32)
+    }
+
     /// Where a pass that counted a text's line feeds and units stood: the line and offsets are known there, the column
     /// is not (see `points(ofUTF8Offsets:in:landmarks:usesAVX2:)`).
     public struct Landmark: Sendable, Hashable {
@@ -156,12 +168,7 @@ public struct TextPoint: Sendable, Hashable {
                 lineStart -= 1
             }
             if lineStart > position {
-                var utf16 = 0
-                var utf32 = 0
-                for byte in text[lineStart..<landmark.utf8Offset] where byte & 0xC0 != 0x80 {
-                    utf32 += 1
-                    utf16 += byte >= 0xF0 ? 2 : 1
-                }
+                let (utf16, utf32) = TextPoint.units(of: UnsafeBufferPointer(rebasing: text[lineStart..<landmark.utf8Offset]))
                 self.lineStart = TextPoint(
                     line: landmark.line, utf8Offset: lineStart, utf16Offset: landmark.utf16Offset - utf16,
                     utf32Offset: landmark.utf32Offset - utf32, utf8Column: 0, utf16Column: 0, utf32Column: 0)

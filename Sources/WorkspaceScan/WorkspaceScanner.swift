@@ -614,12 +614,7 @@ public enum WorkspaceScanner {
         // The last line's units, from its start (after the last line feed: the last byte, unless the text ends there).
         var lineStart = piece.count
         while lineStart > 0, piece[lineStart - 1] != 0x0A { lineStart -= 1 }
-        var lineUTF16 = 0
-        var lineUTF32 = 0
-        for byte in piece[lineStart...] where byte & 0xC0 != 0x80 {
-            lineUTF32 += 1
-            lineUTF16 += byte >= 0xF0 ? 2 : 1
-        }
+        let (lineUTF16, lineUTF32) = TextPoint.units(of: UnsafeBufferPointer(rebasing: piece[lineStart...]))
         let utf32 = piece.count - before.continuations - run.continuations - after.continuations
         let end = TextPoint(
             line: before.lineFeeds + run.lineFeeds + after.lineFeeds, utf8Offset: piece.count,

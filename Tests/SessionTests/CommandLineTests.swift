@@ -224,6 +224,33 @@ import Testing
         #expect(try Self.run(["check", "none.txt"], in: root).errors.contains("no blocking matches in 1 file searched"))
     }
 
+    /// Each match is one line of text or JSON, whatever its text: line breaks escaped, other characters as they are
+    /// in text and escaped as JSON wants in JSON, columns in bytes.
+    @Test func listWritesEachMatchOnOneLine() throws {
+        let root = try Self.tree([
+            ".highlights.json": #"""
+                { "rules": [ { "name": "ticket", "regex": "TK-\\s*[0-9]+" }, { "name": "mark", "regex": "é+" },
+                             { "name": "quote", "words": ["say \"hi\\"] } ] }
+                """#,
+            "f.txt": "a TK-\r\n7 b éé TK-42 say \"hi\\\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try Self.run(["list", "f.txt"], in: root).output == #"""
+            f.txt:1:3: ticket: TK-\r\n7
+            f.txt:2:5: mark: éé
+            f.txt:2:10: ticket: TK-42
+            f.txt:2:16: quote: say "hi\
+
+            """#)
+        #expect(try Self.run(["list", "--format", "json", "f.txt"], in: root).output == #"""
+            {"path":"f.txt","line":1,"column":3,"rule":"ticket","text":"TK-\r\n7","utf8":[2,8],"utf16":[2,8],"utf32":[2,8]}
+            {"path":"f.txt","line":2,"column":5,"rule":"mark","text":"éé","utf8":[11,15],"utf16":[11,13],"utf32":[11,13]}
+            {"path":"f.txt","line":2,"column":10,"rule":"ticket","text":"TK-42","utf8":[16,21],"utf16":[14,19],"utf32":[14,19]}
+            {"path":"f.txt","line":2,"column":16,"rule":"quote","text":"say \"hi\\","utf8":[22,30],"utf16":[20,28],"utf32":[20,28]}
+
+            """#)
+    }
+
     // MARK: Help
 
     @Test func everyCommandHasHelp() throws {

@@ -257,11 +257,10 @@ public struct RuleSet: Sendable {
         // A stream's state: its candidate, or whether it is exhausted.
         var literalCandidate: Match?
         var literalExhausted = literalAutomaton == nil
-        var cursors = [RegexCursor](repeating: RegexCursor(), count: regexStreams.count)
         // Each regex's search buffers are checked out once for the whole scan (and carry its look-ahead memo).
-        let scans = regexStreams.map { $0.regex.beginScan() }
+        var cursors = regexStreams.map { RegexCursor(stream: $0, scan: $0.regex.beginScan()) }
         defer {
-            for (stream, scan) in zip(regexStreams, scans) { stream.regex.endScan(scan) }
+            for cursor in cursors { cursor.stream.regex.endScan(cursor.scan) }
         }
         var results: [Match] = []
         var truncated = false
@@ -274,7 +273,9 @@ public struct RuleSet: Sendable {
                 literalCandidate = automaton.nextMatch(in: text, from: position, startLimit: upper, accept: accept)
                 literalExhausted = literalCandidate == nil
             }
-            for index in regexStreams.indices {
+            // The cursors are changed in place (`cursors[index].…`): a copy of one retained its regex, shared by every
+            // thread that searches with the rule set, and its buffers, once a match (a tenth of the search's time).
+            for index in cursors.indices {
                 let start: Int?
                 switch cursors[index].candidate {
                 case .exhausted: continue
@@ -285,24 +286,18 @@ public struct RuleSet: Sendable {
                 if let start, start >= position { continue }
                 if start != nil {
                     // The candidate lost to an overlapping match: mark the stream's starts rather than re-read it.
-                    markStartsIfNeeded(
-                        &cursors[index], stream: regexStreams[index], scan: scans[index], in: text, from: position,
-                        startLimit: upper)
+                    cursors[index].markStartsIfNeeded(in: text, from: position, startLimit: upper)
                 }
-                cursors[index].candidate = regexCandidate(
-                    regexStreams[index], scan: scans[index], marks: cursors[index].marks, in: text, from: position,
-                    startLimit: upper, accept: accept)
+                cursors[index].findCandidate(in: text, from: position, startLimit: upper, accept: accept)
             }
 
             var best = literalCandidate
             var bestStream: Int?
-            for index in regexStreams.indices {
+            for index in cursors.indices {
                 // A start from the marks competes by its start alone until it could win; then its end is searched.
                 while case .some(.start(let start)) = cursors[index].candidate,
                       best.map({ start <= $0.utf8Range.lowerBound }) ?? true {
-                    cursors[index].candidate = resolvedRegexCandidate(
-                        regexStreams[index], scan: scans[index], marks: cursors[index].marks, in: text, start: start,
-                        startLimit: upper, accept: accept)
+                    cursors[index].resolveCandidate(in: text, start: start, startLimit: upper, accept: accept)
                 }
                 guard case .some(.match(let candidate)) = cursors[index].candidate else { continue }
                 if let current = best, !Self.isBetter(candidate, than: current) { continue }
@@ -324,6 +319,10 @@ public struct RuleSet: Sendable {
 
     /// Where a regex stream stands in a scan: its next candidate, and the starts it has marked.
     struct RegexCursor {
+        let stream: RegexStream
+        /// The regex's search buffers, checked out for the scan.
+        let scan: SearchScratch
+
         enum Candidate {
             /// A match that starts at this offset (from the marks); its end is not searched yet.
             case start(Int)
@@ -367,37 +366,6 @@ public struct RuleSet: Sendable {
         }
     }
 
-    /// Marks the stream's match starts from `utf8Offset` on, unless marks already cover it or marking gave up there.
-    ///
-    /// For a regex that spans at most k line breaks the marks cover the starts up to the next line break, and the
-    /// backward pass begins at the k+1st, where every match from those starts has ended (or sooner, at the
-    /// longest match length); for one that spans any number, they cover everything up to `startLimit`.
-    private func markStartsIfNeeded(
-        _ cursor: inout RegexCursor, stream: RegexStream, scan: SearchScratch, in text: UnsafeBufferPointer<UInt8>,
-        from utf8Offset: Int, startLimit: Int
-    ) {
-        guard !cursor.marks.covers(utf8Offset), utf8Offset >= cursor.unmarkableBelow, utf8Offset < startLimit else { return }
-        var markedEnd = startLimit
-        var end = text.count
-        if let most = stream.regex.maximumLineTerminatorCount {
-            let terminators = Self.lineTerminatorOffsets(in: text, from: utf8Offset, count: most + 1)
-            if let first = terminators.first { markedEnd = min(markedEnd, first + 1) }
-            if terminators.count > most { end = terminators[most] }
-        }
-        if let length = stream.regex.maximumMatchUTF8Length {
-            end = min(end, markedEnd - 1 + length)
-        }
-        end = min(max(end, utf8Offset), text.count)
-        var bits = cursor.marks.bits
-        cursor.marks.bits = []
-        if stream.regex.markMatchStarts(in: text, lowerBound: utf8Offset, end: end, marks: &bits, scan: scan) {
-            cursor.marks = RegexStartMarks(lowerBound: utf8Offset, markedEnd: markedEnd, bits: bits)
-        } else {
-            cursor.marks = RegexStartMarks(lowerBound: 0, markedEnd: 0, bits: bits)
-            cursor.unmarkableBelow = markedEnd
-        }
-    }
-
     /// The offsets of the first `count` `\n` or `\r` bytes at or after `utf8Offset` (fewer at the end of the text).
     static func lineTerminatorOffsets(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, count: Int) -> [Int] {
         var offsets: [Int] = []
@@ -418,56 +386,6 @@ public struct RuleSet: Sendable {
         return a.ruleIndex < b.ruleIndex
     }
 
-    /// The regex's next acceptable candidate starting in `utf8Offset..<startLimit`: only its start where the marks
-    /// cover it, else a match found by a search.
-    private func regexCandidate(
-        _ stream: RegexStream, scan: SearchScratch, marks: RegexStartMarks, in text: UnsafeBufferPointer<UInt8>,
-        from utf8Offset: Int, startLimit: Int, accept: MatchFilter?
-    ) -> RegexCursor.Candidate {
-        var from = utf8Offset
-        while from < startLimit {
-            if marks.covers(from) {
-                if let start = marks.firstStart(atOrAfter: from) {
-                    return start < startLimit ? .start(start) : .exhausted
-                }
-                from = marks.markedEnd
-                continue
-            }
-            guard let range = stream.regex.firstMatch(in: text, from: from, scan: scan) else { return .exhausted }
-            // Distrust what cannot be: empty, out of bounds or before `from`; step over it.
-            guard range.lowerBound >= from, range.upperBound <= text.count, !range.isEmpty else {
-                from = Self.nextCharacterOffset(in: text, after: max(from, min(range.lowerBound, text.count)))
-                continue
-            }
-            if range.lowerBound >= startLimit { return .exhausted }
-            if let accept, !accept(stream.ruleIndex, range) {
-                from = Self.nextCharacterOffset(in: text, after: range.lowerBound)
-                continue
-            }
-            return .match(Match(ruleIndex: stream.ruleIndex, utf8Range: range))
-        }
-        return .exhausted
-    }
-
-    /// The candidate at a marked start, searched for its end; when `accept` rejects it, the next candidate.
-    private func resolvedRegexCandidate(
-        _ stream: RegexStream, scan: SearchScratch, marks: RegexStartMarks, in text: UnsafeBufferPointer<UInt8>,
-        start: Int, startLimit: Int, accept: MatchFilter?
-    ) -> RegexCursor.Candidate {
-        // A match starts at `start`, so the search from there finds it at once; trust the search over the marks.
-        guard let range = stream.regex.firstMatch(in: text, from: start, scan: scan) else { return .exhausted }
-        guard range.lowerBound >= start, range.upperBound <= text.count, !range.isEmpty else {
-            let next = Self.nextCharacterOffset(in: text, after: max(start, min(range.lowerBound, text.count)))
-            return regexCandidate(stream, scan: scan, marks: marks, in: text, from: next, startLimit: startLimit, accept: accept)
-        }
-        if range.lowerBound >= startLimit { return .exhausted }
-        if let accept, !accept(stream.ruleIndex, range) {
-            let next = Self.nextCharacterOffset(in: text, after: range.lowerBound)
-            return regexCandidate(stream, scan: scan, marks: marks, in: text, from: next, startLimit: startLimit, accept: accept)
-        }
-        return .match(Match(ruleIndex: stream.ruleIndex, utf8Range: range))
-    }
-
     /// The offset of the character after the one at `utf8Offset` (one byte on invalid UTF-8).
     static func nextCharacterOffset(in text: UnsafeBufferPointer<UInt8>, after utf8Offset: Int) -> Int {
         guard utf8Offset < text.count else { return utf8Offset + 1 }
@@ -475,6 +393,92 @@ public struct RuleSet: Sendable {
             return utf8Offset + length
         }
         return utf8Offset + 1
+    }
+}
+
+extension RuleSet.RegexCursor {
+    /// Marks the stream's match starts from `utf8Offset` on, unless marks already cover it or marking gave up there.
+    ///
+    /// For a regex that spans at most k line breaks the marks cover the starts up to the next line break, and the
+    /// backward pass begins at the k+1st, where every match from those starts has ended (or sooner, at the
+    /// longest match length); for one that spans any number, they cover everything up to `startLimit`.
+    mutating func markStartsIfNeeded(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int) {
+        guard !marks.covers(utf8Offset), utf8Offset >= unmarkableBelow, utf8Offset < startLimit else { return }
+        var markedEnd = startLimit
+        var end = text.count
+        if let most = stream.regex.maximumLineTerminatorCount {
+            let terminators = RuleSet.lineTerminatorOffsets(in: text, from: utf8Offset, count: most + 1)
+            if let first = terminators.first { markedEnd = min(markedEnd, first + 1) }
+            if terminators.count > most { end = terminators[most] }
+        }
+        if let length = stream.regex.maximumMatchUTF8Length {
+            end = min(end, markedEnd - 1 + length)
+        }
+        end = min(max(end, utf8Offset), text.count)
+        var bits = marks.bits
+        marks.bits = []
+        if stream.regex.markMatchStarts(in: text, lowerBound: utf8Offset, end: end, marks: &bits, scan: scan) {
+            marks = RuleSet.RegexStartMarks(lowerBound: utf8Offset, markedEnd: markedEnd, bits: bits)
+        } else {
+            marks = RuleSet.RegexStartMarks(lowerBound: 0, markedEnd: 0, bits: bits)
+            unmarkableBelow = markedEnd
+        }
+    }
+
+    /// Sets `candidate` to the regex's next acceptable candidate starting in `utf8Offset..<startLimit`: only its start
+    /// where the marks cover it, else a match found by a search.
+    mutating func findCandidate(
+        in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int, accept: RuleSet.MatchFilter?
+    ) {
+        var from = utf8Offset
+        while from < startLimit {
+            if marks.covers(from) {
+                if let start = marks.firstStart(atOrAfter: from) {
+                    candidate = start < startLimit ? .start(start) : .exhausted
+                    return
+                }
+                from = marks.markedEnd
+                continue
+            }
+            guard let range = stream.regex.firstMatch(in: text, from: from, scan: scan) else { break }
+            // Distrust what cannot be: empty, out of bounds or before `from`; step over it.
+            guard range.lowerBound >= from, range.upperBound <= text.count, !range.isEmpty else {
+                from = RuleSet.nextCharacterOffset(in: text, after: max(from, min(range.lowerBound, text.count)))
+                continue
+            }
+            if range.lowerBound >= startLimit { break }
+            if let accept, !accept(stream.ruleIndex, range) {
+                from = RuleSet.nextCharacterOffset(in: text, after: range.lowerBound)
+                continue
+            }
+            candidate = .match(Match(ruleIndex: stream.ruleIndex, utf8Range: range))
+            return
+        }
+        candidate = .exhausted
+    }
+
+    /// Sets `candidate` to the match at a marked start, searched for its end; when `accept` rejects it, to the next
+    /// candidate.
+    mutating func resolveCandidate(
+        in text: UnsafeBufferPointer<UInt8>, start: Int, startLimit: Int, accept: RuleSet.MatchFilter?
+    ) {
+        // A match starts at `start`, so the search from there finds it at once; trust the search over the marks.
+        guard let range = stream.regex.firstMatch(in: text, from: start, scan: scan) else {
+            candidate = .exhausted
+            return
+        }
+        guard range.lowerBound >= start, range.upperBound <= text.count, !range.isEmpty else {
+            let next = RuleSet.nextCharacterOffset(in: text, after: max(start, min(range.lowerBound, text.count)))
+            findCandidate(in: text, from: next, startLimit: startLimit, accept: accept)
+            return
+        }
+        if range.lowerBound >= startLimit {
+            candidate = .exhausted
+        } else if let accept, !accept(stream.ruleIndex, range) {
+            findCandidate(in: text, from: RuleSet.nextCharacterOffset(in: text, after: range.lowerBound), startLimit: startLimit, accept: accept)
+        } else {
+            candidate = .match(Match(ruleIndex: stream.ruleIndex, utf8Range: range))
+        }
     }
 }
 

@@ -12,9 +12,9 @@ import Synchronization
 // Once the walk is over, the walking thread takes the results back in walk
 // order as soon as they and all before them are done, so that a report is
 // written while later files are still searched, and results handed on are
-// not kept. It is woken once a batch, or at a file with many matches: a
-// batch of four 7 MB files held whole until its last was done made a
-// thousand-word `list` hold 220 MB of matches. What a worker stores is the
+// not kept. It is woken once eight batches are complete, or the last, or at
+// a file with many matches: a batch of four 7 MB files held whole until its
+// last was done made a thousand-word `list` hold 220 MB of matches. What a worker stores is the
 // caller's to choose (`Result`): the command line stores each file's report
 // as bytes, written by the worker, so that the matches are freed where they
 // were made and the walking thread only copies bytes out in order.
@@ -41,7 +41,22 @@ final class ScanQueue<Result: Sendable>: Sendable {
         /// The first batch whose results were not all handed back, and how many of them were.
         var delivered = 0
         var deliveredInBatch = 0
+        /// Batches complete and not handed back.
+        var completeWaiting = 0
+        /// Whether the walk added its last batch.
+        var walkOver = false
+
+        /// Whether the walking thread, waiting for results, should be woken: once a few batches are complete (a wake
+        /// a batch, four small files, was a futex call and a context switch each, 1,400 of them in a `list` of
+        /// `/usr/include`), or the last one.
+        var worthWaking: Bool {
+            completeWaiting >= ScanQueue.batchesWokenFor || (walkOver && delivered + completeWaiting == results.count)
+        }
     }
+
+    /// Batches that complete before the walking thread is woken to hand their results back (unless a large result
+    /// or the last batch wakes it sooner).
+    static var batchesWokenFor: Int { 8 }
 
     private let state = Mutex(State())
     /// Batches added and not taken, and taken and not complete: counted apart from `state` (and changed only under
@@ -66,6 +81,11 @@ final class ScanQueue<Result: Sendable>: Sendable {
 
     /// Wakes the `workers` so that each finds the queue drained and stops; no file may be added afterwards.
     func finish(workers: Int) {
+        let wakes = state.withLock { state in
+            state.walkOver = true
+            return state.worthWaking
+        }
+        if wakes { stored.signal() }
         for _ in 0..<workers { available.signal() }
     }
 
@@ -90,18 +110,19 @@ final class ScanQueue<Result: Sendable>: Sendable {
     }
 
     /// Stores the results of the next files of the batch at `index` (through its last when `last`), and wakes the
-    /// walking thread when `last`, or when `wakes` (results worth handing back before the rest of the batch: see
-    /// `isWorthHandingBack`).
+    /// walking thread when enough batches are complete (see `State.worthWaking`), or when `wakes` (results worth
+    /// handing back before the rest of the batch: see `isWorthHandingBack`).
     func store(_ results: [Result?], at index: Int, last: Bool, wakes: Bool = false) {
-        state.withLock { state in
-            guard state.results.indices.contains(index) else { return }
+        let worthWaking = state.withLock { state in
+            guard state.results.indices.contains(index) else { return false }
             state.results[index].append(contentsOf: results)
-            if last {
-                state.complete[index] = true
-                inProgress.subtract(1, ordering: .relaxed)
-            }
+            guard last else { return false }
+            state.complete[index] = true
+            state.completeWaiting += 1
+            inProgress.subtract(1, ordering: .relaxed)
+            return state.worthWaking
         }
-        if last || wakes { stored.signal() }
+        if worthWaking || wakes { stored.signal() }
     }
 
     /// The results that are done, in walk order, from the first not handed back up to the first not done; each is
@@ -117,6 +138,7 @@ final class ScanQueue<Result: Sendable>: Sendable {
                 }
                 guard state.complete[batch] else { break }
                 state.results[batch] = []
+                state.completeWaiting -= 1
                 state.delivered += 1
                 state.deliveredInBatch = 0
             }

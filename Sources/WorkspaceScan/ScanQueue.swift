@@ -14,10 +14,11 @@ import Synchronization
 // written while later files are still searched, and results handed on are
 // not kept. It is woken once eight batches are complete, or the last, or at
 // a file with many matches: a batch of four 7 MB files held whole until its
-// last was done made a thousand-word `list` hold 220 MB of matches. What a worker stores is the
-// caller's to choose (`Result`): the command line stores each file's report
-// as bytes, written by the worker, so that the matches are freed where they
-// were made and the walking thread only copies bytes out in order.
+// last was done made a thousand-word `list` hold 220 MB of matches. What a
+// worker stores is the caller's to choose (`Result`): the command line
+// stores each file's report as bytes, written by the worker, so that the
+// matches are freed where they were made and the walking thread only copies
+// bytes out in order.
 
 /// A work queue fed by a walk and drained by scanning workers, keeping results in walk order.
 final class ScanQueue<Result: Sendable>: Sendable {

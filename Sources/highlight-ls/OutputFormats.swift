@@ -120,6 +120,8 @@ struct RecordWriter {
     /// How many bytes `appendEscapingLineBreaks(utf8:)` and `appendJSONString(utf8:)` write at most for `count`
     /// bytes of text (a `\u0001` for a control byte, three bytes of U+FFFD for an invalid one), quotes included.
     static func escapedBound(_ count: Int) -> Int { 6 * count + 2 }
+    /// How many bytes `appendDecimal` writes at most: a sign and nineteen digits.
+    static var decimalBound: Int { 20 }
 
     mutating func append(_ byte: UInt8) {
         precondition(count < room.count, "a record outgrew its bound")
@@ -249,7 +251,8 @@ struct TextWriter: ReportWriter {
         var names = RuleNames(report.configuration) { Array($0.utf8) }
         for match in report.scanned.matches {
             let name = names[match.ruleIndex]
-            let most = pathBytes.count + name.count + 2 * 20 + 6 + RecordWriter.escapedBound(match.textUTF8.count)
+            // Two numbers and seven bytes of punctuation.
+            let most = pathBytes.count + name.count + 2 * RecordWriter.decimalBound + 7 + RecordWriter.escapedBound(match.textUTF8.count)
             output.appendRecord(atMost: most) { line in
                 line.append(pathBytes)
                 line.append(UInt8(ascii: ":"))
@@ -285,7 +288,8 @@ struct JSONLinesWriter: ReportWriter {
         for match in report.scanned.matches {
             let range = match.utf8Range
             let name = names[match.ruleIndex]
-            let most = path.count + name.count + 8 * 20 + 64 + RecordWriter.escapedBound(match.textUTF8.count)
+            // Eight numbers and 63 bytes of keys and punctuation.
+            let most = path.count + name.count + 8 * RecordWriter.decimalBound + 63 + RecordWriter.escapedBound(match.textUTF8.count)
             output.appendRecord(atMost: most) { line in
                 line.append(path)
                 line.appendDecimal(match.start.line + 1)

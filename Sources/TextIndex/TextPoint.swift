@@ -341,12 +341,7 @@ public struct TextPoint: Sendable, Hashable {
                     var after16 = position - lineFeed - 1
                     var after32 = after16
                     if lastNonASCIIBlock >= lastBlockWithLineFeed {
-                        after16 = 0
-                        after32 = 0
-                        for index in (lineFeed + 1)..<position where text[index] & 0xC0 != 0x80 {
-                            after32 += 1
-                            after16 += text[index] >= 0xF0 ? 2 : 1
-                        }
+                        (after16, after32) = TextPoint.units(of: UnsafeBufferPointer(rebasing: text[(lineFeed + 1)..<position]))
                     }
                     lineStart = TextPoint(
                         line: line, utf8Offset: lineFeed + 1, utf16Offset: utf16Offset - after16,

@@ -117,7 +117,7 @@ extension AVX2 {
             guard errors.isZero else { return invalid }
             // An ASCII group that follows one that is not (or starts the segment) must not start where a lead wants a
             // continuation; one that follows an ASCII group cannot.
-            let taken: UInt64 = groups == 64 ? ~0 : (1 &<< UInt64(groups)) &- 1
+            let taken: UInt64 = (1 &<< UInt64(groups)) &- 1
             var entries = ~nonASCII & (nonASCII &<< 1 | 1) & taken
             while entries != 0 {
                 if wantsContinuation(bytes, at: segmentStart &+ entries.trailingZeroBitCount &<< 7) { return invalid }

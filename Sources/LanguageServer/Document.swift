@@ -30,12 +30,16 @@ struct Document {
     /// can span (none when no rule can match a line terminator; one for `TODO.*\n//.*`), and by
     /// the lines whose comment or string scope the edit changed (opening `/*` changes every line
     /// after it, up to where the scopes agree again); the matches and line segments after them
-    /// are shifted, not recomputed. When a rule's matches can span any number of lines, the
-    /// highlights are dropped and recomputed in full when next needed.
+    /// are shifted, not searched or converted again. When a rule's matches can span any number of
+    /// lines, the highlights are dropped and recomputed in full when next needed. The work done
+    /// is added to `work`.
     /// - Complexity: O(e + m) for an edit touching e bytes of lines (and the lines a match can
     ///   reach around them), with m matches in the document (shifting the later ones), plus
     ///   moving the bytes after the edit.
-    mutating func replace(utf8Range: Range<Int>, with newText: some Collection<UInt8>, ruleSet: RuleSet, filter: RuleFilter) {
+    @discardableResult
+    mutating func replace(
+        utf8Range: Range<Int>, with newText: some Collection<UInt8>, ruleSet: RuleSet, filter: RuleFilter, work: inout WorkCounts
+    ) -> HighlightsUpdate {
         let oldLineCount = text.lineIndex.lineCount
         let oldCount = text.utf8Count
         let insertedCount = newText.count
@@ -47,18 +51,20 @@ struct Document {
             rescoped = index.utf8Range(ofLines: lines, textCount: text.utf8Count)
             syntax = index
         }
+        guard var current = highlights else { return .dropped("the document had no highlights yet") }
+        highlights = nil
         // Without a syntax index, the matches are right only while none of them is a scoped rule's
-        // (see `RuleFilter.matches`); otherwise an edit could change their scopes unseen.
-        let scopesUnknown = syntax == nil && filter.needsSyntax && highlights?.matches.contains { filter.isScoped($0.ruleIndex) } == true
+        // (see `RuleFilter.matches`); otherwise an edit could change their scopes unseen. A language
+        // with no known syntax has no scopes to change: its scoped rules match anywhere.
+        if syntax == nil, filter.needsSyntax, LanguageSyntax.forLanguageID(languageId) != nil,
+           current.matches.contains(where: { filter.isScoped($0.ruleIndex) }) {
+            return .dropped("its scoped matches were found without a syntax index")
+        }
         // A match spans at most `lineReach` line breaks; a rule that can span any number of them
         // (`(?s)BEGIN.*END`) leaves only a full recomputation.
         let lineBreaks = ruleSet.maximumMatchLineBreaks
-        let lineReach = !ruleSet.canMatchLineTerminator ? 0 : text.loneCarriageReturnCount == 0 ? lineBreaks.lineFeeds : lineBreaks.any
-        guard var current = highlights, let lineReach, !scopesUnknown else {
-            highlights = nil
-            return
-        }
-        highlights = nil
+        guard let lineReach = !ruleSet.canMatchLineTerminator ? 0 : text.loneCarriageReturnCount == 0 ? lineBreaks.lineFeeds : lineBreaks.any
+        else { return .dropped("a rule's matches can span any number of lines") }
         let index = text.lineIndex
         let byteDelta = text.utf8Count - oldCount
         let lineDelta = index.lineCount - oldLineCount
@@ -101,6 +107,7 @@ struct Document {
             fresh = text.withUnsafeBytes {
                 filter.matches(of: ruleSet, in: $0, startingIn: start..<regionEnd, languageID: languageId, syntax: &regionSyntax)
             }
+            work.searchedUTF8Count += fresh.searchedUTF8Count
             if let last = fresh.matches.last, last.utf8Range.upperBound > regionEnd, lastLine + 1 < index.lineCount {
                 lastLine = index.line(containingUTF8Offset: last.utf8Range.upperBound - 1)
                 continue
@@ -108,13 +115,67 @@ struct Document {
             break
         }
         syntax = regionSyntax
+        work.matchesFound += fresh.matches.count
         let regionEnd = lastLine + 1 < index.lineCount ? index.utf8Offset(ofLineStart: lastLine + 1) : text.utf8Count
-        current.replaceMatches(
+        let oldLastLine = max(firstLine, lastLine - lineDelta)
+        let segments = current.replaceMatches(
             oldUTF8Range: regionStart..<max(regionStart, regionEnd - byteDelta), with: fresh.matches, byteDelta: byteDelta,
-            oldLines: firstLine...max(firstLine, lastLine - lineDelta), lineDelta: lineDelta, text: text)
+            oldLines: firstLine...oldLastLine, lineDelta: lineDelta, text: text, work: &work)
         current.truncated = current.truncated || fresh.truncated
         highlights = current
+        return .edited(HighlightsEdit(lines: LineReplacement(lower: firstLine, oldUpper: oldLastLine + 1, newUpper: lastLine + 1),
+                                      segments: segments))
     }
+}
+
+/// What an edit did to a document's highlights.
+enum HighlightsUpdate {
+    /// They were kept up to date: what changed, for the consumers that send them on.
+    case edited(HighlightsEdit)
+    /// They were dropped, to be recomputed in full when next needed, for this reason.
+    case dropped(String)
+}
+
+/// The part of a document's highlights an edit replaced; everything after it only moved.
+struct HighlightsEdit {
+    /// The lines whose segments were replaced.
+    var lines: LineReplacement
+    /// Per encoding whose segments are kept, which of them were replaced.
+    var segments: [PositionEncoding: SegmentReplacement]
+}
+
+/// Zero-based lines `lower..<oldUpper` before an edit that became `lower..<newUpper` after it.
+struct LineReplacement: Equatable {
+    var lower: Int
+    var oldUpper: Int
+    var newUpper: Int
+
+    /// The line range in the numbering after the edit.
+    var newLines: Range<Int> { lower..<newUpper }
+}
+
+/// Segments at indices `lower..<oldUpper` of a list that became `newCount` segments starting at `lower`.
+struct SegmentReplacement: Equatable {
+    var lower: Int
+    var oldUpper: Int
+    var newCount: Int
+}
+
+/// The work done on documents, counted so that tests can hold an edit to what it changed (exact on
+/// any machine, unlike time).
+struct WorkCounts: Equatable {
+    /// Bytes the engine's searches could read (`MatchList.searchedUTF8Count`).
+    var searchedUTF8Count = 0
+    /// Matches the engine found.
+    var matchesFound = 0
+    /// Single-line segments whose positions were converted to the client's units.
+    var segmentsConverted = 0
+    /// Integers of semantic token data encoded.
+    var tokenIntegersEncoded = 0
+    /// Decoration ranges encoded.
+    var decorationRangesEncoded = 0
+    /// Times a document's highlights were computed from the whole text.
+    var fullRecomputations = 0
 }
 
 extension SyntaxIndex {
@@ -149,17 +210,20 @@ struct DocumentHighlights {
     }
 
     /// The segments in `encoding`, computed once and then kept up to date by edits.
-    mutating func segments(in encoding: PositionEncoding, text: TextBuffer) -> [LineSegment] {
+    mutating func segments(in encoding: PositionEncoding, text: TextBuffer, work: inout WorkCounts) -> [LineSegment] {
         if let known = segments[encoding] { return known }
         let computed = text.lineSegments(of: pieces(of: matches[...], in: text), encoding: encoding)
+        work.segmentsConverted += computed.count
         segments[encoding] = computed
         return computed
     }
 
     /// Replaces the matches that started in `oldUTF8Range` (and the segments of `oldLines`) with
-    /// `fresh`, shifting everything after by the edit's byte and line deltas.
+    /// `fresh`, shifting everything after by the edit's byte and line deltas; returns, per encoding,
+    /// which segments were replaced.
     mutating func replaceMatches(oldUTF8Range: Range<Int>, with fresh: [Match], byteDelta: Int,
-                                 oldLines: ClosedRange<Int>, lineDelta: Int, text: TextBuffer) {
+                                 oldLines: ClosedRange<Int>, lineDelta: Int, text: TextBuffer,
+                                 work: inout WorkCounts) -> [PositionEncoding: SegmentReplacement] {
         let lower = matches.partitionPoint { $0.utf8Range.lowerBound >= oldUTF8Range.lowerBound }
         let upper = matches.partitionPoint { $0.utf8Range.lowerBound >= oldUTF8Range.upperBound }
         if byteDelta != 0 {
@@ -172,6 +236,7 @@ struct DocumentHighlights {
         }
         matches.replaceSubrange(lower..<upper, with: fresh)
 
+        var replaced: [PositionEncoding: SegmentReplacement] = [:]
         for encoding in Array(segments.keys) {
             // Taken out of the dictionary so that it is edited in place rather than copied.
             guard var list = segments.removeValue(forKey: encoding) else { continue }
@@ -182,9 +247,13 @@ struct DocumentHighlights {
                     for position in upperSegment..<buffer.count { buffer[position].line &+= lineDelta }
                 }
             }
-            list.replaceSubrange(lowerSegment..<upperSegment, with: text.lineSegments(of: pieces(of: fresh[...], in: text), encoding: encoding))
+            let converted = text.lineSegments(of: pieces(of: fresh[...], in: text), encoding: encoding)
+            work.segmentsConverted += converted.count
+            list.replaceSubrange(lowerSegment..<upperSegment, with: converted)
             segments[encoding] = list
+            replaced[encoding] = SegmentReplacement(lower: lowerSegment, oldUpper: upperSegment, newCount: converted.count)
         }
+        return replaced
     }
 }
 

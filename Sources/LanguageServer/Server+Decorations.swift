@@ -38,7 +38,9 @@ extension Server {
             return
         }
         for uri in documentsNeedingDecorations.sorted() {
-            if let payload = decorations(ofDocument: uri) { sendNotification(decorationsMethod, params: payload) }
+            if let payload = client.decorationDeltas ? decorationsUpdate(ofDocument: uri) : decorations(ofDocument: uri) {
+                sendNotification(decorationsMethod, params: payload)
+            }
         }
         documentsNeedingDecorations.removeAll()
     }
@@ -48,34 +50,81 @@ extension Server {
         return decorations(ofDocument: uri) ?? .null
     }
 
+    /// The decorations of a whole document. A client that takes deltas gets a `resultId` too,
+    /// and the deltas that follow build on this payload.
     func decorations(ofDocument uri: String) -> JSON? {
         let encoding = client.decorationEncoding ?? positionEncoding
         guard let (document, config, segments) = segments(ofDocument: uri, encoding: encoding) else { return nil }
-        var styleIndexByPiece: [Piece: Int] = [:]
-        var styles: [JSON] = []
-        // Which line marks each style of `styles` draws.
-        var marksOfStyle: [LineMarkKinds] = []
+        var styles = DecorationStyles()
+        let lines = 0..<document.text.lineIndex.lineCount
+        let (ranges, marks) = decorations(of: document, lines: lines, segments: segments, config: config, encoding: encoding, styles: &styles)
+        var payload: [String: JSON] = [
+            "textDocument": ["uri": .string(uri), "version": .integer(document.version)],
+            "positionEncoding": .string(encoding.rawValue),
+            "styles": .array(styles.json),
+            "ranges": .array(ranges),
+        ]
+        if !marks.isEmpty { payload["lines"] = .array(marks) }
+        if client.decorationDeltas {
+            let resultID = String(nextResultID)
+            nextResultID += 1
+            payload["resultId"] = .string(resultID)
+            sentDecorations[uri] = SentDecorations(
+                resultID: resultID, configurationGeneration: configuration.generation, styles: styles,
+                span: SentSpan(sentCount: lines.count))
+        }
+        return .object(payload)
+    }
+
+    /// What a client that takes deltas is sent after changes: the lines that changed since its last
+    /// payload (every line after and before them only moved, as the editor moved its decorations
+    /// with the text), or the whole document when what it holds is unknown; nil when nothing changed.
+    /// - Complexity: O(k) for the k segments and matches on the changed lines, plus O(log m) to find them.
+    func decorationsUpdate(ofDocument uri: String) -> JSON? {
+        let encoding = client.decorationEncoding ?? positionEncoding
+        guard var sent = sentDecorations[uri], sent.configurationGeneration == configuration.generation,
+              let (document, config, segments) = segments(ofDocument: uri, encoding: encoding),
+              let (_, lines) = sent.span.replaced, sent.span.count == document.text.lineIndex.lineCount
+        else { return decorations(ofDocument: uri) }
+        if sent.span.change == .none { return nil }
+        let (ranges, marks) = decorations(of: document, lines: lines, segments: segments, config: config, encoding: encoding, styles: &sent.styles)
+        let resultID = String(nextResultID)
+        nextResultID += 1
+        sentDecorations[uri] = SentDecorations(
+            resultID: resultID, configurationGeneration: sent.configurationGeneration, styles: sent.styles,
+            span: SentSpan(sentCount: document.text.lineIndex.lineCount))
+        var edit: [String: JSON] = [
+            "startLine": .integer(lines.lowerBound), "endLine": .integer(lines.upperBound), "ranges": .array(ranges),
+        ]
+        if !marks.isEmpty { edit["lines"] = .array(marks) }
+        return [
+            "textDocument": ["uri": .string(uri), "version": .integer(document.version)],
+            "positionEncoding": .string(encoding.rawValue),
+            "resultId": .string(resultID),
+            "previousResultId": .string(sent.resultID),
+            "styles": .array(sent.styles.json),
+            "edit": .object(edit),
+        ]
+    }
+
+    /// The ranges and line marks of the segments on `lines`, with their styles taken from (or added to) `styles`.
+    private func decorations(
+        of document: Document, lines: Range<Int>, segments: [LineSegment], config: HighlightConfiguration,
+        encoding: PositionEncoding, styles: inout DecorationStyles
+    ) -> (ranges: [JSON], lines: [JSON]) {
+        let first = segments.partitionPoint { $0.line >= lines.lowerBound }
+        let end = segments.partitionPoint { $0.line >= lines.upperBound }
         var ranges: [JSON] = []
-        ranges.reserveCapacity(segments.count * 4)
+        ranges.reserveCapacity(max(0, end - first) * 4)
         var lineMarks: [PendingLineMarks] = []
         var pendingLine = PendingLineMarks(line: -1)
-        for segment in segments {
-            let styleIndex: Int
-            if let known = styleIndexByPiece[segment.piece] {
-                styleIndex = known
-            } else {
-                styleIndex = styles.count
-                styleIndexByPiece[segment.piece] = styleIndex
-                let kind = config.pieceKind(segment.piece)
-                let style = kind?.style ?? Style.neutral
-                styles.append(style.decorationJSON(rule: kind?.tokenType ?? TokenLegend.fallbackType))
-                marksOfStyle.append(LineMarkKinds(style))
-            }
+        for segment in segments[first..<max(first, end)] {
+            let styleIndex = styles.index(of: segment.piece, config: config)
             ranges.append(.integer(segment.line))
             ranges.append(.integer(segment.startCharacter))
             ranges.append(.integer(segment.endCharacter))
             ranges.append(.integer(styleIndex))
-            let marks = marksOfStyle[styleIndex]
+            let marks = styles.marks[styleIndex]
             guard marks.any else { continue }
             if segment.line != pendingLine.line {
                 if pendingLine.hasMarks { lineMarks.append(pendingLine) }
@@ -83,23 +132,24 @@ extension Server {
             }
             pendingLine.take(marks, of: styleIndex)
         }
+        work.decorationRangesEncoded += ranges.count / 4
         if pendingLine.hasMarks { lineMarks.append(pendingLine) }
         if !lineMarks.isEmpty, let highlights = document.highlights {
+            // The matches that reach into `lines`: sorted and not overlapping, so their ends are sorted too.
+            let index = document.text.lineIndex
+            let startOffset = index.utf8Offset(ofLineStart: lines.lowerBound)
+            let endOffset = lines.upperBound < index.lineCount ? index.utf8Offset(ofLineStart: lines.upperBound) : document.text.utf8Count
+            let matches = highlights.matches
+            let firstMatch = matches.partitionPoint { $0.utf8Range.upperBound > startOffset }
+            let endMatch = matches.partitionPoint { $0.utf8Range.lowerBound >= endOffset }
             lineMarks = Self.addingBlankLines(
-                to: lineMarks, of: highlights.matches, index: document.text.lineIndex, encoding: encoding,
-                styleIndexByPiece: styleIndexByPiece, marksOfStyle: marksOfStyle)
+                to: lineMarks, of: matches[firstMatch..<max(firstMatch, endMatch)], within: lines, index: index,
+                encoding: encoding, styles: styles)
         }
-        var lines: [JSON] = []
-        lines.reserveCapacity(lineMarks.count * 3)
-        for marks in lineMarks { marks.append(to: &lines) }
-        var payload: [String: JSON] = [
-            "textDocument": ["uri": .string(uri), "version": .integer(document.version)],
-            "positionEncoding": .string(encoding.rawValue),
-            "styles": .array(styles),
-            "ranges": .array(ranges),
-        ]
-        if !lines.isEmpty { payload["lines"] = .array(lines) }
-        return .object(payload)
+        var marks: [JSON] = []
+        marks.reserveCapacity(lineMarks.count * 3)
+        for line in lineMarks { line.append(to: &marks) }
+        return (ranges, marks)
     }
 
     /// `lineMarks` with the lines a match spans but has no segment on (blank lines inside a
@@ -107,21 +157,23 @@ extension Server {
     ///
     /// - Complexity: O(m log L) for m matches and L lines, plus sorting the lines added.
     private static func addingBlankLines(
-        to lineMarks: [PendingLineMarks], of matches: [Match], index: LineIndex, encoding: PositionEncoding,
-        styleIndexByPiece: [Piece: Int], marksOfStyle: [LineMarkKinds]
+        to lineMarks: [PendingLineMarks], of matches: ArraySlice<Match>, within lines: Range<Int>, index: LineIndex,
+        encoding: PositionEncoding, styles: DecorationStyles
     ) -> [PendingLineMarks] {
         var known = Set(lineMarks.map(\.line))
         var added: [PendingLineMarks] = []
         for match in matches {
-            guard let styleIndex = styleIndexByPiece[.rule(match.ruleIndex)], marksOfStyle[styleIndex].any else { continue }
+            guard let styleIndex = styles.indexByPiece[.rule(match.ruleIndex)], styles.marks[styleIndex].any else { continue }
             let start = index.position(ofUTF8Offset: match.utf8Range.lowerBound, encoding: encoding)
             let end = index.position(ofUTF8Offset: match.utf8Range.upperBound, encoding: encoding)
             // A match that ends with its line break does not reach into the next line.
             let lastLine = end.character == 0 ? end.line - 1 : end.line
             guard lastLine > start.line else { continue }
-            for line in start.line...lastLine where known.insert(line).inserted {
+            let reached = max(start.line, lines.lowerBound)...min(lastLine, lines.upperBound - 1)
+            guard !reached.isEmpty else { continue }
+            for line in reached where known.insert(line).inserted {
                 var marks = PendingLineMarks(line: line)
-                marks.take(marksOfStyle[styleIndex], of: styleIndex)
+                marks.take(styles.marks[styleIndex], of: styleIndex)
                 added.append(marks)
             }
         }
@@ -148,8 +200,41 @@ extension Server {
     }
 }
 
+/// The styles of a decorations payload, each given an index when a range first uses it; a client
+/// that takes deltas keeps the indices of its last full payload, and new styles are appended.
+struct DecorationStyles {
+    private(set) var indexByPiece: [Piece: Int] = [:]
+    /// The styles as sent, by index.
+    private(set) var json: [JSON] = []
+    /// Which line marks each style draws, by index.
+    fileprivate private(set) var marks: [LineMarkKinds] = []
+
+    /// The index of the style of `piece`, added when it is new.
+    mutating func index(of piece: Piece, config: HighlightConfiguration) -> Int {
+        if let known = indexByPiece[piece] { return known }
+        let index = json.count
+        indexByPiece[piece] = index
+        let kind = config.pieceKind(piece)
+        let style = kind?.style ?? Style.neutral
+        json.append(style.decorationJSON(rule: kind?.tokenType ?? TokenLegend.fallbackType))
+        marks.append(LineMarkKinds(style))
+        return index
+    }
+}
+
+/// The decorations a client that takes deltas holds of a document: the payload it was sent, its
+/// styles, and which lines changed since.
+struct SentDecorations {
+    let resultID: String
+    /// The configuration the styles belong to; another one sends the whole document again.
+    let configurationGeneration: Int
+    var styles: DecorationStyles
+    /// Counted in lines.
+    var span: SentSpan
+}
+
 /// Which per-line marks a style draws.
-private struct LineMarkKinds {
+fileprivate struct LineMarkKinds {
     var gutter: Bool
     var wholeLine: Bool
 

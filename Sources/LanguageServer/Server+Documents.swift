@@ -20,6 +20,7 @@ extension Server {
         let languageId = params.value(at: "textDocument.languageId")?.stringValue ?? ""
         if documents[uri] != nil { log(.info, "\(uri) opened again; its text is replaced") }
         previousTokens[uri] = nil
+        sentDecorations[uri] = nil
         if waitingForConfiguration, let folder = unreadGoverningFolder(ofDocument: uri) {
             documents[uri] = nil
             documentsNeedingDecorations.remove(uri)
@@ -92,7 +93,10 @@ extension Server {
         guard var document = documents.removeValue(forKey: uri) else { return }
         let config = configuration(forDocumentURI: uri)
         let filter = ruleFilter(forDocument: uri, languageId: document.languageId, config: config)
-        if document.highlights?.configurationGeneration != configuration.generation { document.highlights = nil }
+        if document.highlights != nil, document.highlights?.configurationGeneration != configuration.generation {
+            document.highlights = nil
+            highlightsChanged(uri, .dropped("the configuration changed"))
+        }
         for edit in edits {
             if let range = edit.range {
                 // Read through the buffer rather than a copy of its index, which would keep the
@@ -103,11 +107,13 @@ extension Server {
                     log(.info, "\(uri): reversed range in didChange normalised")
                     swap(&start, &end)
                 }
-                document.replace(utf8Range: start..<end, with: edit.text.utf8, ruleSet: config.ruleSet, filter: filter)
+                let update = document.replace(utf8Range: start..<end, with: edit.text.utf8, ruleSet: config.ruleSet, filter: filter, work: &work)
+                highlightsChanged(uri, update)
             } else {
                 document.text = TextBuffer(utf8: Array(edit.text.utf8))
                 document.highlights = nil
                 document.syntax = nil
+                highlightsChanged(uri, .dropped("the whole text was replaced"))
             }
         }
         if let version = params.value(at: "textDocument.version")?.integerValue {
@@ -126,6 +132,7 @@ extension Server {
             return
         }
         previousTokens[uri] = nil
+        sentDecorations[uri] = nil
         documentsNeedingDecorations.remove(uri)
         if closed.text.utf8Count >= backgroundOpenUTF8Count {
             // Hands the large document's memory back to the system, not only to the allocator.
@@ -139,6 +146,33 @@ extension Server {
         // Saving the config file itself reloads it even where the client watches no files.
         if let path = filePath(fromURI: uri), path.hasSuffix("/" + ConfigFile.name) {
             try didChangeWatchedFiles(["changes": [["uri": .string(uri), "type": 2]]])
+        }
+    }
+
+    /// Passes on what an edit did to a document's highlights to what its client holds of them: the
+    /// semantic tokens and decorations it was sent then need only the part the edit replaced.
+    func highlightsChanged(_ uri: String, _ update: HighlightsUpdate) {
+        switch update {
+        case .dropped(let reason):
+            log(.debug, "\(uri): highlights recomputed in full when next needed: \(reason)")
+            previousTokens[uri]?.span.forget()
+            sentDecorations[uri]?.span.forget()
+        case .edited(let edit):
+            if var tokens = previousTokens[uri] {
+                if let segments = edit.segments[positionEncoding] {
+                    // A token is encoded relative to the one before it, so the token after the
+                    // replaced ones changes too, when there is one.
+                    let following = segments.oldUpper < tokens.span.count ? 1 : 0
+                    tokens.span.replace(
+                        lower: segments.lower, oldUpper: segments.oldUpper + following,
+                        newUpper: segments.lower + segments.newCount + following)
+                } else {
+                    tokens.span.forget()
+                }
+                previousTokens[uri] = tokens
+            }
+            let lines = edit.lines
+            sentDecorations[uri]?.span.replace(lower: lines.lower, oldUpper: lines.oldUpper, newUpper: lines.newUpper)
         }
     }
 
@@ -162,7 +196,7 @@ extension Server {
     func segments(ofDocument uri: String, encoding: PositionEncoding) -> (document: Document, config: HighlightConfiguration, segments: [LineSegment])? {
         guard let (highlighted, config) = highlightedDocument(uri), var highlights = highlighted.highlights else { return nil }
         var document = highlighted
-        let segments = highlights.segments(in: encoding, text: document.text)
+        let segments = highlights.segments(in: encoding, text: document.text, work: &work)
         document.highlights = highlights
         documents[uri] = document
         return (document, config, segments)
@@ -185,6 +219,9 @@ extension Server {
             filter.matches(of: config.ruleSet, in: $0, languageID: document.languageId, syntax: &syntax)
         }
         document.syntax = syntax
+        work.fullRecomputations += 1
+        work.searchedUTF8Count += list.searchedUTF8Count
+        work.matchesFound += list.matches.count
         if list.truncated { log(.warning, "\(uri): too many matches; only the first \(list.matches.count) are highlighted") }
         document.highlights = DocumentHighlights(configurationGeneration: configuration.generation, configuration: config, matches: list)
         documents[uri] = document

@@ -18,6 +18,8 @@ struct ClientCapabilities {
     var workspaceConfiguration = false
     var decorations = false
     var decorationEncoding: PositionEncoding?
+    /// The client takes decorations as the lines that changed (`"delta": true`).
+    var decorationDeltas = false
     var showMessage = true
     var workDoneProgress = false
     var diagnosticPull = false
@@ -53,6 +55,7 @@ struct ClientCapabilities {
             case .object(let object):
                 decorations = true
                 if let name = object["positionEncoding"]?.stringValue { decorationEncoding = PositionEncoding(rawValue: name) }
+                if object["delta"]?.boolValue == true { decorationDeltas = true }
             default: break
             }
         }
@@ -76,6 +79,7 @@ extension Server {
     func initialize(_ params: JSON?) throws(ResponseError) -> JSON {
         guard lifecycle == .uninitialized else { throw ResponseError.invalidRequest("initialize may be sent only once") }
         client = ClientCapabilities(initializeParams: params)
+        logsDebugLines = params.value(at: "trace")?.stringValue == "verbose"
         positionEncoding = Self.chooseEncoding(from: client.positionEncodings)
         workspaceFolders = Self.folders(from: params)
         configuration.initializationOptions = parseSettingsLayer(params.value(at: "initializationOptions"), source: "initializationOptions")

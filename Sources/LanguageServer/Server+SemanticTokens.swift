@@ -56,22 +56,33 @@ extension Server {
 
     /// The LSP token integers of a document (5 per token, relative encoding), optionally limited
     /// to the tokens that overlap a range.
-    /// - Complexity: O(m) integer work for m segments; positions come from the document's cached segments.
-    func tokenData(ofDocument uri: String, range: (start: Position, end: Position)? = nil) -> [Int] {
-        guard let (_, config, segments) = segments(ofDocument: uri, encoding: positionEncoding) else { return [] }
-        var selected = segments[...]
+    /// - Complexity: O(k) integer work for the k segments returned, plus O(log m) to find them
+    ///   among m; positions come from the document's cached segments.
+    func tokenData(ofDocument uri: String, range: (start: Position, end: Position)? = nil) -> (data: [Int], tokenCount: Int) {
+        guard let (_, config, segments) = segments(ofDocument: uri, encoding: positionEncoding) else { return ([], 0) }
+        var selected = segments.indices
         if let range {
             // Segments are sorted by line, then character, and never overlap.
             let first = segments.partitionPoint { ($0.line, $0.endCharacter) > (range.start.line, range.start.character) }
             let end = segments.partitionPoint { ($0.line, $0.startCharacter) >= (range.end.line, range.end.character) }
-            selected = segments[first..<max(first, end)]
+            selected = first..<max(first, end)
         }
+        return (encodeTokens(segments, selected, relativeTo: range == nil ? selected.lowerBound : nil, config: config), segments.count)
+    }
+
+    /// The token integers of `segments[selected]`, the first relative to the segment before it when
+    /// `relativeTo` is its index (as inside a whole document's data), else to the document start.
+    func encodeTokens(_ segments: [LineSegment], _ selected: Range<Int>, relativeTo start: Int?, config: HighlightConfiguration) -> [Int] {
         let types = PieceTokenTypes(config, legend: tokenLegend)
         var data: [Int] = []
         data.reserveCapacity(selected.count * 5)
         var previousLine = 0
         var previousStart = 0
-        for segment in selected {
+        if let start, start > 0, start - 1 < segments.count {
+            previousLine = segments[start - 1].line
+            previousStart = segments[start - 1].startCharacter
+        }
+        for segment in segments[selected] {
             let deltaLine = segment.line - previousLine
             data.append(deltaLine)
             data.append(deltaLine == 0 ? segment.startCharacter - previousStart : segment.startCharacter)
@@ -81,39 +92,57 @@ extension Server {
             previousLine = segment.line
             previousStart = segment.startCharacter
         }
+        work.tokenIntegersEncoded += data.count
         return data
     }
 
     func semanticTokensFull(_ params: JSON?) throws(ResponseError) -> JSON {
         let uri = try openDocument(params)
-        let data = tokenData(ofDocument: uri)
+        let (data, count) = tokenData(ofDocument: uri)
         let resultID = String(nextResultID)
         nextResultID += 1
-        previousTokens[uri] = (resultID, data)
+        previousTokens[uri] = SentTokens(resultID: resultID, data: data, span: SentSpan(sentCount: count))
         return ["resultId": .string(resultID), "data": .array(data.map { .integer($0) })]
     }
 
-    /// Answers with one edit covering what differs from the previous result (or the full result when that is unknown).
+    /// Answers with one edit covering what differs from the previous result (the full result when
+    /// the client's is not the last one sent). Only the tokens the edits since then replaced are
+    /// encoded and compared; after a recomputation, every token is.
+    /// - Complexity: O(k) for the k tokens in the replaced part, plus O(log m) to find them and
+    ///   moving the integers after them in the copy of what the client holds.
     func semanticTokensDelta(_ params: JSON?) throws(ResponseError) -> JSON {
         let uri = try openDocument(params)
         let previousID = try params.requiredString("previousResultId")
-        guard let previous = previousTokens[uri], previous.resultID == previousID else {
+        guard var sent = previousTokens.removeValue(forKey: uri), sent.resultID == previousID,
+              let (_, config, segments) = segments(ofDocument: uri, encoding: positionEncoding)
+        else {
             return try semanticTokensFull(params)
         }
-        let data = tokenData(ofDocument: uri)
+        // The integers that replace `old` of what the client holds, found from the edits when known.
+        var old = 0..<sent.data.count
+        let new: [Int]
+        if let (sentTokens, currentTokens) = sent.span.replaced, sent.span.count == segments.count, 5 * sent.span.sentCount == sent.data.count {
+            old = 5 * sentTokens.lowerBound..<5 * sentTokens.upperBound
+            new = encodeTokens(segments, currentTokens, relativeTo: currentTokens.lowerBound, config: config)
+        } else {
+            new = encodeTokens(segments, segments.indices, relativeTo: nil, config: config)
+        }
+        // Only what differs is sent: the replaced tokens often start or end as they were.
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, sent.data[old.lowerBound + prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix,
+              sent.data[old.upperBound - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        sent.data.replaceSubrange(old, with: new)
         let resultID = String(nextResultID)
         nextResultID += 1
-        previousTokens[uri] = (resultID, data)
-        let old = previous.data
-        var prefix = 0
-        while prefix < old.count, prefix < data.count, old[prefix] == data[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < old.count - prefix, suffix < data.count - prefix,
-              old[old.count - 1 - suffix] == data[data.count - 1 - suffix] { suffix += 1 }
+        previousTokens[uri] = SentTokens(resultID: resultID, data: sent.data, span: SentSpan(sentCount: segments.count))
         var edits: [JSON] = []
-        if prefix != old.count || old.count != data.count {
-            let inserted = data[prefix..<(data.count - suffix)]
-            var edit: [String: JSON] = ["start": .integer(prefix), "deleteCount": .integer(old.count - prefix - suffix)]
+        if prefix + suffix < old.count || prefix + suffix < new.count {
+            let inserted = new[prefix..<(new.count - suffix)]
+            var edit: [String: JSON] = [
+                "start": .integer(old.lowerBound + prefix), "deleteCount": .integer(old.count - prefix - suffix),
+            ]
             if !inserted.isEmpty { edit["data"] = .array(inserted.map { .integer($0) }) }
             edits.append(.object(edit))
         }
@@ -123,7 +152,16 @@ extension Server {
     func semanticTokensRange(_ params: JSON?) throws(ResponseError) -> JSON {
         let uri = try openDocument(params)
         let range = try params.requiredRange("range")
-        let data = tokenData(ofDocument: uri, range: (min(range.start, range.end), max(range.start, range.end)))
+        let data = tokenData(ofDocument: uri, range: (min(range.start, range.end), max(range.start, range.end))).data
         return ["data": .array(data.map { .integer($0) })]
     }
+}
+
+/// The semantic tokens a client holds of a document: the result it was sent, its integers (kept
+/// as the client holds them, edit by edit), and what changed in the document since.
+struct SentTokens {
+    let resultID: String
+    var data: [Int]
+    /// Counted in tokens (segments), five integers each.
+    var span: SentSpan
 }

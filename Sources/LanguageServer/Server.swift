@@ -28,7 +28,14 @@ public final class Server {
     var documents: [String: Document] = [:]
     var tokenLegend = TokenLegend(ruleNames: [])
     var semanticTokensRegistrationID: String?
-    var previousTokens: [String: (resultID: String, data: [Int])] = [:]
+    /// The semantic tokens each client-held document was last sent, and what changed since.
+    var previousTokens: [String: SentTokens] = [:]
+    /// The decorations each document was last sent, for a client that takes deltas.
+    var sentDecorations: [String: SentDecorations] = [:]
+    /// The work done on documents, for the tests that hold an edit to what it changed.
+    var work = WorkCounts()
+    /// Whether debug lines are logged: the client asked for a `verbose` trace.
+    var logsDebugLines = false
     var nextResultID = 1
     var documentsNeedingDecorations: Set<String> = []
     var scopes = ScopeState()
@@ -172,6 +179,7 @@ public final class Server {
         case "workspace/didChangeWatchedFiles": try didChangeWatchedFiles(params)
         case "workspace/didChangeWorkspaceFolders": didChangeWorkspaceFolders(params)
         case "$/cancelRequest": cancelRequest(params)
+        case "$/setTrace": logsDebugLines = params.value(at: "value")?.stringValue == "verbose"
         default: break
         }
     }
@@ -192,10 +200,13 @@ public final class Server {
         send(.notification(method: method, params: params))
     }
 
-    enum LogLevel: Int { case error = 1, warning = 2, info = 3 }
+    /// The levels of `window/logMessage` (`debug` is its `Log` type).
+    enum LogLevel: Int { case error = 1, warning = 2, info = 3, debug = 4 }
 
-    /// Logs to stderr and, once initialized, to the client's log.
+    /// Logs to stderr and, once initialized, to the client's log; debug lines only while the
+    /// client asked for a `verbose` trace (`initialize`'s `trace`, or `$/setTrace`).
     func log(_ level: LogLevel, _ message: String) {
+        if level == .debug, !logsDebugLines { return }
         logSink("[\(level)] \(message)")
         if lifecycle == .running {
             sendNotification("window/logMessage", params: ["type": .integer(level.rawValue), "message": .string(message)])

@@ -80,10 +80,20 @@ public struct MatchList: Sendable, Equatable {
     public var matches: [Match]
     /// True when `RuleSet.Limits.maximumMatchCount` stopped the search while more matches existed.
     public var truncated: Bool
+    /// How many bytes the search could read, from the region's start to the end of the furthest
+    /// window any of its searches was given: the work a search did, counted exactly on any machine
+    /// (tests hold an edit's searches to what the edit changed). Not part of equality.
+    public var searchedUTF8Count: Int
 
     /// Creates a match list.
-    public init(matches: [Match], truncated: Bool) {
+    public init(matches: [Match], truncated: Bool, searchedUTF8Count: Int = 0) {
         self.matches = matches
         self.truncated = truncated
+        self.searchedUTF8Count = searchedUTF8Count
+    }
+
+    /// Lists are equal when their matches and truncation are: two searches of one text by different paths agree.
+    public static func == (lhs: MatchList, rhs: MatchList) -> Bool {
+        lhs.matches == rhs.matches && lhs.truncated == rhs.truncated
     }
 }

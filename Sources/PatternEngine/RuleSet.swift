@@ -254,6 +254,13 @@ public struct RuleSet: Sendable {
         let upper = min(max(utf8Range.upperBound, lower), text.count)
         guard lower < upper else { return MatchList(matches: [], truncated: false) }
 
+        // Each regex searches a window of the text: all of it, or, for a regex whose matches span at most k line
+        // breaks, up to the k+1st line break after the region (that byte kept as context for assertions), past which
+        // no match that starts in the region can reach. So a region costs what it covers, not the rest of the text,
+        // even when the regex has no match after it.
+        let windows = regexStreams.map { Self.searchWindow(of: $0.regex, in: text, startLimit: upper) }
+        var windowEnd = literalAutomaton.map { min(text.count, upper &+ $0.maximumPatternUTF8Length) } ?? upper
+        for window in windows { windowEnd = max(windowEnd, window.count) }
         // A stream's state: its candidate, or whether it is exhausted.
         var literalCandidate: Match?
         var literalExhausted = literalAutomaton == nil
@@ -286,9 +293,9 @@ public struct RuleSet: Sendable {
                 if let start, start >= position { continue }
                 if start != nil {
                     // The candidate lost to an overlapping match: mark the stream's starts rather than re-read it.
-                    cursors[index].markStartsIfNeeded(in: text, from: position, startLimit: upper)
+                    cursors[index].markStartsIfNeeded(in: windows[index], from: position, startLimit: upper)
                 }
-                cursors[index].findCandidate(in: text, from: position, startLimit: upper, accept: accept)
+                cursors[index].findCandidate(in: windows[index], from: position, startLimit: upper, accept: accept)
             }
 
             var best = literalCandidate
@@ -297,7 +304,7 @@ public struct RuleSet: Sendable {
                 // A start from the marks competes by its start alone until it could win; then its end is searched.
                 while case .some(.start(let start)) = cursors[index].candidate,
                       best.map({ start <= $0.utf8Range.lowerBound }) ?? true {
-                    cursors[index].resolveCandidate(in: text, start: start, startLimit: upper, accept: accept)
+                    cursors[index].resolveCandidate(in: windows[index], start: start, startLimit: upper, accept: accept)
                 }
                 guard case .some(.match(let candidate)) = cursors[index].candidate else { continue }
                 if let current = best, !Self.isBetter(candidate, than: current) { continue }
@@ -314,7 +321,27 @@ public struct RuleSet: Sendable {
             // A chosen regex candidate is used up; searching on from its end is not a loss.
             if let bestStream { cursors[bestStream].candidate = nil }
         }
-        return MatchList(matches: results, truncated: truncated)
+        return MatchList(matches: results, truncated: truncated, searchedUTF8Count: windowEnd - lower)
+    }
+
+    /// The part of `text` a search of `regex` for matches starting before `startLimit` needs: up to and including
+    /// the k+1st `\n` at or after `startLimit` for a regex whose matches hold at most k of them (a match that starts
+    /// earlier ends before that byte, which stays as the context an assertion at the end may look at), else all of it.
+    /// Only `\n`s count: `[^\n]*` crosses any number of `\r`s but no `\n`.
+    ///
+    /// - Complexity: O(the bytes from `startLimit` to that line feed).
+    static func searchWindow(of regex: CompiledRegex, in text: UnsafeBufferPointer<UInt8>, startLimit: Int) -> UnsafeBufferPointer<UInt8> {
+        guard startLimit < text.count, let most = regex.maximumLineFeedCount else { return text }
+        var found = 0
+        var offset = startLimit
+        while offset < text.count {
+            if text[offset] == 0x0A {
+                if found == most { return UnsafeBufferPointer(start: text.baseAddress, count: offset + 1) }
+                found += 1
+            }
+            offset += 1
+        }
+        return text
     }
 
     /// Where a regex stream stands in a scan: its next candidate, and the starts it has marked.

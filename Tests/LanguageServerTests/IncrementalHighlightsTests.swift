@@ -68,6 +68,7 @@ import WorkspaceScan
             var syntax: SyntaxIndex?
             return document.text.withUnsafeBytes { filter.matches(of: ruleSet, in: $0, languageID: languageID, syntax: &syntax) }
         }
+        var work = WorkCounts()
         for step in 0..<150 {
             // Highlights exist (and have segments in two encodings) before each edit.
             if document.highlights == nil {
@@ -77,8 +78,8 @@ import WorkspaceScan
                 document.syntax = syntax
                 document.highlights = DocumentHighlights(configurationGeneration: 0, matches: matches)
             }
-            _ = document.highlights?.segments(in: .utf16, text: document.text)
-            _ = document.highlights?.segments(in: .utf8, text: document.text)
+            _ = document.highlights?.segments(in: .utf16, text: document.text, work: &work)
+            _ = document.highlights?.segments(in: .utf8, text: document.text, work: &work)
 
             let count = document.text.utf8Count
             var start = random.next(below: count + 1)
@@ -89,7 +90,7 @@ import WorkspaceScan
             end = index.utf8Offset(of: index.position(ofUTF8Offset: end, encoding: .utf32), encoding: .utf32)
             var inserted: [UInt8] = []
             for _ in 0..<random.next(below: 3) { inserted += Array(pieces[random.next(below: pieces.count)].utf8) }
-            document.replace(utf8Range: min(start, end)..<max(start, end), with: inserted, ruleSet: ruleSet, filter: filter)
+            document.replace(utf8Range: min(start, end)..<max(start, end), with: inserted, ruleSet: ruleSet, filter: filter, work: &work)
 
             guard var incremental = document.highlights else { continue }
             let full = fullMatches(document)
@@ -97,7 +98,7 @@ import WorkspaceScan
             #expect(incremental.matches == full.matches, Comment(rawValue: context))
             for encoding in [PositionEncoding.utf16, .utf8] {
                 let expected = document.text.lineSegments(of: full.matches.map(MatchPiece.init(wholeMatch:)), encoding: encoding)
-                #expect(incremental.segments(in: encoding, text: document.text) == expected, Comment(rawValue: "\(encoding) \(context)"))
+                #expect(incremental.segments(in: encoding, text: document.text, work: &work) == expected, Comment(rawValue: "\(encoding) \(context)"))
             }
             if incremental.matches != full.matches { return }
         }
@@ -127,7 +128,8 @@ import WorkspaceScan
         let ruleSet = RuleSet(rules: Self.ruleSets[2].rules)
         var document = Document(uri: "file:///t", languageId: "", version: 1, text: Array("BEGIN\nx\nEND TODO".utf8))
         document.highlights = DocumentHighlights(configurationGeneration: 0, matches: document.text.withUnsafeBytes { ruleSet.matches(in: $0) })
-        document.replace(utf8Range: 6..<6, with: Array("y".utf8), ruleSet: ruleSet, filter: RuleFilter(enabled: [true, true], scopes: [.anywhere, .anywhere]))
+        var work = WorkCounts()
+        document.replace(utf8Range: 6..<6, with: Array("y".utf8), ruleSet: ruleSet, filter: RuleFilter(enabled: [true, true], scopes: [.anywhere, .anywhere]), work: &work)
         #expect(document.highlights == nil)
     }
 }

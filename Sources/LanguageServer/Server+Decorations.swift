@@ -84,7 +84,7 @@ extension Server {
         let encoding = client.decorationEncoding ?? positionEncoding
         guard var sent = sentDecorations[uri], sent.configurationGeneration == configuration.generation,
               let (document, config, segments) = segments(ofDocument: uri, encoding: encoding),
-              let (_, lines) = sent.span.replaced, sent.span.count == document.text.lineIndex.lineCount
+              let (sentLines, lines) = sent.span.replaced, sent.span.count == document.text.lineIndex.lineCount
         else { return decorations(ofDocument: uri) }
         if sent.span.change == .none { return nil }
         let (ranges, marks) = decorations(of: document, lines: lines, segments: segments, config: config, encoding: encoding, styles: &sent.styles)
@@ -94,7 +94,8 @@ extension Server {
             resultID: resultID, configurationGeneration: sent.configurationGeneration, styles: sent.styles,
             span: SentSpan(sentCount: document.text.lineIndex.lineCount))
         var edit: [String: JSON] = [
-            "startLine": .integer(lines.lowerBound), "endLine": .integer(lines.upperBound), "ranges": .array(ranges),
+            "startLine": .integer(lines.lowerBound), "endLine": .integer(lines.upperBound),
+            "oldEndLine": .integer(sentLines.upperBound), "ranges": .array(ranges),
         ]
         if !marks.isEmpty { edit["lines"] = .array(marks) }
         return [

@@ -39,8 +39,8 @@ let package = Package(
             name: "PatternEngineTests", dependencies: ["PatternEngine", "Seeded", "CPUFeatures"],
             swiftSettings: strict),
 
-        // MARK: LanguageSyntax — comment and string syntax per language, scanned line by line; depends on nothing.
-        .target(name: "LanguageSyntax", swiftSettings: strict),
+        // MARK: LanguageSyntax — comment and string syntax per language, scanned line by line; depends on TextIndex's offsets.
+        .target(name: "LanguageSyntax", dependencies: ["TextIndex"], swiftSettings: strict),
         .testTarget(name: "LanguageSyntaxTests", dependencies: ["LanguageSyntax", "Seeded"], swiftSettings: strict),
 
         // MARK: JSONValue — a JSON value, a parser (with comments and locations) and a fast writer.

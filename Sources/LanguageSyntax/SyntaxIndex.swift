@@ -9,6 +9,8 @@
 //     old  | a | b /* | c | d | e */ | f |      edit in line 1 removes `/*`
 //     new  | a | b    | c | d | e */ | f |      re-scan 1..4 (states differ), converge at 5
 
+import TextIndex
+
 /// The scope of every byte of a document in one language, updated incrementally after edits.
 ///
 /// A match is in a scope when its first byte is (`scope(ofUTF8Range:)`): `TODO` starting inside a
@@ -17,7 +19,7 @@ public struct SyntaxIndex: Sendable {
     /// The language's syntax.
     public let syntax: LanguageSyntax
     /// The UTF-8 offset where each line starts; lines end after `\n`, `\r\n` or a lone `\r`.
-    public private(set) var lineStarts: [Int]
+    public private(set) var lineStarts: ShiftingOffsets
     /// The lexer state at the start of each line.
     public private(set) var lineStartStates: [LexState]
     /// The regions of each line, relative to the line's start.
@@ -28,9 +30,9 @@ public struct SyntaxIndex: Sendable {
     /// - Complexity: O(n) in the text.
     public init(syntax: LanguageSyntax, text: UnsafeBufferPointer<UInt8>) {
         self.syntax = syntax
-        lineStarts = []
-        lineStartStates = []
-        lineRegions = []
+        var lineStarts: [Int] = []
+        var lineStartStates: [LexState] = []
+        var lineRegions: [[ScopeRegion]] = []
         var start = 0
         var state = LexState.code
         while true {
@@ -43,6 +45,9 @@ public struct SyntaxIndex: Sendable {
             if next >= text.count { break }
             start = next
         }
+        self.lineStarts = ShiftingOffsets(lineStarts)
+        self.lineStartStates = lineStartStates
+        self.lineRegions = lineRegions
     }
 
     /// Scans the whole text (an array of UTF-8 bytes).
@@ -94,16 +99,10 @@ public struct SyntaxIndex: Sendable {
             }
         }
 
-        // In place: the following lines only move, in one pass without copies or per-element
-        // checks (this is the part of a keystroke that grows with the file).
+        // The following lines only move, lazily: the part of a keystroke that would otherwise
+        // grow with the file.
         let tailStart = convergedAt ?? lineStarts.count
-        lineStarts.replaceSubrange(firstLine..<tailStart, with: newStarts)
-        if delta != 0 {
-            let first = firstLine + newStarts.count
-            lineStarts.withUnsafeMutableBufferPointer { buffer in
-                for index in first..<buffer.count { buffer[index] &+= delta }
-            }
-        }
+        lineStarts.replaceSubrange(firstLine..<tailStart, with: newStarts, shiftingFollowingBy: delta)
         lineStartStates.replaceSubrange(firstLine..<tailStart, with: newStates)
         lineRegions.replaceSubrange(firstLine..<tailStart, with: newRegions)
         return firstLine..<(firstLine + newStarts.count)

@@ -21,8 +21,9 @@ extension LineIndex {
     /// The range is clamped to the old text. When `newText` does not have the length the edit
     /// implies, the index is rebuilt from `newText`, so the result always describes `newText`.
     ///
-    /// - Complexity: O(*e* + *L*) where *e* is the length of the lines the edit touches (in the
-    ///   new text) and *L* the number of lines after them, whose offsets are shifted.
+    /// - Complexity: O(*e* + *d*) where *e* is the length of the lines the edit touches (in the
+    ///   new text) and *d* the number of lines between this edit and the one before (see
+    ///   `ShiftingOffsets`), plus moving the line records in memory when the line count changes.
     public mutating func replace(
         utf8Range: Range<Int>, withUTF8Count insertedUTF8Count: Int, in newText: UnsafeBufferPointer<UInt8>
     ) {
@@ -38,8 +39,8 @@ extension LineIndex {
 
         let firstLine = line(containingUTF8Offset: max(removedStart - 1, 0))
         let lastLine = line(containingUTF8Offset: removedEnd)
-        let oldRegionEnd = lastLine + 1 < lines.count ? lines[lastLine + 1].utf8Start : oldCount
-        let newRegionStart = lines[firstLine].utf8Start
+        let oldRegionEnd = lastLine + 1 < lines.count ? starts[lastLine + 1] : oldCount
+        let newRegionStart = starts[firstLine]
         let newRegionEnd = oldRegionEnd + delta
         let isDocumentEnd = lastLine + 1 >= lines.count
 
@@ -55,22 +56,19 @@ extension LineIndex {
         }
 
         var newLines: [Line] = []
+        var newStarts: [Int] = []
         let restStart = LineIndex.scanLines(
-            in: newText, utf8Range: newRegionStart..<newRegionEnd, isDocumentEnd: isDocumentEnd, into: &newLines)
+            in: newText, utf8Range: newRegionStart..<newRegionEnd, isDocumentEnd: isDocumentEnd, into: &newLines,
+            starts: &newStarts)
         guard restStart == newRegionEnd, !newLines.isEmpty else {
             self = LineIndex(utf8: newText)
             return
         }
 
         lines.replaceSubrange(firstLine...lastLine, with: newLines)
-        if delta != 0 {
-            // One pass over the following lines without per-element checks: this loop is the
-            // part of a keystroke that grows with the file.
-            let first = firstLine + newLines.count
-            lines.withUnsafeMutableBufferPointer { buffer in
-                for index in first..<buffer.count { buffer[index].utf8Start &+= delta }
-            }
-        }
+        // The starts of the following lines move by `delta`, lazily: the part of a keystroke
+        // that would otherwise grow with the file.
+        starts.replaceSubrange(firstLine..<(lastLine + 1), with: newStarts, shiftingFollowingBy: delta)
         utf8Count = newText.count
     }
 }

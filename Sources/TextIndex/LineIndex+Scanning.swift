@@ -7,8 +7,8 @@
 // fails it is rescanned byte by byte.
 
 extension LineIndex {
-    /// Appends the lines of `text[utf8Range]` to `lines` and returns the offset where the
-    /// unterminated rest begins.
+    /// Appends the lines of `text[utf8Range]` to `lines`, and where they start to `starts`, and
+    /// returns the offset where the unterminated rest begins.
     ///
     /// When `isDocumentEnd` is true the range runs to the end of the text and the rest (maybe
     /// empty) is appended as the last line. Otherwise the range should end just after a line
@@ -19,7 +19,8 @@ extension LineIndex {
     ///
     /// - Complexity: O(*n*) in the length of the range.
     static func scanLines(
-        in text: UnsafeBufferPointer<UInt8>, utf8Range: Range<Int>, isDocumentEnd: Bool, into lines: inout [Line]
+        in text: UnsafeBufferPointer<UInt8>, utf8Range: Range<Int>, isDocumentEnd: Bool, into lines: inout [Line],
+        starts: inout [Int]
     ) -> Int {
         let end = min(max(utf8Range.upperBound, 0), text.count)
         var index = min(max(utf8Range.lowerBound, 0), end)
@@ -48,9 +49,10 @@ extension LineIndex {
 
             let byte = text[index]
             if byte == 0x0A {
-                lines.append(
+                starts.append(lineStart)
+                    lines.append(
                     Line(
-                        utf8Start: lineStart, utf8ContentLength: index - lineStart,
+                        utf8ContentLength: index - lineStart,
                         wideCharacters: takeCopy(of: &wideCharacters)))
                 index += 1
                 lineStart = index
@@ -58,9 +60,10 @@ extension LineIndex {
                 let contentEnd = index
                 index += 1
                 if index < end, text[index] == 0x0A { index += 1 }
-                lines.append(
+                starts.append(lineStart)
+                    lines.append(
                     Line(
-                        utf8Start: lineStart, utf8ContentLength: contentEnd - lineStart,
+                        utf8ContentLength: contentEnd - lineStart,
                         wideCharacters: takeCopy(of: &wideCharacters)))
                 lineStart = index
             } else if byte < 0x80 {
@@ -73,9 +76,10 @@ extension LineIndex {
             }
         }
         if isDocumentEnd {
-            lines.append(
+            starts.append(lineStart)
+                lines.append(
                 Line(
-                    utf8Start: lineStart, utf8ContentLength: end - lineStart,
+                    utf8ContentLength: end - lineStart,
                     wideCharacters: takeCopy(of: &wideCharacters)))
             return end
         }

@@ -73,21 +73,19 @@ public struct LineIndex: Sendable, Equatable {
         }
     }
 
-    /// One line of the text.
+    /// One line of the text, apart from where it starts.
     struct Line: Sendable, Equatable {
-        /// The UTF-8 offset of the line's first byte.
-        var utf8Start: Int
         /// The UTF-8 length of the line without its terminator.
         var utf8ContentLength: Int
         /// The line's non-ASCII characters in order; empty (and unallocated) for ASCII lines.
         var wideCharacters: [WideCharacter]
-
-        /// The UTF-8 offset just after the line's content, where its terminator starts.
-        var utf8ContentEnd: Int { utf8Start + utf8ContentLength }
     }
 
     /// All lines in order; never empty, since even an empty text has one line.
     var lines: [Line]
+    /// The UTF-8 offset of each line's first byte, kept apart so that an edit moves the starts
+    /// after it lazily (see `ShiftingOffsets`).
+    var starts: ShiftingOffsets
 
     /// The length of the indexed text in UTF-8 bytes.
     public internal(set) var utf8Count: Int
@@ -97,9 +95,12 @@ public struct LineIndex: Sendable, Equatable {
     /// - Complexity: O(*n*) in the length of `text`, skipping ASCII eight bytes at a time.
     public init(utf8 text: UnsafeBufferPointer<UInt8>) {
         var lines: [Line] = []
+        var starts: [Int] = []
         lines.reserveCapacity(text.count / 32 + 1)
-        _ = LineIndex.scanLines(in: text, utf8Range: 0..<text.count, isDocumentEnd: true, into: &lines)
+        starts.reserveCapacity(text.count / 32 + 1)
+        _ = LineIndex.scanLines(in: text, utf8Range: 0..<text.count, isDocumentEnd: true, into: &lines, starts: &starts)
         self.lines = lines
+        self.starts = ShiftingOffsets(starts)
         self.utf8Count = text.count
     }
 
@@ -123,7 +124,7 @@ public struct LineIndex: Sendable, Equatable {
     public func utf8Offset(ofLineStart line: Int) -> Int {
         guard line >= 0 else { return 0 }
         guard line < lines.count else { return utf8Count }
-        return lines[line].utf8Start
+        return starts[line]
     }
 
     /// The UTF-8 offset where the content of the zero-based `line` ends, before its terminator;
@@ -133,7 +134,7 @@ public struct LineIndex: Sendable, Equatable {
     public func utf8Offset(ofLineContentEnd line: Int) -> Int {
         guard line >= 0 else { return 0 }
         guard line < lines.count else { return utf8Count }
-        return lines[line].utf8ContentEnd
+        return starts[line] + lines[line].utf8ContentLength
     }
 
     /// The UTF-8 range of the content of the zero-based `line`, without its terminator
@@ -149,18 +150,8 @@ public struct LineIndex: Sendable, Equatable {
     ///
     /// - Complexity: O(log *L*) for *L* lines.
     public func line(containingUTF8Offset utf8Offset: Int) -> Int {
-        // The last line whose start is at or before the offset.
-        var low = 0
-        var high = lines.count
-        while high - low > 1 {
-            let middle = low + (high - low) / 2
-            if lines[middle].utf8Start <= utf8Offset {
-                low = middle
-            } else {
-                high = middle
-            }
-        }
-        return low
+        // The last line whose start is at or before the offset (the first starts at 0).
+        max(0, starts.lastIndex(atOrBefore: utf8Offset))
     }
 
     /// The length of the content of the zero-based `line` in `encoding`'s units; 0 for a line
@@ -186,7 +177,7 @@ public struct LineIndex: Sendable, Equatable {
         let clamped = min(max(utf8Offset, 0), utf8Count)
         let lineNumber = line(containingUTF8Offset: clamped)
         let record = lines[lineNumber]
-        let column = min(clamped - record.utf8Start, record.utf8ContentLength)
+        let column = min(clamped - starts[lineNumber], record.utf8ContentLength)
         let wide = record.wideCharacters
         // The wide characters that start before `column`.
         let before = wide.partitionPoint { $0.offset >= column }
@@ -211,18 +202,19 @@ public struct LineIndex: Sendable, Equatable {
         guard position.line >= 0 else { return 0 }
         guard position.line < lines.count else { return utf8Count }
         let record = lines[position.line]
+        let lineStart = starts[position.line]
         // A line has no more units than bytes, so this clamp loses nothing and keeps the
         // additions below from overflowing.
         let character = min(max(position.character, 0), record.utf8ContentLength)
         let wide = record.wideCharacters
         // The wide characters whose first unit comes before `character`.
         let before = wide.partitionPoint { $0.offset - $0.excessBefore(in: encoding) >= character }
-        guard before > 0 else { return record.utf8Start + character }
+        guard before > 0 else { return lineStart + character }
         let last = wide[before - 1]
         if character < last.offset - last.excessBefore(in: encoding) + last.length(in: encoding) {
-            return record.utf8Start + last.offset
+            return lineStart + last.offset
         }
-        return record.utf8Start + min(character + last.excessThrough(in: encoding), record.utf8ContentLength)
+        return lineStart + min(character + last.excessThrough(in: encoding), record.utf8ContentLength)
     }
 }
 

@@ -140,7 +140,7 @@ private struct Typist {
 }
 
 /// The Python standard library's folder, as the machine's python3 reports it.
-private func pythonStandardLibrary() -> String? {
+func pythonStandardLibrary() -> String? {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"]

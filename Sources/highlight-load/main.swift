@@ -13,9 +13,13 @@ import Seeded
 //   N texts of the corpus for the session, as the Highlight code action does, before typing:
 //   TODO and FIXME as words, then ABC-1, ABC-2… literally; `--mark-words A,B,…` marks those words.)
 //   (`--soak` runs the reliability soak instead; see Soak.swift. `--during` measures keystrokes
-//   during long work; see During.swift.)
+//   during long work; see During.swift. `--keystroke` measures one edit's round trip in a 10-line
+//   and a 100,000-line document, next to a baseline server; see Keystroke.swift.)
 
 if CommandLine.arguments.dropFirst().first == "--soak" { exit(runSoak(Array(CommandLine.arguments.dropFirst(2)))) }
+if CommandLine.arguments.dropFirst().first == "--keystroke" {
+    exit(runKeystroke(Array(CommandLine.arguments.dropFirst(2)), serverPath: ".build/release/highlight-ls"))
+}
 if CommandLine.arguments.dropFirst().first == "--during" {
     exit(runDuring(Array(CommandLine.arguments.dropFirst(2)), serverPath: ".build/release/highlight-ls"))
 }

@@ -160,6 +160,6 @@ import Testing
         let scopes = (0..<text.count).map { index.scope(atUTF8Offset: $0) }
         let letters = scopes.map { $0 == .code ? "." : $0 == .comment ? "c" : "s" }.joined()
         #expect(letters == "..ccccccc.sss.." + "..cccc")
-        #expect(index.lineStarts == [0, 15])
+        #expect(index.lineStarts.values == [0, 15])
     }
 }

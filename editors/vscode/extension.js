@@ -1,16 +1,18 @@
 // highlight-ls for VS Code: finds and checks the server binary, starts it for every file, and
 // draws the exact style of every highlight with TextEditorDecorationTypes, updated on
-// `highlight/publishDecorations`.
+// `highlight/publishDecorations`: the whole document once, then after each edit only the lines
+// that changed (docs/PROTOCOL.md, "Decorations that follow edits").
 //
 // Plain JavaScript, so there is no build step. The pure parts live in their own modules, tested
-// with `node --test` without VS Code: the decoration mapping (decorations.js), the settings
-// (settings.js) and the binary lookup (serverBinary.js). vscode-languageclient is used only in
-// languageClient.js.
+// with `node --test` without VS Code: the decoration mapping (decorations.js), each document's
+// decorations and how a delta updates them (decorationModel.js), the settings (settings.js) and
+// the binary lookup (serverBinary.js). vscode-languageclient is used only in languageClient.js.
 'use strict';
 
 const vscode = require('vscode');
 const { createServerClient } = require('./languageClient');
-const { planDecorations, isStale } = require('./decorations');
+const { isStale } = require('./decorations');
+const { DocumentDecorations } = require('./decorationModel');
 const { namespace, serverSectionName, serverSection, configuredServerPath } = require('./settings');
 const { findServer, checkServerVersion, problemMessage } = require('./serverBinary');
 const { createFindView } = require('./findView');
@@ -29,8 +31,16 @@ function newState(context) {
     client: undefined,
     /** One decoration type per distinct style, shared by all editors: style key -> type. */
     decorationTypes: new Map(),
-    /** The latest payload of each document, by the URI string the server knows. */
-    latestByUri: new Map(),
+    /**
+     * Each document's decorations, by the URI string the server knows: `{ model, needsWhole,
+     * pending, missed }` (see onDecorations).
+     */
+    documents: new Map(),
+    /**
+     * The model each editor was last drawn from in full. An editor drawn from the current model
+     * only needs the types a delta changed; any other needs everything.
+     */
+    drawnFrom: new WeakMap(),
     /** Serialises starts and stops, so a burst of setting changes cannot start two servers. */
     queue: Promise.resolve(),
   };
@@ -68,49 +78,168 @@ function decorationType(entry) {
   return type;
 }
 
-/** Draws a payload in one editor: every type not used by it is cleared there. */
-function draw(editor, payload) {
-  const document = editor.document;
-  if (isStale(payload, document.version)) return;
-  const plan = planDecorations(payload, (line) => (line < document.lineCount ? document.lineAt(line).text : undefined));
+/** A single-line Range, as the model makes them. */
+function makeRange(line, start, end) {
+  return new vscode.Range(line, start, line, end);
+}
+
+/** What the model needs of a document (at the payload's version): its lines' text and length. */
+function environmentOf(document) {
+  if (!document) return { makeRange };
+  const text = (line) => (line < document.lineCount ? document.lineAt(line).text : undefined);
+  return {
+    makeRange,
+    lineText: text,
+    lineLength: (line) => {
+      const lineText = text(line);
+      return typeof lineText === 'string' ? lineText.length : undefined;
+    },
+  };
+}
+
+/** The open document the server calls `uri`, from the visible editors or the workspace's documents. */
+function documentOf(uri) {
+  const editor = vscode.window.visibleTextEditors.find((candidate) => protocolUri(candidate.document.uri) === uri);
+  if (editor) return editor.document;
+  const documents = Array.isArray(vscode.workspace.textDocuments) ? vscode.workspace.textDocuments : [];
+  return documents.find((document) => protocolUri(document.uri) === uri);
+}
+
+function editorsOf(uri) {
+  return vscode.window.visibleTextEditors.filter((editor) => protocolUri(editor.document.uri) === uri);
+}
+
+/** Whether `model` describes an older state than `document`. */
+function modelIsStale(model, document) {
+  return isStale({ textDocument: { version: model.version } }, document.version);
+}
+
+/** Sets one slot's ranges in an editor; a type never created is not made just to be emptied. */
+function setSlot(editor, model, index) {
+  const slot = model.slots[index];
+  const entry = { key: slot.key, kind: slot.kind, options: slot.options };
+  const ranges = model.rangesOf(index, environmentOf(editor.document).lineLength);
+  if (ranges.length === 0 && !state.decorationTypes.has(slot.key)) return;
+  editor.setDecorations(decorationType(entry), ranges);
+}
+
+/** Draws a model in one editor in full: every type it does not use is cleared there. */
+function draw(editor, model) {
+  if (modelIsStale(model, editor.document)) {
+    // The next payload brings the document's version; until then this editor is not drawn from
+    // the model, so a delta on it draws it in full.
+    state.drawnFrom.delete(editor);
+    return;
+  }
   const used = new Set();
-  for (const entry of plan) {
-    if (entry.kind) {
-      // A line mark is set on its line's text.
-      const lines = entry.lines.filter((line) => line < document.lineCount);
-      if (lines.length === 0) continue;
-      used.add(entry.key);
-      editor.setDecorations(decorationType(entry), lines.map((line) => document.lineAt(line).range));
-      continue;
-    }
-    // A style that draws nothing on its ranges (line marks only) needs no type.
-    if (entry.ranges.length === 0 || Object.keys(entry.options).length === 0) continue;
-    used.add(entry.key);
-    const ranges = entry.ranges.map((range) => new vscode.Range(range.line, range.startCharacter, range.line, range.endCharacter));
-    editor.setDecorations(decorationType(entry), ranges);
+  for (const index of model.drawOrder()) {
+    used.add(model.slots[index].key);
+    setSlot(editor, model, index);
   }
   for (const [key, type] of state.decorationTypes) {
     if (!used.has(key)) editor.setDecorations(type, []);
   }
+  state.drawnFrom.set(editor, model);
 }
 
+/** The state of a document's decorations, made on first use. */
+function documentState(uri) {
+  let entry = state.documents.get(uri);
+  if (!entry) {
+    entry = {
+      /** The decorations last applied (a DocumentDecorations), or undefined. */
+      model: undefined,
+      /** A payload was dropped: deltas wait for a whole payload to build on. */
+      needsWhole: false,
+      /** A `highlight/decorations` request is out. */
+      pending: false,
+      /** A payload for the document's version was dropped while the request was out. */
+      missed: false,
+    };
+    state.documents.set(uri, entry);
+  }
+  return entry;
+}
+
+/**
+ * Handles a payload, whole or delta; returns whether it was applied.
+ *
+ * A whole payload replaces the model unless it is older than the model or the document. A delta
+ * applies only when it follows the payload last applied (`previousResultId`) and is for the
+ * document's current version; otherwise it is dropped, later deltas wait for a whole payload,
+ * and once a payload for the current version has come, the whole set is asked for with
+ * `highlight/decorations` (one request at a time).
+ */
 function onDecorations(payload) {
   const uri = payload && payload.textDocument && payload.textDocument.uri;
-  if (!state || typeof uri !== 'string') return;
-  // Keep the newest payload: a late answer to a refresh must not replace a newer notification.
-  const known = state.latestByUri.get(uri);
-  if (known && isStale(payload, known.textDocument.version)) return;
-  state.latestByUri.set(uri, payload);
-  for (const editor of vscode.window.visibleTextEditors) {
-    if (protocolUri(editor.document.uri) === uri) draw(editor, payload);
+  if (!state || typeof uri !== 'string') return false;
+  const entry = documentState(uri);
+  const document = documentOf(uri);
+  const version = payload.textDocument.version;
+  if (payload.edit === undefined) return applyWhole(uri, entry, payload, document);
+  const model = entry.model;
+  const follows = Boolean(model) && !entry.needsWhole && payload.previousResultId !== undefined && payload.previousResultId === model.resultId;
+  const current = !document || version === document.version;
+  const changed = follows && current ? model.applyDelta(payload, environmentOf(document)) : undefined;
+  if (changed) {
+    for (const editor of editorsOf(uri)) {
+      if (state.drawnFrom.get(editor) !== model) draw(editor, model);
+      else for (const index of changed) setSlot(editor, model, index);
+    }
+    return true;
   }
+  entry.needsWhole = true;
+  // A delta for an older version says the document has moved on: the payload for the current
+  // version is on its way, and asking before it comes would bring an answer that is stale too.
+  if (current) requestWhole(uri, entry);
+  return false;
+}
+
+function applyWhole(uri, entry, payload, document) {
+  // A late answer to a request must not replace a newer notification.
+  if (entry.model && isStale(payload, entry.model.version)) return false;
+  if (document && isStale(payload, document.version)) {
+    // Later deltas build on this payload, which was not applied.
+    if (payload.resultId !== undefined) entry.needsWhole = true;
+    return false;
+  }
+  entry.model = DocumentDecorations.fromPayload(payload, environmentOf(document));
+  entry.needsWhole = false;
+  entry.missed = false;
+  for (const editor of editorsOf(uri)) draw(editor, entry.model);
+  return true;
+}
+
+/** Asks for a document's whole decorations, unless a request is already out. */
+function requestWhole(uri, entry) {
+  if (entry.pending) {
+    entry.missed = true;
+    return;
+  }
+  const owner = state;
+  const client = owner.client;
+  if (!client) return;
+  entry.pending = true;
+  entry.missed = false;
+  Promise.resolve(client.sendRequest(decorationsRequest, { textDocument: { uri } })).then((answer) => {
+    entry.pending = false;
+    // A restart or a closed document made this request moot.
+    if (state !== owner || owner.client !== client || owner.documents.get(uri) !== entry) return;
+    const applied = Boolean(answer) && onDecorations(answer);
+    // The answer was already stale, and the payload for the version after it was dropped while
+    // the request was out: nothing else would ask again, so ask now.
+    if (!applied && entry.needsWhole && entry.missed) requestWhole(uri, entry);
+  }, (error) => {
+    entry.pending = false;
+    log(`${decorationsRequest}: ${error && error.message ? error.message : error}`);
+  });
 }
 
 function redrawVisibleEditors() {
   if (!state) return;
   for (const editor of vscode.window.visibleTextEditors) {
-    const payload = state.latestByUri.get(protocolUri(editor.document.uri));
-    if (payload) draw(editor, payload);
+    const entry = state.documents.get(protocolUri(editor.document.uri));
+    if (entry && entry.model) draw(editor, entry.model);
   }
 }
 
@@ -125,8 +254,9 @@ function clientOptions(decorations) {
   return {
     documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
     outputChannel: state.output,
-    // VS Code columns are UTF-16 code units, the protocol's default.
-    initializationOptions: decorations ? { decorations: { positionEncoding: 'utf-16' } } : {},
+    // VS Code columns are UTF-16 code units, the protocol's default. With `delta`, an edit
+    // brings only the lines it changed, so a keystroke in a long file costs what it changed.
+    initializationOptions: decorations ? { decorations: { positionEncoding: 'utf-16', delta: true } } : {},
     middleware: {
       workspace: {
         // Answer the server's section from the `highlightLs` settings, with the keys the user set
@@ -194,7 +324,8 @@ async function stop() {
 /** Forgets every payload and disposes every decoration type of an activation. */
 function clearAll(owner = state) {
   if (!owner) return;
-  owner.latestByUri.clear();
+  owner.documents.clear();
+  owner.drawnFrom = new WeakMap();
   for (const type of owner.decorationTypes.values()) type.dispose();
   owner.decorationTypes.clear();
 }
@@ -238,7 +369,7 @@ async function activate(context) {
   context.subscriptions.push(
     state.output,
     vscode.window.onDidChangeVisibleTextEditors(redrawVisibleEditors),
-    vscode.workspace.onDidCloseTextDocument((document) => state && state.latestByUri.delete(protocolUri(document.uri))),
+    vscode.workspace.onDidCloseTextDocument((document) => state && state.documents.delete(protocolUri(document.uri))),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
     // Trusting the workspace may bring its highlightLs.path into play.
     vscode.workspace.onDidGrantWorkspaceTrust(restart),

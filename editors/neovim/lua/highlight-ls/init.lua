@@ -5,8 +5,14 @@
 -- single-line ranges (line, startCharacter, endCharacter, styleIndex). We ask for byte columns
 -- (`positionEncoding = "utf-8"`), which is what extmarks use, so no conversion is needed in
 -- the common case. Each distinct style gets a highlight group of its own (`HighlightLs<Rule>`),
--- and every range becomes one extmark in the `highlight-ls` namespace. A new notification for
--- a buffer replaces all of that buffer's extmarks; an empty `ranges` clears them.
+-- and every range becomes one extmark in the `highlight-ls` namespace. A whole payload for a
+-- buffer replaces all of that buffer's extmarks; an empty `ranges` clears them.
+--
+-- We also ask for deltas (`delta = true`): after an edit the server sends only the lines that
+-- changed, and the plugin redraws those lines alone, so an edit in a long file costs what it
+-- changed. The extmarks of every other line moved with the text. A delta is drawn only over the
+-- payload it names and for the buffer's current version; otherwise the plugin asks for the
+-- whole set (`highlight/decorations`) once a payload for the current version arrives.
 --
 -- The built-in styles follow the colour scheme (their groups link to `Todo` and `Diagnostic*`);
 -- a style the user wrote in .highlights.json or settings is drawn exactly.
@@ -445,6 +451,40 @@ local function supports_semantic_tokens(client)
     and client.server_capabilities.semanticTokensProvider ~= nil
 end
 
+-- What each buffer's extmarks stand for -----------------------------------------------------
+--
+-- After an edit the server sends only the lines that changed (a delta) on top of the payload it
+-- sent before; every other line keeps its extmarks, which moved with the text. A delta may only
+-- be drawn over the very payload it names, so each buffer remembers the one it drew last:
+--   client_id     the client that sent it
+--   result_id     its resultId; nil when the extmarks stand for no known payload (nothing drawn
+--                 yet, a payload dropped, the namespace cleared), and then no delta is drawn
+--   styles        its style table and what was derived from it: groups (0-based style index to
+--   groups        highlight group), style_count (how many styles have their group) and
+--   style_count   mark_options (the options of line-mark extmarks by sign and line style). A
+--   mark_options  delta's table keeps every earlier index, so only the styles appended are new.
+--   requesting    the client whose highlight/decorations request (the whole set) is on its way
+local decoration_states = {}
+
+local function decoration_state(bufnr)
+  local state = decoration_states[bufnr]
+  if not state then
+    state = {}
+    decoration_states[bufnr] = state
+  end
+  return state
+end
+
+-- Forgets what a buffer's extmarks stand for, after they were cleared or a payload was dropped:
+-- no delta can be drawn over them any more, so the whole set is asked for instead.
+local function forget_decorations(bufnr)
+  local state = decoration_states[bufnr]
+  if state then
+    state.client_id, state.result_id = nil, nil
+    state.styles, state.groups, state.style_count, state.mark_options = nil, nil, nil, nil
+  end
+end
+
 -- Turning highlighting on and off ------------------------------------------------------------
 --
 -- `vim.g.highlight_ls_enabled` (default true) is the global switch; `vim.b.highlight_ls_enabled`,
@@ -468,6 +508,7 @@ end
 
 local function hide(bufnr)
   api.nvim_buf_clear_namespace(bufnr, M.namespace, 0, -1)
+  forget_decorations(bufnr)
   for _, client in ipairs(M.clients(bufnr)) do
     if supports_semantic_tokens(client) then
       pcall(vim.lsp.semantic_tokens.stop, bufnr, client.id)
@@ -639,11 +680,136 @@ local function line_mark_options(styles, sign_style, line_style, cache)
   return options
 end
 
---- Draws a `highlight/publishDecorations` payload: replaces the buffer's extmarks.
+-- The highlight group of every style not seen before in the buffer's style table: a whole
+-- payload starts the table afresh, a delta appends to it.
+local function extend_groups(state, styles)
+  state.groups = state.groups or {}
+  state.mark_options = state.mark_options or {}
+  for index = (state.style_count or 0) + 1, #styles do
+    local style = styles[index]
+    if type(style) == "table" then
+      state.groups[index - 1] = M.group_for_style(style)
+    end
+  end
+  state.style_count = math.max(state.style_count or 0, #styles)
+  state.styles = styles
+end
+
+-- Places the extmarks of `ranges` and `lines` that lie on lines first..<last (past the buffer's
+-- end counts as its end). Entries elsewhere, malformed or with an unknown style are skipped.
+local function draw(bufnr, state, ranges, lines, encoding, first, last)
+  local line_count = api.nvim_buf_line_count(bufnr)
+  if last > line_count then
+    last = line_count
+  end
+  local groups = state.groups
+  local line_cache = {}
+  -- One options table for every extmark: a large file has tens of thousands of ranges.
+  local mark = { priority = M.options.priority, strict = false }
+  local set_extmark, namespace = api.nvim_buf_set_extmark, M.namespace
+  for offset = 1, #ranges - 3, 4 do
+    local line, start, finish, style_index = ranges[offset], ranges[offset + 1], ranges[offset + 2], ranges[offset + 3]
+    if is_index(line) and is_index(start) and is_index(finish) and groups[style_index] and line >= first and line < last then
+      local start_col = byte_column(bufnr, line, start, encoding, line_cache)
+      local end_col = byte_column(bufnr, line, finish, encoding, line_cache)
+      if end_col > start_col then
+        mark.end_row, mark.end_col, mark.hl_group = line, end_col, groups[style_index]
+        pcall(set_extmark, bufnr, namespace, line, start_col, mark)
+      end
+    end
+  end
+  for offset = 1, #lines - 2, 3 do
+    local line = lines[offset]
+    if is_index(line) and line >= first and line < last then
+      local options = line_mark_options(state.styles, lines[offset + 1], lines[offset + 2], state.mark_options)
+      if options then
+        pcall(set_extmark, bufnr, namespace, line, 0, options)
+      end
+    end
+  end
+end
+
+-- Asks `client` for the whole set of a buffer's decorations and draws the answer. Without
+-- `again`, nothing is asked while an earlier request for the buffer is on its way, so a run of
+-- deltas that cannot be drawn costs one request.
+local function request_decorations(bufnr, client, again)
+  local state = decoration_state(bufnr)
+  if not again and state.requesting and vim.lsp.get_client_by_id(state.requesting) then
+    return
+  end
+  state.requesting = client.id
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+  local ok, sent = pcall(client_request, client, M.decorations_request, params, function(err, result)
+    if decoration_state(bufnr).requesting == client.id then
+      decoration_state(bufnr).requesting = nil
+    end
+    if not err and type(result) == "table" and api.nvim_buf_is_valid(bufnr) then
+      M.apply_decorations(result, client.id)
+    end
+  end, bufnr)
+  if not ok or not sent then
+    state.requesting = nil
+  end
+end
+
+-- A delta that cannot be drawn (`version`: the one it is for) leaves the extmarks standing for
+-- no known payload. Once a payload for the buffer's current version arrives, the whole set for
+-- that version is asked for; an older one means the buffer changed since, and the server's
+-- payload for the change comes next.
+local function after_dropped_delta(bufnr, client_id, version, current)
+  forget_decorations(bufnr)
+  if version ~= current then
+    return
+  end
+  local client = client_id and vim.lsp.get_client_by_id(client_id) or M.clients(bufnr)[1]
+  if client then
+    request_decorations(bufnr, client, false)
+  end
+end
+
+-- Draws a delta: what was drawn on lines startLine..<endLine goes, the delta's ranges and line
+-- marks come in its place, and every other line keeps its extmarks.
+local function apply_delta(bufnr, result, edit, client_id)
+  local version = result.textDocument.version
+  local current = buffer_version(bufnr)
+  local first, last = edit.startLine, edit.endLine
+  if not (is_index(first) and is_index(last) and last >= first) then
+    after_dropped_delta(bufnr, client_id, version, current)
+    return nil, "malformed edit"
+  end
+  if type(version) ~= "number" or version ~= current then
+    after_dropped_delta(bufnr, client_id, version, current)
+    return nil, "stale version " .. tostring(version) .. " ~= " .. tostring(current)
+  end
+  local state = decoration_state(bufnr)
+  local previous = result.previousResultId
+  if state.result_id == nil or previous ~= state.result_id or client_id ~= state.client_id then
+    local drawn = tostring(state.result_id)
+    after_dropped_delta(bufnr, client_id, version, current)
+    return nil, "broken chain: the delta is on " .. tostring(previous) .. ", the buffer shows " .. drawn
+  end
+  if type(result.styles) == "table" then
+    extend_groups(state, result.styles)
+  end
+  if last > first then
+    api.nvim_buf_clear_namespace(bufnr, M.namespace, first, last)
+  end
+  local ranges = type(edit.ranges) == "table" and edit.ranges or {}
+  local lines = type(edit.lines) == "table" and edit.lines or {}
+  draw(bufnr, state, ranges, lines, result.positionEncoding or "utf-16", first, last)
+  state.result_id = result.resultId
+  return bufnr
+end
+
+--- Draws a `highlight/publishDecorations` payload, or the answer to `highlight/decorations`:
+--- a whole payload replaces the buffer's extmarks, a delta (with `edit`) those of the lines it
+--- covers. `client_id` is the client that sent it (a delta must come from the client whose
+--- payload it builds on).
 ---
 --- Returns the buffer drawn, or nil with a reason when the payload was ignored (unknown
---- document, stale version, malformed payload, highlighting turned off).
-function M.apply_decorations(result)
+--- document, stale version, a delta on another payload than the one drawn, malformed payload,
+--- highlighting turned off).
+function M.apply_decorations(result, client_id)
   if type(result) ~= "table" or type(result.textDocument) ~= "table" then
     return nil, "malformed payload"
   end
@@ -653,65 +819,45 @@ function M.apply_decorations(result)
   end
   if not M.is_enabled(bufnr) then
     api.nvim_buf_clear_namespace(bufnr, M.namespace, 0, -1)
+    forget_decorations(bufnr)
     return nil, "disabled"
+  end
+  if type(result.edit) == "table" then
+    return apply_delta(bufnr, result, result.edit, client_id)
   end
   local version = result.textDocument.version
   local current = buffer_version(bufnr)
   if type(version) == "number" and current and version < current then
-    -- The buffer has changed since; the server sends the newer state after our didChange.
+    -- The buffer has changed since; the server sends the newer state after our didChange. A
+    -- delta on this payload will follow, which cannot be drawn now.
+    forget_decorations(bufnr)
     return nil, "stale version " .. version .. " < " .. current
   end
-  local styles = type(result.styles) == "table" and result.styles or {}
-  local ranges = type(result.ranges) == "table" and result.ranges or {}
-  local encoding = result.positionEncoding or "utf-16"
-  local groups = {}
-  for index, style in ipairs(styles) do
-    if type(style) == "table" then
-      groups[index - 1] = M.group_for_style(style)
-    end
-  end
+  forget_decorations(bufnr)
+  local state = decoration_state(bufnr)
+  extend_groups(state, type(result.styles) == "table" and result.styles or {})
   api.nvim_buf_clear_namespace(bufnr, M.namespace, 0, -1)
-  local line_count = api.nvim_buf_line_count(bufnr)
-  local line_cache = {}
-  -- One options table for every extmark: a large file has tens of thousands of ranges.
-  local mark = { priority = M.options.priority, strict = false }
-  local set_extmark, namespace = api.nvim_buf_set_extmark, M.namespace
-  for offset = 1, #ranges - 3, 4 do
-    local line, first, last, style_index = ranges[offset], ranges[offset + 1], ranges[offset + 2], ranges[offset + 3]
-    if is_index(line) and is_index(first) and is_index(last) and groups[style_index] and line < line_count then
-      local start_col = byte_column(bufnr, line, first, encoding, line_cache)
-      local end_col = byte_column(bufnr, line, last, encoding, line_cache)
-      if end_col > start_col then
-        mark.end_row, mark.end_col, mark.hl_group = line, end_col, groups[style_index]
-        pcall(set_extmark, bufnr, namespace, line, start_col, mark)
-      end
-    end
-  end
+  local ranges = type(result.ranges) == "table" and result.ranges or {}
   local lines = type(result.lines) == "table" and result.lines or {}
-  local mark_cache = {}
-  for offset = 1, #lines - 2, 3 do
-    local line = lines[offset]
-    if is_index(line) and line < line_count then
-      local options = line_mark_options(styles, lines[offset + 1], lines[offset + 2], mark_cache)
-      if options then
-        pcall(set_extmark, bufnr, namespace, line, 0, options)
-      end
-    end
-  end
+  draw(bufnr, state, ranges, lines, result.positionEncoding or "utf-16", 0, math.huge)
+  state.client_id, state.result_id = client_id, result.resultId
   return bufnr
 end
 
 --- The handler of `highlight/publishDecorations` (signature of Neovim 0.5.1+ handlers).
-function M.on_publish_decorations(err, result, _ctx, _config)
+function M.on_publish_decorations(err, result, ctx, _config)
   if err then
     return
   end
-  M.apply_decorations(result)
+  M.apply_decorations(result, type(ctx) == "table" and ctx.client_id or nil)
 end
 
 --- Removes every decoration from a buffer (0 for the current one) until the next update.
 function M.clear(bufnr)
-  api.nvim_buf_clear_namespace(bufnr or 0, M.namespace, 0, -1)
+  bufnr = resolve_buffer(bufnr)
+  api.nvim_buf_clear_namespace(bufnr, M.namespace, 0, -1)
+  -- The next delta would draw only its own lines; the whole set is asked for instead.
+  forget_decorations(bufnr)
 end
 
 --- Asks the server for a buffer's decorations and draws them (0 for the current buffer).
@@ -721,12 +867,7 @@ function M.refresh(bufnr)
     return
   end
   for _, client in ipairs(M.clients(bufnr)) do
-    local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
-    client_request(client, M.decorations_request, params, function(err, result)
-      if not err and type(result) == "table" then
-        M.apply_decorations(result)
-      end
-    end, bufnr)
+    request_decorations(bufnr, client, true)
   end
 end
 
@@ -1130,7 +1271,14 @@ function M.client_config()
   local options = M.options
   local init_options = vim.deepcopy(options.init_options or {})
   if options.decorations then
-    init_options.decorations = { positionEncoding = "utf-8" }
+    -- Byte columns, as extmarks want, and deltas after edits. Keys the user gives in
+    -- `init_options.decorations` win, so `{ decorations = { delta = false } }` brings back a
+    -- whole payload after every edit.
+    local decorations = { positionEncoding = "utf-8", delta = true }
+    if type(init_options.decorations) == "table" then
+      decorations = vim.tbl_extend("force", decorations, init_options.decorations)
+    end
+    init_options.decorations = decorations
   end
   local capabilities = options.capabilities or vim.lsp.protocol.make_client_capabilities()
   if not semantic_tokens_wanted() then

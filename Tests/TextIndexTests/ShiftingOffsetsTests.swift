@@ -1,0 +1,38 @@
+import Seeded
+import Testing
+
+@testable import TextIndex
+
+/// Offsets moved lazily read the same as an array moved eagerly, after any replacements.
+@Suite struct ShiftingOffsetsTests {
+    @Test(arguments: UInt64(1)...8)
+    func randomReplacementsEqualAnArrayMovedAtOnce(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var reference = (0..<40).map { $0 * 10 }
+        var offsets = ShiftingOffsets(reference)
+        for step in 0..<400 {
+            let lower = random.next(below: reference.count + 1)
+            let upper = min(reference.count, lower + random.next(below: 4))
+            let shift = random.next(below: 21) - 10
+            let base = lower > 0 ? reference[lower - 1] : 0
+            let inserted = (0..<random.next(below: 4)).map { base + $0 + 1 }
+            reference.replaceSubrange(lower..<upper, with: inserted)
+            for index in (lower + inserted.count)..<reference.count { reference[index] += shift }
+            offsets.replaceSubrange(lower..<upper, with: inserted, shiftingFollowingBy: shift)
+            #expect(offsets.values == reference, "seed \(seed), step \(step)")
+            #expect(offsets == ShiftingOffsets(reference))
+            if offsets.values != reference { return }
+        }
+    }
+
+    @Test func lastIndexAtOrBefore() {
+        var offsets = ShiftingOffsets([0, 10, 20, 30])
+        offsets.replaceSubrange(1..<2, with: [12], shiftingFollowingBy: 2)
+        #expect(offsets.values == [0, 12, 22, 32])
+        #expect(offsets.lastIndex(atOrBefore: -1) == -1)
+        #expect(offsets.lastIndex(atOrBefore: 0) == 0)
+        #expect(offsets.lastIndex(atOrBefore: 21) == 1)
+        #expect(offsets.lastIndex(atOrBefore: 22) == 2)
+        #expect(offsets.lastIndex(atOrBefore: 100) == 3)
+    }
+}

@@ -86,6 +86,13 @@ in the workspace takes precedence."
   "Priority of the decoration overlays."
   :type 'integer)
 
+(defcustom highlight-ls-decoration-deltas t
+  "Whether the server sends, after an edit, only the lines that changed.
+Otherwise it sends the decorations of the whole document after every edit,
+which in a long file costs far more to send, read and compare.  Servers
+read this when they start."
+  :type 'boolean)
+
 (defconst highlight-ls-decorations-method "highlight/publishDecorations"
   "The notification that carries decorations.")
 
@@ -151,15 +158,26 @@ A client that connects the buffer then leaves the mode off.")
 (cl-defgeneric highlight-ls--client-version (client)
   "The version of the current buffer that CLIENT counts, or nil.")
 
-(cl-defgeneric highlight-ls--client-request (client method params callback)
+(cl-defgeneric highlight-ls--client-request (client method params callback &optional on-error)
   "Send request METHOD with PARAMS to highlight-ls only, through CLIENT.
-The current buffer's highlight-ls server answers; CALLBACK gets the result.")
+The current buffer's highlight-ls server answers; CALLBACK gets the result,
+or ON-ERROR, called without arguments, learns that none will come (an error
+or a timeout).  Return non-nil when the request was sent.")
 
 (cl-defgeneric highlight-ls--client-connect (client)
   "Connect the current buffer to highlight-ls through CLIENT.")
 
 (cl-defgeneric highlight-ls--client-send-settings (client settings)
   "Tell every highlight-ls server of CLIENT that the settings are SETTINGS.")
+
+(defun highlight-ls-decorations-option ()
+  "The value of `decorations' in the initialization options, or nil for none.
+Columns come in UTF-32 units, which count characters as Emacs does; and
+after edits only the changed lines come, when `highlight-ls-decoration-deltas'
+is on."
+  (when highlight-ls-decorations
+    (append (list :positionEncoding "utf-32")
+            (when highlight-ls-decoration-deltas (list :delta t)))))
 
 (defun highlight-ls--client-attached (client)
   "Note that CLIENT connected the current buffer to highlight-ls.

@@ -64,7 +64,7 @@ test('activation starts the bundled server with the expected options', async () 
   assert.equal(client.name, 'highlight-ls');
   assert.deepEqual(client.serverOptions, { command: path.join(folder, 'server', 'highlight-ls'), args: [], transport: 0 });
   assert.deepEqual(client.clientOptions.documentSelector, [{ scheme: 'file' }, { scheme: 'untitled' }]);
-  assert.deepEqual(client.clientOptions.initializationOptions, { decorations: { positionEncoding: 'utf-16' } });
+  assert.deepEqual(client.clientOptions.initializationOptions, { decorations: { positionEncoding: 'utf-16', delta: true } });
   assert.equal(client.clientOptions.outputChannel, vscode.window.outputChannels[0]);
   assert.deepEqual(callsNamed('registerCommand').map((call) => call[1]).sort(),
     ['highlightLs.nextHighlight', 'highlightLs.previousHighlight', 'highlightLs.refresh', 'highlightLs.refreshHighlights',
@@ -360,7 +360,7 @@ test('the real server\'s decorations, drawn by the extension, cover exactly the 
       await activate({ settings: { 'highlightLs.path': { globalValue: realServer() } } });
       const client = clients[0];
       const options = { ...client.clientOptions.initializationOptions };
-      assert.deepEqual(options, { decorations: { positionEncoding: 'utf-16' } });
+      assert.deepEqual(options, { decorations: { positionEncoding: 'utf-16', delta: true } });
       // The extension asks for UTF-16; the other encodings check the conversion of payloads that use them.
       options.decorations = { positionEncoding: encoding };
       const session = serverSession(realServer());

@@ -178,6 +178,8 @@ const vscode = {
       const folder = `${vscode.workspace.folderUri}/`;
       return text.startsWith(folder) ? text.slice(folder.length) : text;
     },
+    /** The open documents (vscode.workspace.textDocuments), besides those of visible editors. */
+    textDocuments: [],
     onDidSaveTextDocument: event('workspace.onDidSaveTextDocument'),
     onDidCloseTextDocument: event('workspace.onDidCloseTextDocument'),
     onDidChangeConfiguration: event('workspace.onDidChangeConfiguration'),
@@ -262,6 +264,7 @@ function reset({ settings: newSettings = {}, trusted = true } = {}) {
   vscode.workspace.isTrusted = trusted;
   vscode.window.visibleTextEditors = [];
   vscode.window.activeTextEditor = undefined;
+  vscode.workspace.textDocuments = [];
   vscode.window.nextChoice = undefined;
   vscode.window.outputChannels = [];
   vscode.commands.registered.clear();
@@ -275,23 +278,36 @@ function callsNamed(name) {
   return calls.filter((call) => call[0] === name);
 }
 
-/** A text editor showing a document, recording `setDecorations` and `revealRange`. */
+/**
+ * A text document: `lines` is its text, which a test may replace (with `version`) to follow an
+ * edit, as VS Code's TextDocument does.
+ */
+function textDocument(uri, version, lines) {
+  return {
+    uri: { toString: () => uri },
+    version,
+    lines,
+    get lineCount() { return this.lines.length; },
+    lineAt(line) { return { text: this.lines[line], range: new Range(line, 0, line, this.lines[line].length) }; },
+  };
+}
+
+/**
+ * A text editor showing a document, recording `setDecorations` and `revealRange`. The ranges
+ * are copied when recorded: VS Code reads them during the call, so the caller may reuse its array.
+ */
 function editor(uri, version, lines) {
   return {
     calls: [],
     revealed: [],
     selection: new Selection(new Position(0, 0), new Position(0, 0)),
     revealRange(range, type) { this.revealed.push([range, type]); },
-    document: {
-      uri: { toString: () => uri },
-      version,
-      lineCount: lines.length,
-      lineAt: (line) => ({ text: lines[line], range: new Range(line, 0, line, lines[line].length) }),
-    },
-    setDecorations(type, ranges) { this.calls.push([type, ranges]); },
+    document: textDocument(uri, version, lines),
+    setDecorations(type, ranges) { this.calls.push([type, [...ranges]]); },
   };
 }
 
 module.exports = {
   vscode, languageClientModule, Range, Position, Selection, calls, callsNamed, clients, install, reset, configurationChange, editor,
+  textDocument,
 };

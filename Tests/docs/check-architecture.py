@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Checks that every piece of code docs/ARCHITECTURE.md names in backticks exists.
+
+    Tests/docs/check-architecture.py [--self-test]
+
+A span in backticks is checked when it looks like code of ours:
+  - a path (`Regex/LazyDFA.swift`, `scripts/release.sh`, `BackgroundJobs.swift`): some file
+    of the repository ends with it;
+  - a type or a member (`LineIndex`, `RuleSet.RegexCursor`, `markMatchStarts`,
+    `RuleSet.searchWindow(of:in:startLimit:)`): each dotted part is declared in Sources/ or
+    Tests/ (a type, func, var, let, case or init of that name), and a call's argument labels
+    are those of a declared func of that name.
+Words in lower case alone (`rules`, `lines`: configuration keys and prose), options (`--soak`),
+JSON, shell and the few outside names in EXTERNAL are not code of ours and are skipped.
+Exits 1 and names each span it could not find; prints "N passed, N failed" last.
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DOC = os.path.join(ROOT, "docs", "ARCHITECTURE.md")
+
+# Names ARCHITECTURE.md mentions that are the toolchain's or the system's, not ours.
+EXTERNAL = {
+    "Foundation", "FoundationEssentials", "NSCondition", "FileHandle", "Thread", "Int", "Builtin", "Dispatch",
+    "DispatchQueue.concurrentPerform", "String", "Array", "Data", "URL", "Sendable", "Codable", "MAP_POPULATE",
+    "String.Index", "UnsafeBufferPointer", "Character", "fatalError",
+    # The Language Server Protocol's own structures.
+    "CreateFile", "WorkspaceEdit", "CodeAction", "Command", "SymbolInformation", "DocumentSymbol",
+}
+# Files of the user's, not of this repository.
+USER_FILES = {".highlights.json", ".gitignore", ".ignore"}
+
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\((?:[A-Za-z_][A-Za-z0-9_]*:)*\))?$")
+DECLARATION = re.compile(
+    r"\b(?:struct|class|enum|protocol|typealias|actor|extension|func|var|let|case|init|associatedtype)\s+"
+    r"(?:`)?([A-Za-z_][A-Za-z0-9_]*)")
+FUNC_SIGNATURE = re.compile(r"\bfunc\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:<[^>]*>)?\s*\(")
+TOP_FOLDERS = {"Sources", "Tests", "scripts", "editors", "docs", ".github", "schema", "completions", "examples", "Regex"}
+PATH_SUFFIXES = (".swift", ".py", ".sh", ".yml", ".yaml", ".json", ".md", ".lua", ".el", ".js", ".txt", ".transcript")
+
+
+def source_files():
+    for top in ("Sources", "Tests"):
+        for folder, _, names in os.walk(os.path.join(ROOT, top)):
+            for name in names:
+                if name.endswith(".swift"):
+                    yield os.path.join(folder, name)
+
+
+def repository_files():
+    skipped = {".git", ".build", ".build-fuzz", ".venv-editors", ".venv-re2", "node_modules"}
+    for folder, dirs, names in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if d not in skipped]
+        for name in names:
+            yield os.path.relpath(os.path.join(folder, name), ROOT)
+
+
+def labels_of(text, open_paren):
+    """The argument labels of the parameter list that starts at `open_paren` (`_` for none), each
+    with whether the parameter has a default value."""
+    depth = 0
+    end = open_paren
+    while end < len(text):
+        if text[end] in "([<":
+            depth += 1
+        elif text[end] in ")]>" and text[end - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                break
+        end += 1
+    inner = text[open_paren + 1:end]
+    parameters, depth, current = [], 0, ""
+    for offset, character in enumerate(inner):
+        if character in "([<":
+            depth += 1
+        elif character in ")]>" and inner[offset - 1:offset] != "-":
+            depth -= 1
+        if character == "," and depth == 0:
+            parameters.append(current)
+            current = ""
+        else:
+            current += character
+    if current.strip():
+        parameters.append(current)
+    labels = []
+    for parameter in parameters:
+        head = parameter.split(":")[0].strip().split()
+        head = [word for word in head if not word.startswith("@")]
+        if head:
+            labels.append((head[0], "=" in parameter))
+    return labels
+
+
+def index_sources():
+    names, signatures = set(), {}
+    # Modules and targets are names too.
+    with open(os.path.join(ROOT, "Package.swift"), encoding="utf-8") as handle:
+        names.update(re.findall(r'name:\s*"([A-Za-z0-9_-]+)"', handle.read()))
+    for path in source_files():
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        names.update(DECLARATION.findall(text))
+        for match in FUNC_SIGNATURE.finditer(text):
+            signatures.setdefault(match.group(1), []).append(labels_of(text, match.end() - 1))
+    return names, signatures
+
+
+def is_path(span):
+    if span in USER_FILES or re.search(r"[\s*\\$]", span):
+        return False
+    top = span.split("/")[0]
+    return span.endswith(PATH_SUFFIXES) or (("/" in span) and top in TOP_FOLDERS) or span in {"Regex/"}
+
+
+def is_code(span):
+    if span in EXTERNAL or not IDENTIFIER.match(span):
+        return False
+    base = span.split("(")[0]
+    # A lower-case word alone is a configuration key or prose, not a name we declare.
+    return "." in base or "(" in span or any(c.isupper() for c in base)
+
+
+def callable_as(labels):
+    """The label lists a function with these parameters can be named by: all of them, and
+    without any that have defaults."""
+    return [[label for label, _ in labels], [label for label, default in labels if not default]]
+
+
+def check(span, names, signatures, files):
+    """None when `span` names something that exists, else the reason it does not."""
+    if is_path(span):
+        wanted = span.strip("/")
+        if any(f == wanted or f.endswith("/" + wanted) or ("/" + wanted + "/") in ("/" + f) for f in files):
+            return None
+        return "no such file"
+    base, _, arguments = span.partition("(")
+    for part in base.split("."):
+        if part not in names:
+            return "'%s' is declared nowhere in Sources/ or Tests/" % part
+    if arguments:
+        wanted = [label for label in arguments.rstrip(")").split(":") if label]
+        function = base.split(".")[-1]
+        forms = [form for labels in signatures.get(function, []) for form in callable_as(labels)]
+        if wanted not in forms and not (function == "init" and wanted):
+            return "no func %s(%s) in Sources/ or Tests/" % (function, "".join(l + ":" for l in wanted))
+    return None
+
+
+def spans(text):
+    # Code blocks are diagrams and commands; only inline spans name code.
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    return sorted(set(re.findall(r"`([^`\n]+)`", text)))
+
+
+def main():
+    names, signatures = index_sources()
+    files = list(repository_files())
+    if "--self-test" in sys.argv:
+        # A renamed symbol, a wrong label and a missing file must each be caught.
+        bad = ["RuleSetThatWasRenamed", "RuleSet.searchWindow(of:inside:startLimit:)", "Regex/NoSuchFile.swift"]
+        good = ["RuleSet.searchWindow(of:in:startLimit:)", "LineIndex", "Regex/LazyDFA.swift"]
+        failures = [s for s in bad if check(s, names, signatures, files) is None]
+        failures += [s for s in good if check(s, names, signatures, files) is not None]
+        print("self-test: %s" % ("ok" if not failures else "wrong on " + ", ".join(failures)))
+        return 1 if failures else 0
+    with open(DOC, encoding="utf-8") as handle:
+        checked = [span for span in spans(handle.read()) if is_path(span) or is_code(span)]
+    failed = 0
+    for span in checked:
+        reason = check(span, names, signatures, files)
+        if reason:
+            failed += 1
+            print("docs/ARCHITECTURE.md names `%s`: %s" % (span, reason))
+    print("%d passed, %d failed" % (len(checked) - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

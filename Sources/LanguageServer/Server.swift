@@ -43,7 +43,8 @@ public final class Server {
     /// Documents whose last pushed diagnostics were not empty, so that they are cleared later.
     var documentsWithPublishedDiagnostics: Set<String> = []
     var nextOutgoingRequestID = 1
-    var pendingOutgoingRequests: [RequestID: (Result<JSON, ResponseError>) -> Void] = [:]
+    /// The server's requests awaiting the client's answer, each with the order it was sent in.
+    var pendingOutgoingRequests: [RequestID: (sequence: Int, completion: (Result<JSON, ResponseError>) -> Void)] = [:]
     /// Runs long work beside the loop; nil runs it at once, in order (BackgroundJobs.swift).
     let jobRunner: JobRunner?
     /// Where jobs send progress from their own threads.
@@ -94,7 +95,7 @@ public final class Server {
                 log(.warning, "\(method): \(error.message)")
             }
         case .response(let id, let result):
-            guard let completion = pendingOutgoingRequests.removeValue(forKey: id) else {
+            guard let completion = pendingOutgoingRequests.removeValue(forKey: id)?.completion else {
                 log(.info, "response to an unknown request \(id) ignored")
                 return
             }
@@ -184,15 +185,20 @@ public final class Server {
         }
     }
 
+    /// How many of its own requests the server keeps awaiting an answer.
+    static let maximumPendingOutgoingRequests = 64
+
     /// Sends a request to the client and calls `completion` with its answer.
     func sendRequest(_ method: String, params: JSON?, completion: @escaping (Result<JSON, ResponseError>) -> Void = { _ in }) {
         let id = RequestID(.string("highlight-ls-\(nextOutgoingRequestID)"))
-        nextOutgoingRequestID += 1
-        // A client that never answers must not make memory grow: keep a bounded number.
-        if pendingOutgoingRequests.count >= 64, let oldest = pendingOutgoingRequests.keys.first {
+        // A client that never answers must not make memory grow: keep a bounded number, and
+        // give up on the one sent first (a dictionary has no order of its own).
+        if pendingOutgoingRequests.count >= Self.maximumPendingOutgoingRequests,
+           let oldest = pendingOutgoingRequests.min(by: { $0.value.sequence < $1.value.sequence })?.key {
             pendingOutgoingRequests.removeValue(forKey: oldest)
         }
-        pendingOutgoingRequests[id] = completion
+        pendingOutgoingRequests[id] = (nextOutgoingRequestID, completion)
+        nextOutgoingRequestID += 1
         send(.request(id: id, method: method, params: params))
     }
 

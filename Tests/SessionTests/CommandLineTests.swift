@@ -394,9 +394,13 @@ import Testing
         }
     }
 
-    /// Runs `script` in a real bash with the completions loaded; nil when there is no bash.
-    static func bash(_ script: String) throws -> Outcome? {
-        guard FileManager.default.isExecutableFile(atPath: "/bin/bash") else { return nil }
+    /// Whether a shell is installed here; a test that needs a missing one is skipped, and says so.
+    static func hasShell(_ path: String) -> Bool {
+        FileManager.default.isExecutableFile(atPath: path)
+    }
+
+    /// Runs `script` in a real bash with the completions loaded.
+    static func bash(_ script: String) throws -> Outcome {
         let executable = try #require(ProcessTests.executable)
         let directory = executable.deletingLastPathComponent()
         let process = Process()
@@ -417,8 +421,9 @@ import Testing
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self), errors: String(decoding: errorData, as: UTF8.self))
     }
 
-    @Test func bashLoadsTheCompletions() throws {
-        guard let registered = try Self.bash("complete -p highlight-ls") else { return }
+    @Test(.enabled(if: hasShell("/bin/bash"), "bash is not installed"))
+    func bashLoadsTheCompletions() throws {
+        let registered = try Self.bash("complete -p highlight-ls")
         #expect(registered.status == 0, "\(registered.errors)")
         #expect(registered.output.contains("-F _highlight_ls highlight-ls"))
         let cases: [(words: [String], expected: [String])] = [
@@ -434,46 +439,62 @@ import Testing
         for (words, expected) in cases {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
             let script = "COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _highlight_ls; printf '%s\\n' \"${COMPREPLY[@]}\""
-            let result = try #require(try Self.bash(script))
+            let result = try Self.bash(script)
             #expect(result.status == 0, "\(words): \(result.errors)")
             #expect(result.output.split(separator: "\n").map(String.init).sorted() == expected.sorted(), "\(words)")
         }
     }
 
-    @Test func zshAndFishAcceptTheirCompletions() throws {
+    @Test func completionsAreGeneratedForEachShell() throws {
         let root = try Self.tree([:])
         defer { try? FileManager.default.removeItem(at: root) }
-        for (shell, path, check) in [("zsh", "/usr/bin/zsh", ["-n"]), ("fish", "/usr/bin/fish", ["--no-execute"])] {
+        for shell in ["bash", "zsh", "fish"] {
             let script = try Self.run(["--generate-completions", shell], in: root)
             #expect(script.status == 0)
             #expect(script.output.contains("highlight-ls"))
-            // The syntax check needs the shell; CI installs both (.ci/run).
-            guard FileManager.default.isExecutableFile(atPath: path) else { continue }
-            let file = root.appendingPathComponent("completion.\(shell)")
-            try Data(script.output.utf8).write(to: file)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = check + [file.path]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(shell): \(message)")
-            if shell == "fish" {
-                // fish completes from the loaded script as it would at a prompt.
-                let complete = Process()
-                complete.executableURL = URL(fileURLWithPath: path)
-                complete.arguments = ["-c", "source \(file.path); complete -C 'highlight-ls list --format '"]
-                let output = Pipe()
-                complete.standardOutput = output
-                try complete.run()
-                let offered = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                complete.waitUntilExit()
-                #expect(offered.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == ["github", "json", "junit", "sarif", "text"])
-            }
         }
         #expect(try Self.run(["--generate-completions", "tcsh"], in: root).status == 2)
+    }
+
+    /// Writes `shell`'s completions to a file and checks its syntax with `check`; returns the file.
+    static func checkSyntax(of shell: String, at path: String, with check: [String], in root: URL) throws -> URL {
+        let script = try Self.run(["--generate-completions", shell], in: root)
+        let file = root.appendingPathComponent("completion.\(shell)")
+        try Data(script.output.utf8).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = check + [file.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(shell): \(message)")
+        return file
+    }
+
+    @Test(.enabled(if: hasShell("/usr/bin/zsh"), "zsh is not installed (CI installs it, .ci/run)"))
+    func zshAcceptsItsCompletions() throws {
+        let root = try Self.tree([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        _ = try Self.checkSyntax(of: "zsh", at: "/usr/bin/zsh", with: ["-n"], in: root)
+    }
+
+    @Test(.enabled(if: hasShell("/usr/bin/fish"), "fish is not installed (CI installs it, .ci/run)"))
+    func fishAcceptsItsCompletions() throws {
+        let root = try Self.tree([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = try Self.checkSyntax(of: "fish", at: "/usr/bin/fish", with: ["--no-execute"], in: root)
+        // fish completes from the loaded script as it would at a prompt.
+        let complete = Process()
+        complete.executableURL = URL(fileURLWithPath: "/usr/bin/fish")
+        complete.arguments = ["-c", "source \(file.path); complete -C 'highlight-ls list --format '"]
+        let output = Pipe()
+        complete.standardOutput = output
+        try complete.run()
+        let offered = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        complete.waitUntilExit()
+        #expect(offered.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == ["github", "json", "junit", "sarif", "text"])
     }
 }

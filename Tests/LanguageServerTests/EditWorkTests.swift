@@ -155,6 +155,31 @@ import Testing
         }
     }
 
+    /// An edit that cannot be followed recomputes in full and says why at debug level, to a
+    /// client that asked for a verbose trace only.
+    @Test(arguments: [true, false])
+    func aRecomputationIsLoggedAtDebugLevel(verbose: Bool) {
+        var logged: [String] = []
+        let server = Server(send: { _ in }, log: { logged.append($0) })
+        server.handle(.request(id: RequestID(1), method: "initialize", params: [
+            "processId": .null, "rootUri": .null, "capabilities": [:], "trace": verbose ? "verbose" : "off",
+            "initializationOptions": ["highlight": ["rules": [["name": "block", "regex": "(?s)BEGIN.*END"]]]],
+        ]))
+        server.handle(.notification(method: "initialized", params: [:]))
+        let uri: JSON = "file:///highlight-ls-edit-work/document"
+        server.handle(.notification(method: "textDocument/didOpen", params: [
+            "textDocument": ["uri": uri, "languageId": "plaintext", "version": 1, "text": "BEGIN\nx\nEND\n"],
+        ]))
+        server.handle(.request(id: RequestID(2), method: "textDocument/semanticTokens/full", params: ["textDocument": ["uri": uri]]))
+        server.handle(.notification(method: "textDocument/didChange", params: [
+            "textDocument": ["uri": uri, "version": 2],
+            "contentChanges": [["range": ["start": ["line": 1, "character": 0], "end": ["line": 1, "character": 0]], "text": "y"]],
+        ]))
+        let lines = logged.filter { $0.hasPrefix("[debug]") && $0.contains("recomputed in full") }
+        #expect(lines.count == (verbose ? 1 : 0), "\(logged)")
+        #expect(lines.allSatisfy { $0.contains("span any number of lines") })
+    }
+
     /// The counters see a whole-document recomputation: a change of the whole text searches it all.
     @Test func aFullRecomputationIsCounted() {
         let client = Client(options: [:])

@@ -64,10 +64,11 @@
     servers))
 
 (cl-defmethod eglot-initialization-options ((server highlight-ls-eglot-server))
-  "Decorations in UTF-32 columns, and `highlight-ls-settings', for SERVER."
+  "Decorations and `highlight-ls-settings', for SERVER.
+See `highlight-ls-decorations-option' for the decorations."
   (setf (highlight-ls-eglot--initial-settings server) highlight-ls-settings)
-  (or (append (when highlight-ls-decorations
-                (list :decorations (list :positionEncoding "utf-32")))
+  (or (append (when-let ((decorations (highlight-ls-decorations-option)))
+                (list :decorations decorations))
               (when highlight-ls-settings
                 (list :highlight highlight-ls-settings)))
       (make-hash-table)))
@@ -99,13 +100,19 @@ anything, Eglot answers from `eglot-workspace-configuration'."
   "The version of the current buffer under Eglot."
   eglot--versioned-identifier)
 
-(cl-defmethod highlight-ls--client-request ((_client (eql eglot)) method params callback)
+(cl-defmethod highlight-ls--client-request ((_client (eql eglot)) method params callback
+                                            &optional on-error)
   "Send METHOD with PARAMS to the buffer's highlight-ls server; call CALLBACK.
-Changes Eglot has not sent yet go first, so the answer is about the text
-as it is."
+ON-ERROR, when given, is called instead on an error or a timeout.  Changes
+Eglot has not sent yet go first, so the answer is about the text as it is.
+Return non-nil when the request was sent."
   (when-let ((server (highlight-ls-eglot--server)))
     (eglot--signal-textDocument/didChange)
-    (jsonrpc-async-request server (intern method) params :success-fn callback)))
+    (apply #'jsonrpc-async-request server (intern method) params :success-fn callback
+           (when on-error
+             (let ((failed (lambda (&rest _) (funcall on-error))))
+               (list :error-fn failed :timeout-fn failed))))
+    t))
 
 (cl-defmethod highlight-ls--client-position-encoding ((_client (eql eglot)))
   "The position encoding of the buffer's highlight-ls server under Eglot."

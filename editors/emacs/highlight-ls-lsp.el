@@ -52,12 +52,20 @@
   "The version of the current buffer under `lsp-mode'."
   lsp--cur-version)
 
-(cl-defmethod highlight-ls--client-request ((_client (eql lsp-mode)) method params callback)
+(cl-defmethod highlight-ls--client-request ((_client (eql lsp-mode)) method params callback
+                                            &optional on-error)
   "Send METHOD with PARAMS to the buffer's highlight-ls workspace only.
-CALLBACK gets the result."
+CALLBACK gets the result; ON-ERROR, when given, is called instead on an error.
+Return non-nil when the request was sent."
   (when-let ((workspace (highlight-ls-lsp--workspace)))
     (with-lsp-workspace workspace
-      (lsp-request-async method params callback :mode 'tick))))
+      ;; The answer comes even when the buffer changed meanwhile (`tick' would cancel the
+      ;; request and call nothing): what waits for it must learn that it came, and
+      ;; decorations carry their version, by which a stale answer is recognised.
+      (apply #'lsp-request-async method params callback :mode 'alive
+             (when on-error
+               (list :error-handler (lambda (&rest _) (funcall on-error))))))
+    t))
 
 (cl-defmethod highlight-ls--client-position-encoding ((_client (eql lsp-mode)))
   "The position encoding of the buffer's highlight-ls workspace under `lsp-mode'."
@@ -88,10 +96,11 @@ CALLBACK gets the result."
                         (list :highlight (highlight-ls-lsp--settings-update workspace settings)))))))
 
 (defun highlight-ls-lsp--initialization-options ()
-  "The initialization options: decorations in UTF-32 columns, and the settings."
+  "The initialization options: decorations (see `highlight-ls-decorations-option').
+And the settings."
   (setq highlight-ls-lsp--starting-settings highlight-ls-settings)
-  (append (when highlight-ls-decorations
-            (list :decorations (list :positionEncoding "utf-32")))
+  (append (when-let ((decorations (highlight-ls-decorations-option)))
+            (list :decorations decorations))
           (when highlight-ls-settings
             (list :highlight highlight-ls-settings))))
 

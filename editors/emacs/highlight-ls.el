@@ -28,9 +28,17 @@
 ;;
 ;; The server sends `highlight/publishDecorations': a table of styles and a flat vector of
 ;; single-line ranges (line, start, end, style index) in UTF-32 columns, which count
-;; characters as Emacs does.  Each notification is drawn in one pass over the buffer, in
-;; line order, and only the overlays that differ from those already drawn are created or
-;; deleted, so an edit costs a walk of the lines and the overlays it changed.
+;; characters as Emacs does.  The first notification of a buffer holds the whole document;
+;; after an edit, one holds only the lines that changed (`edit': lines startLine..<endLine
+;; of this version), since the overlays of the other lines moved with the text.  A payload
+;; is drawn in one pass over its lines, and only the overlays that differ from those
+;; already drawn there are created or deleted, so an edit costs what it changed.
+;;
+;; Each payload has a `resultId', and a delta names the one it changes: it is drawn only on
+;; top of that one, and only for the buffer's current version.  Otherwise (a payload was
+;; missed, or the buffer changed since) it is dropped, and the whole set is asked for with
+;; `highlight/decorations', once, when a payload for the current version arrives.  With
+;; `highlight-ls-decoration-deltas' off, every notification holds the whole document.
 ;;
 ;; Gutter signs and whole-line backgrounds come once per line in `lines': the line, then the
 ;; style index of each, -1 for none.  Such a line gets one overlay over the whole line: a dot
@@ -92,6 +100,12 @@ Otherwise it sends the decorations of the whole document after every edit,
 which in a long file costs far more to send, read and compare.  Servers
 read this when they start."
   :type 'boolean)
+
+(defcustom highlight-ls-request-timeout 5
+  "Seconds to wait for the server.
+The finding commands wait that long for an answer; a request for a buffer's
+decorations that has had none by then no longer holds back another."
+  :type 'number)
 
 (defconst highlight-ls-decorations-method "highlight/publishDecorations"
   "The notification that carries decorations.")
@@ -248,8 +262,8 @@ Return nil when TEXT is absent, invalid or fully transparent."
 
 (defvar highlight-ls--face-cache (make-hash-table :test 'equal)
   "Faces made for styles, by style and backdrop.
-The same style gives the same (`eq') face in every notification, so that an
-overlay already drawn with it is recognised and kept.")
+The same style gives the same (`eq') face in every notification, and so the
+same overlay category: an overlay already drawn with it is recognised and kept.")
 
 (defun highlight-ls--style-face (style backdrop)
   "Return an anonymous face (a plist) drawing decoration STYLE over BACKDROP.
@@ -325,25 +339,26 @@ STYLE-COUNT is the number of styles."
 (defvar highlight-ls--span-buffer []
   "Where the spans are written, reused so that drawing allocates little.")
 
-(defun highlight-ls--spans (ranges faces encoding)
+(defun highlight-ls--spans (ranges categories encoding)
   "Write the buffer spans of RANGES, the flat vector LINE START END STYLE ....
-They go into `highlight-ls--span-buffer' as FROM TO FACE ..., in
-buffer order, with the faces taken from the vector FACES; invalid ranges are
-left out.  Return the number of elements written.  Columns
+They go into `highlight-ls--span-buffer' as FROM TO CATEGORY ..., in
+buffer order, with the overlay categories taken from the vector CATEGORIES
+by style; invalid ranges are left out.  Return the number of elements
+written.  Columns
 count ENCODING units; a column past its line's end means the line's end, a
 line past the buffer's end its end.  The server sends the ranges sorted, so
 one walk down the lines does; otherwise they are sorted and walked again."
-  (or (highlight-ls--walk-spans ranges nil faces encoding)
-      (highlight-ls--walk-spans ranges (highlight-ls--sorted-indices ranges (length faces))
-                                faces encoding)))
+  (or (highlight-ls--walk-spans ranges nil categories encoding)
+      (highlight-ls--walk-spans ranges (highlight-ls--sorted-indices ranges (length categories))
+                                categories encoding)))
 
-(defun highlight-ls--walk-spans (ranges indices faces encoding)
+(defun highlight-ls--walk-spans (ranges indices categories encoding)
   "Write the spans of the RANGES at INDICES, a sorted list, or of all of them.
 Return the number of elements written.  With INDICES nil, take the ranges
 in their order, and return nil as soon as one comes before the one before
-it.  FACES and ENCODING as in `highlight-ls--spans'.  `forward-line' moves
+it.  CATEGORIES and ENCODING as in `highlight-ls--spans'.  `forward-line' moves
 from each range's line to the next one's, so the walk visits each line once."
-  (let* ((style-count (length faces))
+  (let* ((style-count (length categories))
          (limit (- (length ranges) 3))
          (spans (let ((size (* 3 (/ (length ranges) 4))))
                   (when (< (length highlight-ls--span-buffer) size)
@@ -404,110 +419,274 @@ from each range's line to the next one's, so the walk visits each line once."
                       (when (< from to)
                         (aset spans count from)
                         (aset spans (+ count 1) to)
-                        (aset spans (+ count 2) (aref faces (aref ranges (+ index 3))))
+                        (aset spans (+ count 2) (aref categories (aref ranges (+ index 3))))
                         (setq count (+ count 3)))))))
               (setq index (if indices (pop indices) (+ index 4))))))))
     (and in-order count)))
 
 ;;;; Overlays
 
-(defvar-local highlight-ls--overlays []
-  "The decoration overlays of the current buffer, in buffer order.")
+;; An overlay takes its properties from its `category', a symbol made once per style (and
+;; once per combination of line marks).  Making an overlay then sets one property instead
+;; of four, which is most of what drawing a long file costs, and two overlays draw the
+;; same exactly when their categories are `eq'.
 
-(defvar-local highlight-ls--line-overlays nil
-  "The line-mark overlays of the current buffer.")
+(defvar highlight-ls--categories (make-hash-table :test 'equal)
+  "The overlay categories made so far, by what they draw.")
+
+(defun highlight-ls--category (key properties)
+  "The category symbol for KEY, given PROPERTIES (a plist) when first made."
+  (or (gethash key highlight-ls--categories)
+      (let ((category (make-symbol "highlight-ls")))
+        (setplist category properties)
+        (puthash key category highlight-ls--categories))))
+
+(defun highlight-ls--range-categories (styles backdrop)
+  "The categories of the decoration overlays of STYLES, a vector, in a vector.
+Translucent colours blend over BACKDROP."
+  (vconcat
+   (mapcar (lambda (style)
+             (let ((face (highlight-ls--style-face style backdrop)))
+               (highlight-ls--category
+                (list 'range face highlight-ls-overlay-priority)
+                (list 'face face 'priority highlight-ls-overlay-priority 'highlight-ls t
+                      ;; An overlay whose text is deleted goes with it, so none is left
+                      ;; empty between the edit and the drawing of its lines.
+                      'evaporate t))))
+           styles)))
+
+(defvar-local highlight-ls--overlays []
+  "The decoration overlays of the current buffer, in buffer order.
+They move with the text and keep their order.  Some may be dead (deleted
+with their text) until the drawing of their lines drops them.")
+
+(defvar-local highlight-ls--line-overlays []
+  "The line-mark overlays of the current buffer, in buffer order.
+As with `highlight-ls--overlays', some may be dead.")
+
+;; With deltas, each payload names the one it changes.  These say what the buffer shows.
+
+(defvar-local highlight-ls--result-id nil
+  "The `resultId' of the decorations drawn in the current buffer, or nil.
+A delta applies only on top of the payload it names.")
+
+(defvar-local highlight-ls--needs-whole nil
+  "Non-nil when a delta could not be applied and the buffer needs the whole set.")
+
+(defvar-local highlight-ls--request nil
+  "The pending `highlight/decorations' request of the current buffer, or nil.
+A list (TIME), TIME when it was sent; only the answer to this very request
+is drawn.")
+
+(defvar-local highlight-ls--styles []
+  "The style table of the latest payload drawn, for deltas that leave it out.")
+
+(defvar-local highlight-ls--encoding "utf-16"
+  "The position encoding of the latest payload drawn, for deltas that leave it out.")
 
 (defun highlight-ls-clear ()
   "Remove every decoration of highlight-ls from the current buffer."
   (interactive)
   (mapc #'delete-overlay highlight-ls--overlays)
-  (setq highlight-ls--overlays [])
-  (highlight-ls--clear-line-marks))
+  (mapc #'delete-overlay highlight-ls--line-overlays)
+  (setq highlight-ls--overlays []
+        highlight-ls--line-overlays []
+        ;; Nothing drawn is a state the server knows nothing of: a delta cannot apply to
+        ;; it, and a request sent before is not answered into it.
+        highlight-ls--result-id nil
+        highlight-ls--needs-whole nil
+        highlight-ls--request nil))
 
-(defun highlight-ls--make-overlay (from to face)
-  "Make a decoration overlay from FROM to TO drawn with FACE."
-  (let ((overlay (make-overlay from to nil t nil)))
-    (overlay-put overlay 'face face)
-    (overlay-put overlay 'priority highlight-ls-overlay-priority)
-    (overlay-put overlay 'highlight-ls t)
-    (overlay-put overlay 'evaporate t)
-    overlay))
+(defun highlight-ls--first-index (overlays position)
+  "Find the first live overlay of OVERLAYS from POSITION on; return its index.
+That is the first one that starts at or after POSITION.  OVERLAYS is a vector in buffer order, in which dead overlays may stand
+anywhere; they are skipped.  Return the length of OVERLAYS when there is
+none."
+  (let ((low 0)
+        (high (length overlays)))
+    ;; Every live overlay before LOW starts before POSITION, every live one from HIGH on
+    ;; at or after it.
+    (while (< low high)
+      (let* ((middle (/ (+ low high) 2))
+             (live middle))
+        (while (and (< live high) (null (overlay-start (aref overlays live))))
+          (setq live (1+ live)))
+        (if (and (< live high) (< (overlay-start (aref overlays live)) position))
+            (setq low (1+ live))
+          (setq high middle))))
+    (while (and (< low (length overlays)) (null (overlay-start (aref overlays low))))
+      (setq low (1+ low)))
+    low))
 
-(defun highlight-ls--reconcile (spans span-count)
-  "Make the current buffer's decoration overlays draw SPANS.
-SPANS is a vector FROM TO FACE ... in buffer order, of which the first
-SPAN-COUNT elements count.  The overlays drawn are in buffer order too
-\(they move with the text, keeping their order), so one merge of the two
-sequences finds the overlays to keep, to delete and to make.  Return the
-number of overlays made and deleted."
-  (let* ((old highlight-ls--overlays)
-         (old-count (length old))
-         (i 0)
-         (j 0)
-         (churn 0)
-         ;; Every span ends up drawn, by an overlay kept or made.
-         (drawn (make-vector (/ span-count 3) nil))
-         (k 0))
-    ;; Emacs 28 keeps overlays in two lists split at a centre; overlays made in buffer
-    ;; order below the centre are each inserted at a list's far end.  Above it they are
-    ;; not, which halves the time to make 40,000 of them.
-    (overlay-recenter (point-max))
-    (while (or (< i old-count) (< j span-count))
-      (let ((overlay (and (< i old-count) (aref old i))))
+(defun highlight-ls--region-indices (overlays start end)
+  "Return (FROM . TO), the indices of OVERLAYS that cover the text START..END.
+They are the live overlays that start from START to before END (or to the
+end, when END is the buffer's end), and the dead ones among them and just
+before them: the text of a dead overlay was deleted where its neighbours
+now are."
+  (let ((from (highlight-ls--first-index overlays start))
+        (to (if (>= end (point-max))
+                (length overlays)
+              (highlight-ls--first-index overlays end))))
+    (while (and (> from 0) (null (overlay-start (aref overlays (1- from)))))
+      (setq from (1- from)))
+    (cons from to)))
+
+(defun highlight-ls--spans-within (spans count start end)
+  "Keep the spans of SPANS (START END CATEGORY ...) that lie within START..END.
+Only the first COUNT elements count; the kept ones are moved to the front.
+Return the number of elements kept."
+  (let ((index 0)
+        (kept 0))
+    (while (< index count)
+      (when (and (<= start (aref spans index)) (<= (aref spans (1+ index)) end))
+        (unless (= kept index)
+          (aset spans kept (aref spans index))
+          (aset spans (+ kept 1) (aref spans (+ index 1)))
+          (aset spans (+ kept 2) (aref spans (+ index 2))))
+        (setq kept (+ kept 3)))
+      (setq index (+ index 3)))
+    kept))
+
+(defun highlight-ls--merge (old from to spans count)
+  "Return (DRAWN . CHURN): the overlays that draw SPANS, kept from OLD or made.
+SPANS is a vector START END CATEGORY ... in buffer order, of which the first
+COUNT elements count.  The overlays of the vector OLD from index FROM to TO
+are in buffer order too (they move with the text, keeping their order), so
+one merge of the two sequences finds the overlays to keep (where a span is;
+their category is updated), to delete and to make.  DRAWN is a vector, in
+buffer order; CHURN the number of overlays made and deleted."
+  (let ((i from)
+        (j 0)
+        (k 0)
+        (churn 0)
+        ;; Every span ends up drawn, by an overlay kept or made.
+        (drawn (make-vector (/ count 3) nil)))
+    (while (or (< i to) (< j count))
+      (let ((overlay (and (< i to) (aref old i))))
         (cond
          ;; Deleted, or evaporated because its text was deleted.
          ((and overlay (null (overlay-start overlay)))
           (setq i (1+ i)))
-         ((>= j span-count)
+         ((>= j count)
           (delete-overlay overlay)
           (setq i (1+ i)
                 churn (1+ churn)))
          (t
-          (let ((from (aref spans j))
-                (to (aref spans (+ j 1)))
-                (face (aref spans (+ j 2))))
-            (if (null overlay)
-                (progn
-                  (aset drawn k (highlight-ls--make-overlay from to face))
+          (let ((start (aref spans j))
+                (end (aref spans (+ j 1)))
+                (category (aref spans (+ j 2))))
+            (if (or (null overlay)
+                    (< start (overlay-start overlay))
+                    (and (= start (overlay-start overlay)) (< end (overlay-end overlay))))
+                (let ((made (make-overlay start end nil t nil)))
+                  (overlay-put made 'category category)
+                  (aset drawn k made)
                   (setq j (+ j 3)
                         k (1+ k)
                         churn (1+ churn)))
-              (let ((start (overlay-start overlay))
-                    (end (overlay-end overlay)))
-                (cond
-                 ((and (= start from) (= end to))
-                  (unless (eq (overlay-get overlay 'face) face)
-                    (overlay-put overlay 'face face))
-                  (aset drawn k overlay)
-                  (setq i (1+ i)
-                        j (+ j 3)
-                        k (1+ k)))
-                 ((or (< start from) (and (= start from) (< end to)))
-                  (delete-overlay overlay)
-                  (setq i (1+ i)
-                        churn (1+ churn)))
-                 (t
-                  (aset drawn k (highlight-ls--make-overlay from to face))
-                  (setq j (+ j 3)
-                        k (1+ k)
-                        churn (1+ churn)))))))))))
-    (setq highlight-ls--overlays drawn)
-    churn))
+              (if (and (= start (overlay-start overlay)) (= end (overlay-end overlay)))
+                  (progn
+                    (unless (eq (overlay-get overlay 'category) category)
+                      (overlay-put overlay 'category category))
+                    (aset drawn k overlay)
+                    (setq i (1+ i)
+                          j (+ j 3)
+                          k (1+ k)))
+                (delete-overlay overlay)
+                (setq i (1+ i)
+                      churn (1+ churn)))))))))
+    (cons drawn churn)))
+
+(defun highlight-ls--splice (old from to drawn)
+  "Return the vector OLD with its elements from FROM to TO replaced by DRAWN."
+  (if (and (= from 0) (= to (length old)))
+      drawn
+    ;; Copying the vector is a memory copy, far below what Emacs does for the edit itself
+    ;; (it moves every overlay's markers).
+    (vconcat (substring old 0 from) drawn (substring old to))))
+
+(defun highlight-ls--reconcile (spans count &optional from to)
+  "Make the decoration overlays draw SPANS, START END CATEGORY ... in buffer order.
+The first COUNT elements of SPANS count.  They replace the overlays of
+`highlight-ls--overlays' from index FROM to TO, or all of them; the overlays
+already drawn where a span is are kept.  Return the number of overlays made
+and deleted."
+  (let* ((old highlight-ls--overlays)
+         (whole (null from))
+         (from (or from 0))
+         (to (or to (length old))))
+    ;; Emacs 28 keeps overlays in two lists split at a centre; overlays made in buffer
+    ;; order below the centre are each inserted at a list's far end.  Above it they are
+    ;; not, which halves the time to make 40,000 of them.  A delta makes a few.
+    (when whole (overlay-recenter (point-max)))
+    (let ((result (highlight-ls--merge old from to spans count)))
+      (setq highlight-ls--overlays (highlight-ls--splice old from to (car result)))
+      (cdr result))))
+
+(defun highlight-ls--vector (value)
+  "VALUE, a JSON array (vector or list), as a vector."
+  (if (vectorp value) value (vconcat value)))
 
 (defun highlight-ls--draw (params)
-  "Draw decoration PARAMS in the current buffer.
+  "Draw decoration PARAMS, a whole payload, in the current buffer.
 Return the number of overlays made and deleted."
   (let* ((encoding (or (highlight-ls--get params :positionEncoding) "utf-16"))
          (backdrop (highlight-ls--backdrop))
-         (styles (vconcat (highlight-ls--get params :styles)))
-         (faces (vconcat (mapcar (lambda (style) (highlight-ls--style-face style backdrop))
-                                 styles)))
-         (ranges (highlight-ls--get params :ranges)))
-    (let ((count (highlight-ls--spans (if (vectorp ranges) ranges (vconcat ranges))
-                                      faces encoding)))
-      (prog1 (highlight-ls--reconcile highlight-ls--span-buffer count)
-        (highlight-ls--draw-line-marks styles (vconcat (highlight-ls--get params :lines))
-                                       backdrop)))))
+         (styles (highlight-ls--vector (highlight-ls--get params :styles)))
+         (count (highlight-ls--spans (highlight-ls--vector (highlight-ls--get params :ranges))
+                                     (highlight-ls--range-categories styles backdrop)
+                                     encoding)))
+    (setq highlight-ls--styles styles
+          highlight-ls--encoding encoding)
+    (prog1 (highlight-ls--reconcile highlight-ls--span-buffer count)
+      (highlight-ls--draw-line-marks styles (highlight-ls--vector (highlight-ls--get params :lines))
+                                     backdrop))))
+
+(defun highlight-ls--line-start (line)
+  "Return the start of LINE (zero-based), or the end when there is no such line."
+  (save-excursion
+    (goto-char (point-min))
+    ;; Past the end, `forward-line' falls short or stops at the end of a last line
+    ;; without a newline; either way point is not at the line's start.
+    (if (and (= 0 (forward-line line)) (bolp))
+        (point)
+      (point-max))))
+
+(defun highlight-ls--draw-edit (params edit)
+  "Draw the delta PARAMS in the current buffer; its EDIT names the lines.
+EDIT's `ranges' and `lines' replace what is drawn on lines `startLine' to
+`endLine' (excluded); every other line kept its overlays, which moved with
+the text.  Return the number of overlays made and deleted, or nil when EDIT
+is malformed (then nothing is drawn)."
+  (let ((start-line (highlight-ls--get edit :startLine))
+        (end-line (highlight-ls--get edit :endLine)))
+    (when (and (highlight-ls--natural-p start-line) (highlight-ls--natural-p end-line)
+               (<= start-line end-line))
+      (save-restriction
+        (widen)
+        (let* ((encoding (or (highlight-ls--get params :positionEncoding) highlight-ls--encoding))
+               (table (highlight-ls--get params :styles))
+               (styles (if table (highlight-ls--vector table) highlight-ls--styles))
+               (backdrop (highlight-ls--backdrop))
+               (start (highlight-ls--line-start start-line))
+               (end (if (= start-line end-line)
+                        start
+                      (highlight-ls--line-start end-line)))
+               ;; The spans of ranges on other lines are left out: they are not the
+               ;; server's to send here, and what is drawn there is right already.
+               (count (highlight-ls--spans-within
+                       highlight-ls--span-buffer
+                       (highlight-ls--spans (highlight-ls--vector (highlight-ls--get edit :ranges))
+                                            (highlight-ls--range-categories styles backdrop)
+                                            encoding)
+                       start end))
+               (region (highlight-ls--region-indices highlight-ls--overlays start end)))
+          (setq highlight-ls--styles styles
+                highlight-ls--encoding encoding)
+          (+ (highlight-ls--reconcile highlight-ls--span-buffer count (car region) (cdr region))
+             (highlight-ls--draw-line-marks styles (highlight-ls--vector (highlight-ls--get edit :lines))
+                                            backdrop start end)))))))
 
 ;;;; Line marks
 
@@ -545,36 +724,46 @@ Translucent colours blend over BACKDROP."
                          (list :foreground color))
                        highlight-ls--face-cache)))))))
 
-(defun highlight-ls--clear-line-marks ()
-  "Remove every line mark from the current buffer."
-  (mapc #'delete-overlay highlight-ls--line-overlays)
-  (setq highlight-ls--line-overlays nil))
+(defun highlight-ls--line-category (face sign text)
+  "The category of a line overlay: the whole line in FACE, a sign of TEXT in SIGN.
+FACE and SIGN may be nil."
+  (let ((priority (1- highlight-ls-overlay-priority)))
+    (highlight-ls--category
+     (list 'line face sign text priority)
+     (append (list 'highlight-ls-line t 'priority priority
+                   ;; A line whose text is deleted goes with it (a line overlay spans its
+                   ;; newline, so only the deletion of the whole line empties it).
+                   'evaporate t)
+             (when face (list 'face face))
+             (when sign (list 'highlight-ls-sign-face sign
+                              'highlight-ls-sign-text text
+                              'before-string (highlight-ls--sign-string sign text)))))))
 
 (defvar highlight-ls--line-span-buffer []
   "Where the line-mark spans are written, reused so that drawing allocates little.")
 
 (defun highlight-ls--line-mark-spans (styles lines backdrop)
   "Write the spans to draw for LINES, the flat vector LINE GUTTER WHOLE-LINE ....
-They go into `highlight-ls--line-span-buffer' as START END LINE-FACE
-SIGN-FACE SIGN-TEXT SIGN-STRING ..., in buffer order: from a line's start to
-the next line's, the whole line's face, the sign's face (either may be nil),
-its text and the `before-string' drawing it (one per sign, shared).  Return
-the number of elements written.  GUTTER and WHOLE-LINE are
-indices into the vector STYLES, or -1.  Translucent colours blend over
-BACKDROP.  Lines past the buffer's end are left out."
+They go into `highlight-ls--line-span-buffer' as START END CATEGORY ..., in
+buffer order: from a line's start to the next line's, and the category that
+draws its whole line and its sign.  Return the number of elements written.
+GUTTER and WHOLE-LINE are indices into the vector STYLES, or -1.
+Translucent colours blend over BACKDROP.  Lines past the buffer's end are
+left out."
   (let* ((limit (- (length lines) 2))
          (index 0)
          (count 0)
          (style-count (length styles))
-         (spans (let ((size (* 6 (/ (length lines) 3))))
+         (spans (let ((size (length lines)))
                   (when (< (length highlight-ls--line-span-buffer) size)
                     (setq highlight-ls--line-span-buffer (make-vector size nil)))
                   highlight-ls--line-span-buffer))
-         ;; Each style's faces and sign, found once per notification: a face parses a colour.
+         ;; Each style's faces and sign, found once per notification: a face parses a
+         ;; colour.  The categories by pair of styles, likewise.
          (sign-faces (make-vector style-count 'unknown))
          (sign-texts (make-vector style-count nil))
-         (sign-strings (make-vector style-count nil))
-         (line-faces (make-vector style-count 'unknown)))
+         (line-faces (make-vector style-count 'unknown))
+         (categories (make-hash-table)))
     (save-excursion
       (save-restriction
         (widen)
@@ -595,10 +784,7 @@ BACKDROP.  Lines past the buffer's end are left out."
                                     (aset sign-texts sign-index
                                           (if (and (stringp text) (> (length text) 0))
                                               text
-                                            highlight-ls-default-sign))
-                                    (when known
-                                      (aset sign-strings sign-index
-                                            (highlight-ls--sign-string known (aref sign-texts sign-index))))))
+                                            highlight-ls-default-sign))))
                                 known)))
                    (whole (and (highlight-ls--natural-p line-index) (< line-index style-count)
                                (let ((known (aref line-faces line-index)))
@@ -621,16 +807,19 @@ BACKDROP.  Lines past the buffer's end are left out."
                       (setq current 0))
                   ;; The line's end is found with `skip-chars-forward', as for the ranges;
                   ;; point is left at the next line's start, where the next entry usually is.
-                  (let ((start (point)))
+                  (let ((start (point))
+                        (key (+ (* (if sign (1+ sign-index) 0) (1+ style-count))
+                                (if whole (1+ line-index) 0))))
                     (skip-chars-forward "^\n")
                     (unless (eobp) (forward-char 1))
                     (aset spans count start)
                     (aset spans (+ count 1) (point))
-                    (aset spans (+ count 2) whole)
-                    (aset spans (+ count 3) sign)
-                    (aset spans (+ count 4) (and sign (aref sign-texts sign-index)))
-                    (aset spans (+ count 5) (and sign (aref sign-strings sign-index)))
-                    (setq count (+ count 6))
+                    (aset spans (+ count 2)
+                          (or (gethash key categories)
+                              (puthash key (highlight-ls--line-category
+                                            whole sign (and sign (aref sign-texts sign-index)))
+                                       categories)))
+                    (setq count (+ count 3))
                     (if (bolp)
                         (setq current (1+ line))
                       ;; The last line, without a newline: nothing follows it.
@@ -642,78 +831,34 @@ BACKDROP.  Lines past the buffer's end are left out."
 (defvar-local highlight-ls--line-mark-churn 0
   "How many line overlays the latest notification made and deleted.")
 
-(defun highlight-ls--draw-line-marks (styles lines backdrop)
+(defun highlight-ls--draw-line-marks (styles lines backdrop &optional start end)
   "Draw LINES, the flat vector LINE GUTTER WHOLE-LINE ....
 Each line with a sign or a whole line gets one overlay from its start to the
 next line's: a sign in the sign's face, and the whole line's face.  As for
 the ranges, the overlays already drawn are kept where they are right (they
 move with the text), so an edit makes and deletes only the overlays of the
-lines it changed.  STYLES, LINES and BACKDROP as in
-`highlight-ls--line-mark-spans'.  Return the number of overlays made and
-deleted."
-  (let ((old highlight-ls--line-overlays)
-        (count (highlight-ls--line-mark-spans styles lines backdrop))
-        (spans highlight-ls--line-span-buffer)
-        (j 0)
-        (drawn nil)
-        (churn 0))
-    ;; As for the ranges: overlays made above the overlay centre of Emacs 28 are made faster.
-    (overlay-recenter (point-max))
-    (while (or old (< j count))
-      (let ((overlay (car old)))
-        (cond
-         ;; Deleted, or evaporated with its text.
-         ((and overlay (null (overlay-start overlay)))
-          (pop old))
-         ((>= j count)
-          (delete-overlay overlay)
-          (pop old)
-          (setq churn (1+ churn)))
-         ((null overlay)
-          (push (highlight-ls--make-line-overlay spans j) drawn)
-          (setq j (+ j 6)
-                churn (1+ churn)))
-         (t
-          (let ((start (overlay-start overlay))
-                (end (overlay-end overlay))
-                (from (aref spans j))
-                (to (aref spans (+ j 1))))
-            (cond
-             ((and (= start from) (= end to)
-                   (eq (overlay-get overlay 'face) (aref spans (+ j 2)))
-                   (eq (overlay-get overlay 'highlight-ls-sign-face) (aref spans (+ j 3)))
-                   (equal (overlay-get overlay 'highlight-ls-sign-text) (aref spans (+ j 4))))
-              (push overlay drawn)
-              (pop old)
-              (setq j (+ j 6)))
-             ((or (< start from) (and (= start from) (<= end to)))
-              (delete-overlay overlay)
-              (pop old)
-              (setq churn (1+ churn)))
-             (t
-              (push (highlight-ls--make-line-overlay spans j) drawn)
-              (setq j (+ j 6)
-                    churn (1+ churn)))))))))
-    (setq highlight-ls--line-overlays (nreverse drawn)
-          highlight-ls--line-mark-churn churn)
-    churn))
+lines it changed.  With START and END, LINES are those of the text from
+START to END, whose line overlays they replace; the others stay.  STYLES,
+LINES and BACKDROP as in `highlight-ls--line-mark-spans'.  Return the
+number of overlays made and deleted."
+  (let* ((old highlight-ls--line-overlays)
+         (count (highlight-ls--line-mark-spans styles lines backdrop))
+         (region (if start
+                     (highlight-ls--region-indices old start end)
+                   ;; As for the ranges: overlays made above the overlay centre of Emacs 28
+                   ;; are made faster.
+                   (overlay-recenter (point-max))
+                   (cons 0 (length old))))
+         (result (highlight-ls--merge old (car region) (cdr region) highlight-ls--line-span-buffer
+                                      (if start
+                                          (highlight-ls--spans-within highlight-ls--line-span-buffer
+                                                                      count start end)
+                                        count))))
+    (setq highlight-ls--line-overlays (highlight-ls--splice old (car region) (cdr region) (car result))
+          highlight-ls--line-mark-churn (cdr result))
+    (cdr result)))
 
-(defun highlight-ls--make-line-overlay (spans index)
-  "Make the overlay drawing the span at INDEX of SPANS.
-SPANS is as `highlight-ls--line-mark-spans' writes it."
-  (let ((overlay (make-overlay (aref spans index) (aref spans (+ index 1)) nil t nil))
-        (face (aref spans (+ index 2)))
-        (sign (aref spans (+ index 3)))
-        (text (aref spans (+ index 4)))
-        (before (aref spans (+ index 5))))
-    (overlay-put overlay 'highlight-ls-line t)
-    (overlay-put overlay 'priority (1- highlight-ls-overlay-priority))
-    (when face (overlay-put overlay 'face face))
-    (when sign
-      (overlay-put overlay 'highlight-ls-sign-face sign)
-      (overlay-put overlay 'highlight-ls-sign-text text)
-      (overlay-put overlay 'before-string before))
-    overlay))
+;;;; Applying payloads
 
 (defun highlight-ls--buffer-for-uri (uri)
   "Return the live buffer connected to highlight-ls whose URI is URI, or nil."
@@ -725,22 +870,66 @@ SPANS is as `highlight-ls--line-mark-spans' writes it."
               (buffer-list)))
 
 (defun highlight-ls-apply-decorations (params)
-  "Draw decoration PARAMS, replacing the decorations of their buffer.
-Return the buffer drawn, or nil when PARAMS were ignored: an unknown document,
-a buffer where `highlight-ls-mode' is off, or a version older than the
-buffer's (the buffer has changed since, and the server will send the newer
-state)."
+  "Draw decoration PARAMS in their buffer.
+A whole payload replaces the buffer's decorations; a delta (with `edit')
+replaces those of the lines it names.  Return the buffer drawn, or nil when
+PARAMS were ignored: an unknown document, a buffer where `highlight-ls-mode'
+is off, a version older than the buffer's (the buffer has changed since,
+and the server will send the newer state), or a delta that does not apply
+to what the buffer shows (then the whole set is asked for, see
+`highlight-ls--apply')."
   (let* ((document (highlight-ls--get params :textDocument))
          (uri (and document (highlight-ls--get document :uri)))
          (version (and document (highlight-ls--get document :version)))
          (buffer (and uri (highlight-ls--buffer-for-uri uri))))
     (when buffer
       (with-current-buffer buffer
-        (let ((current (highlight-ls--client-version highlight-ls--client)))
-          (unless (or (not highlight-ls-mode)
-                      (and (integerp version) (integerp current) (< version current)))
-            (highlight-ls--draw params)
-            buffer))))))
+        (when (and highlight-ls-mode (highlight-ls--apply params version))
+          buffer)))))
+
+(defun highlight-ls--apply (params version)
+  "Draw PARAMS, for document VERSION, in the current buffer if they apply.
+A delta applies when it changes the payload drawn last (its
+`previousResultId' is `highlight-ls--result-id') and VERSION is the
+buffer's: its line numbers are those of this text.  Otherwise it is dropped
+and the buffer needs the whole set, which is asked for once a payload for
+the buffer's version arrives (this one, or a later one).  A whole payload
+applies unless VERSION is older than the buffer's.  Return non-nil when
+PARAMS were drawn."
+  (let* ((current (highlight-ls--client-version highlight-ls--client))
+         (known (and (integerp version) (integerp current)))
+         (edit (highlight-ls--get params :edit)))
+    (cond
+     (edit
+      (if (and (not highlight-ls--needs-whole)
+               (or (not known) (= version current))
+               highlight-ls--result-id
+               (equal (highlight-ls--get params :previousResultId) highlight-ls--result-id)
+               (highlight-ls--draw-edit params edit))
+          (setq highlight-ls--result-id (highlight-ls--get params :resultId)
+                highlight-ls--needs-whole nil)
+        (setq highlight-ls--needs-whole t)
+        (when (or (not known) (= version current))
+          (highlight-ls--request-whole))
+        nil))
+     ((and known (< version current))
+      ;; The server's next delta builds on this payload, which the buffer does not show.
+      (when (highlight-ls--get params :resultId)
+        (setq highlight-ls--needs-whole t))
+      nil)
+     (t
+      (highlight-ls--draw params)
+      (setq highlight-ls--result-id (highlight-ls--get params :resultId)
+            highlight-ls--needs-whole nil)
+      t))))
+
+(defun highlight-ls--request-whole ()
+  "Ask for the current buffer's whole set of decorations, unless already asked.
+A request that has had no answer for `highlight-ls-request-timeout' seconds
+no longer holds a new one back."
+  (unless (and highlight-ls--request
+               (< (- (float-time) (car highlight-ls--request)) highlight-ls-request-timeout))
+    (highlight-ls-refresh)))
 
 (defun highlight-ls--on-publish-decorations (params)
   "Handle `highlight/publishDecorations' with PARAMS."
@@ -753,10 +942,25 @@ state)."
   (if (not highlight-ls--client)
       (when (called-interactively-p 'interactive)
         (message "highlight-ls: this buffer is not connected"))
-    (highlight-ls--client-request
-     highlight-ls--client highlight-ls-decorations-request
-     (list :textDocument (list :uri (highlight-ls--client-uri highlight-ls--client)))
-     (lambda (result) (when result (highlight-ls-apply-decorations result))))))
+    (let* ((buffer (current-buffer))
+           (request (list (float-time)))
+           (answered (lambda (&rest _)
+                       ;; Only the latest request counts: an earlier one's answer, or one
+                       ;; sent before the buffer was cleared, is not drawn.
+                       (when (buffer-live-p buffer)
+                         (with-current-buffer buffer
+                           (when (eq highlight-ls--request request)
+                             (setq highlight-ls--request nil)
+                             t))))))
+      (setq highlight-ls--request request)
+      (unless (highlight-ls--client-request
+               highlight-ls--client highlight-ls-decorations-request
+               (list :textDocument (list :uri (highlight-ls--client-uri highlight-ls--client)))
+               (lambda (result)
+                 (when (and (funcall answered) result)
+                   (highlight-ls-apply-decorations result)))
+               answered)
+        (setq highlight-ls--request nil)))))
 
 ;;;; Finding matches
 
@@ -765,10 +969,6 @@ state)."
 ;; buffer byte positions); `highlight-ls-occur' lists them, and `highlight-ls-list' lists the
 ;; matches of the rules marked `list' in the whole workspace (`workspace/symbol').  Both lists
 ;; are `compilation-mode' buffers, so `next-error' and `previous-error' walk through them.
-
-(defcustom highlight-ls-request-timeout 5
-  "Seconds the finding commands wait for the server."
-  :type 'number)
 
 (cl-defgeneric highlight-ls--client-position-encoding (client)
   "Return the position encoding of CLIENT's highlight-ls server for this buffer.")

@@ -21,6 +21,10 @@ let package = Package(
         // MARK: Seeded — a seeded random generator shared by randomised tests, fuzzers and benchmarks.
         .target(name: "Seeded", swiftSettings: strict),
 
+        // MARK: UTF8Decoding — one UTF-8 character read from bytes that may not be valid; depends on nothing.
+        .target(name: "UTF8Decoding", swiftSettings: strict),
+        .testTarget(name: "UTF8DecodingTests", dependencies: ["UTF8Decoding", "Seeded"], swiftSettings: strict),
+
         // MARK: TextIndex — line index and UTF-8 <-> UTF-16/UTF-32 positions; depends on the vector loops only.
         .target(name: "TextIndex", dependencies: ["VectorKernels", "CPUFeatures"], swiftSettings: strict),
         .testTarget(name: "TextIndexTests", dependencies: ["TextIndex", "Seeded"], swiftSettings: strict),
@@ -34,17 +38,17 @@ let package = Package(
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"], swiftSettings: strict),
 
         // MARK: PatternEngine — rules, literal automaton, regex, overlap resolution; depends on the vector loops only.
-        .target(name: "PatternEngine", dependencies: ["VectorKernels", "CPUFeatures"], swiftSettings: strict),
+        .target(name: "PatternEngine", dependencies: ["VectorKernels", "CPUFeatures", "UTF8Decoding"], swiftSettings: strict),
         .testTarget(
-            name: "PatternEngineTests", dependencies: ["PatternEngine", "Seeded", "CPUFeatures"],
+            name: "PatternEngineTests", dependencies: ["PatternEngine", "Seeded", "CPUFeatures", "UTF8Decoding"],
             swiftSettings: strict),
 
-        // MARK: LanguageSyntax — comment and string syntax per language, scanned line by line; depends on TextIndex's offsets.
-        .target(name: "LanguageSyntax", dependencies: ["TextIndex"], swiftSettings: strict),
+        // MARK: LanguageSyntax — comment and string syntax per language, scanned line by line; depends on TextIndex's offsets and UTF8Decoding.
+        .target(name: "LanguageSyntax", dependencies: ["TextIndex", "UTF8Decoding"], swiftSettings: strict),
         .testTarget(name: "LanguageSyntaxTests", dependencies: ["LanguageSyntax", "Seeded"], swiftSettings: strict),
 
         // MARK: JSONValue — a JSON value, a parser (with comments and locations) and a fast writer.
-        .target(name: "JSONValue", swiftSettings: strict),
+        .target(name: "JSONValue", dependencies: ["UTF8Decoding"], swiftSettings: strict),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue", "Seeded"], swiftSettings: strict),
 
         // MARK: HighlightConfig — .highlights.json schema, layers, styles, built-in rules, errors with line/column,
@@ -57,6 +61,7 @@ let package = Package(
             name: "WorkspaceScan",
             dependencies: [
                 "HighlightConfig", "PatternEngine", "LanguageSyntax", "TextIndex", "VectorKernels", "CPUFeatures", "Threads",
+                "UTF8Decoding",
             ],
             swiftSettings: strict),
         .testTarget(

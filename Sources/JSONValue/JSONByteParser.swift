@@ -1,3 +1,5 @@
+import UTF8Decoding
+
 // The parsing machine behind `JSONParser`.
 //
 // The parser works on raw UTF-8 bytes and never recurses: open containers live on an explicit
@@ -305,7 +307,7 @@ struct JSONByteParser {
             if byte < 0x80 {
                 offset += 1
             } else {
-                let length = validUTF8SequenceLength(in: bytes, at: offset, end: bytes.count)
+                let length = (UTF8Decoding.scalar(at: offset, in: bytes)?.length ?? 0)
                 guard length > 0 else { throw error("invalid UTF-8", at: offset) }
                 offset += length
             }
@@ -472,7 +474,7 @@ struct JSONByteParser {
     @inline(__always)
     private func makeString(utf8Range: Range<Int>, isASCII: Bool) throws(JSONSyntaxError) -> String {
         if utf8Range.isEmpty { return "" }
-        if !isASCII, let invalid = firstInvalidUTF8Offset(in: bytes, range: utf8Range) {
+        if !isASCII, let invalid = UTF8Decoding.firstInvalidOffset(in: bytes, range: utf8Range) {
             throw error("invalid UTF-8", at: invalid)
         }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[utf8Range]), as: UTF8.self)
@@ -496,7 +498,7 @@ struct JSONByteParser {
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 offset = index + 1
                 // Escapes always produce valid UTF-8, so only the raw input bytes need a check.
-                if unionOfBytes >= 0x80, let invalid = firstInvalidUTF8Offset(in: bytes, range: start..<index) {
+                if unionOfBytes >= 0x80, let invalid = UTF8Decoding.firstInvalidOffset(in: bytes, range: start..<index) {
                     throw error("invalid UTF-8", at: invalid)
                 }
                 return String(decoding: buffer, as: UTF8.self)
@@ -629,7 +631,7 @@ struct JSONByteParser {
         case ASCII.slash where !options.allowsComments:
             return error("comments are not allowed in strict JSON", at: offset)
         case 0x80...:
-            let length = validUTF8SequenceLength(in: bytes, at: offset, end: bytes.count)
+            let length = (UTF8Decoding.scalar(at: offset, in: bytes)?.length ?? 0)
             guard length > 0 else { return error("invalid UTF-8", at: offset) }
             let scalarBytes = UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)])
             let scalar = String(decoding: scalarBytes, as: UTF8.self)

@@ -1,3 +1,5 @@
+import UTF8Decoding
+
 /// A one-based line and column in a UTF-8 text, for messages read by people
 /// ("settings.json:3:14: expected ':'").
 ///
@@ -53,7 +55,7 @@ public struct TextLocation: Hashable, Sendable, Comparable, CustomStringConverti
         if end < utf8.count, utf8[end] & 0xC0 == 0x80 {
             var lead = end - 1
             while lead >= 0, end - lead < 4, utf8[lead] & 0xC0 == 0x80 { lead -= 1 }
-            if lead >= 0, scalarLength(leadByte: utf8[lead]) > end - lead, column > 1 {
+            if lead >= 0, UTF8Decoding.sequenceLength(announcedBy: utf8[lead]) > end - lead, column > 1 {
                 column -= 1
             }
         }
@@ -73,16 +75,5 @@ public struct TextLocation: Hashable, Sendable, Comparable, CustomStringConverti
     /// Orders locations by line, then column.
     public static func < (lhs: TextLocation, rhs: TextLocation) -> Bool {
         (lhs.line, lhs.column) < (rhs.line, rhs.column)
-    }
-}
-
-/// The length of the UTF-8 sequence that `leadByte` announces (1 for ASCII and stray bytes).
-@inline(__always)
-func scalarLength(leadByte: UInt8) -> Int {
-    switch leadByte {
-    case 0xC0...0xDF: return 2
-    case 0xE0...0xEF: return 3
-    case 0xF0...0xF7: return 4
-    default: return 1
     }
 }

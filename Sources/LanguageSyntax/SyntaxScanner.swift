@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UTF8Decoding
 
 // The line scanner: one line of bytes and the state at its start in, the
 // comment and string regions of the line and the state at its end out.
@@ -190,7 +191,7 @@ extension LanguageSyntax {
                     cursor = after + 2
                     while cursor < end, cursor - after <= 10, line[cursor] != opener.text[0] { cursor += 1 }
                 } else {
-                    cursor = after + Self.scalarLength(leadByte: line[after])
+                    cursor = after + UTF8Decoding.sequenceLength(announcedBy: line[after])
                 }
                 guard cursor > after, Self.hasPrefix(line, at: cursor, end: end, opener.text) else { continue }
                 return (index, cursor + opener.text.count - position, .code)
@@ -279,14 +280,6 @@ extension LanguageSyntax {
     static func firstIndex(of byte: UInt8, in line: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
         guard start < end, let base = line.baseAddress, let found = memchr(base + start, Int32(byte), end - start) else { return max(start, end) }
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-    }
-
-    /// The length of a UTF-8 sequence from its lead byte (1 for a stray continuation byte).
-    static func scalarLength(leadByte: UInt8) -> Int {
-        if leadByte >= 0xF0 { return 4 }
-        if leadByte >= 0xE0 { return 3 }
-        if leadByte >= 0xC0 { return 2 }
-        return 1
     }
 
     static func isASCIIWordByte(_ byte: UInt8) -> Bool {

@@ -56,6 +56,8 @@
 // So resolving with a predicate gives the same result as resolving among the
 // accepted candidates only.
 
+import UTF8Decoding
+
 /// A compiled, immutable set of rules that finds non-overlapping matches in UTF-8 text.
 public struct RuleSet: Sendable {
     /// Limits that keep a search bounded; when one cuts results short, the result says so.
@@ -416,7 +418,7 @@ public struct RuleSet: Sendable {
     /// The offset of the character after the one at `utf8Offset` (one byte on invalid UTF-8).
     static func nextCharacterOffset(in text: UnsafeBufferPointer<UInt8>, after utf8Offset: Int) -> Int {
         guard utf8Offset < text.count else { return utf8Offset + 1 }
-        if let (_, length) = UTF8Decoding.scalar(in: text, at: utf8Offset) {
+        if let (_, length) = UTF8Decoding.scalar(at: utf8Offset, in: text) {
             return utf8Offset + length
         }
         return utf8Offset + 1

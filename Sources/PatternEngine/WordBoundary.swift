@@ -18,6 +18,8 @@
 // regex offers its preferred match that passes the check (`a-b|a` on `a-bc`
 // gives `a`), as a list of words does.
 
+import UTF8Decoding
+
 /// Classification of scalars and UTF-8 positions as word characters, for whole-word matching.
 public enum WordBoundary {
     /// Whether `scalar` is a word character (the set of `(?u)\w`).
@@ -37,7 +39,7 @@ public enum WordBoundary {
         guard utf8Offset >= 0, utf8Offset < text.count else { return false }
         let byte = text[utf8Offset]
         if byte < 0x80 { return isASCIIWordByte(byte) }
-        guard let (scalar, _) = UTF8Decoding.scalar(in: text, at: utf8Offset) else { return false }
+        guard let (scalar, _) = UTF8Decoding.scalar(at: utf8Offset, in: text) else { return false }
         return isWordCharacter(scalar)
     }
 
@@ -51,7 +53,7 @@ public enum WordBoundary {
         while leadOffset > 0, utf8Offset - leadOffset < 4, text[leadOffset] & 0xC0 == 0x80 {
             leadOffset -= 1
         }
-        guard let (scalar, length) = UTF8Decoding.scalar(in: text, at: leadOffset),
+        guard let (scalar, length) = UTF8Decoding.scalar(at: leadOffset, in: text),
               leadOffset + length == utf8Offset else { return false }
         return isWordCharacter(scalar)
     }
@@ -60,32 +62,5 @@ public enum WordBoundary {
     @inline(__always)
     static func accepts(_ text: UnsafeBufferPointer<UInt8>, utf8Range: Range<Int>) -> Bool {
         !isWordCharacter(in: text, endingAt: utf8Range.lowerBound) && !isWordCharacter(in: text, startingAt: utf8Range.upperBound)
-    }
-}
-
-/// Strict UTF-8 decoding of single scalars (no overlongs, no surrogates, nothing above U+10FFFF).
-enum UTF8Decoding {
-    /// The scalar that starts at `utf8Offset` and its length in bytes, or nil when the bytes there are not valid UTF-8.
-    static func scalar(in text: UnsafeBufferPointer<UInt8>, at utf8Offset: Int) -> (Unicode.Scalar, Int)? {
-        guard utf8Offset >= 0, utf8Offset < text.count else { return nil }
-        let lead = UInt32(text[utf8Offset])
-        let length: Int
-        var value: UInt32
-        var minimum: UInt32
-        switch lead {
-        case 0x00..<0x80: return Unicode.Scalar(lead).map { ($0, 1) }
-        case 0xC2..<0xE0: length = 2; value = lead & 0x1F; minimum = 0x80
-        case 0xE0..<0xF0: length = 3; value = lead & 0x0F; minimum = 0x800
-        case 0xF0..<0xF5: length = 4; value = lead & 0x07; minimum = 0x1_0000
-        default: return nil
-        }
-        guard text.count - utf8Offset >= length else { return nil }
-        for index in 1..<length {
-            let byte = UInt32(text[utf8Offset + index])
-            guard byte & 0xC0 == 0x80 else { return nil }
-            value = (value << 6) | (byte & 0x3F)
-        }
-        guard value >= minimum, let scalar = Unicode.Scalar(value) else { return nil }
-        return (scalar, length)
     }
 }

@@ -1,5 +1,6 @@
 import CPUFeatures
 import Dispatch
+import UTF8Decoding
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

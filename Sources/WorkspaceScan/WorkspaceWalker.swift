@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UTF8Decoding
 
 // Walks a directory tree the way a developer expects a "search the project"
 // to: `.git` and hidden entries are skipped, `.gitignore` and `.ignore` files

@@ -1,3 +1,5 @@
+import UTF8Decoding
+
 @testable import PatternEngine
 
 /// A deliberately simple implementation of the rule set's semantics, used only as a test oracle.
@@ -64,7 +66,7 @@ enum ReferenceRuleMatcher {
         var offset = 0
         text.withUnsafeBufferPointer { buffer in
             while offset < text.count {
-                if let (scalar, length) = UTF8Decoding.scalar(in: buffer, at: offset) {
+                if let (scalar, length) = UTF8Decoding.scalar(at: offset, in: buffer) {
                     units[offset] = Unit(scalar: scalar, length: length)
                     offset += length
                 } else {

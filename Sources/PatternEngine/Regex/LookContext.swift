@@ -1,3 +1,5 @@
+import UTF8Decoding
+
 // Evaluating zero-width assertions.
 //
 // Every assertion depends only on what lies on each side of a position, and
@@ -102,27 +104,5 @@ func scalarValue(containing index: Int, in text: UnsafeBufferPointer<UInt8>) -> 
     while start > 0 && index - start < 3 && text[start] & 0xC0 == 0x80 {
         start -= 1
     }
-    return decodeScalar(at: start, in: text) ?? 0xFFFD
-}
-
-/// Decodes the scalar starting at `index`; nil if `text[index]` does not start a well-formed sequence.
-func decodeScalar(at index: Int, in text: UnsafeBufferPointer<UInt8>) -> UInt32? {
-    guard index >= 0 && index < text.count else { return nil }
-    let lead = text[index]
-    let length: Int
-    var value: UInt32
-    switch lead {
-    case 0..<0x80: return UInt32(lead)
-    case 0xC2...0xDF: length = 2; value = UInt32(lead & 0x1F)
-    case 0xE0...0xEF: length = 3; value = UInt32(lead & 0x0F)
-    case 0xF0...0xF4: length = 4; value = UInt32(lead & 0x07)
-    default: return nil
-    }
-    guard text.count - index >= length else { return nil }
-    for offset in 1..<length {
-        let byte = text[index + offset]
-        guard byte & 0xC0 == 0x80 else { return nil }
-        value = (value << 6) | UInt32(byte & 0x3F)
-    }
-    return value
+    return UTF8Decoding.scalar(at: start, in: text)?.scalar.value ?? 0xFFFD
 }

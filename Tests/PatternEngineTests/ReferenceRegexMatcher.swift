@@ -15,12 +15,16 @@
 // the Pike VM's thread lists nor the DFA; RE2 itself is the independent
 // oracle (Tests/re2). Both run in polynomial time, fine for test inputs.
 
+import UTF8Decoding
+
+@testable import PatternEngine
+
 /// A simple, obviously correct matcher with the same semantics as `CompiledRegex.firstMatch`, for tests.
-public enum ReferenceRegexMatcher {
+enum ReferenceRegexMatcher {
     /// The leftmost non-empty match starting at or after `from`, chosen among those at its start by the regex's match kind.
     ///
     /// - Complexity: polynomial (roughly O(n^3 x pattern size)); for tests only.
-    public static func firstMatch(_ regex: CompiledRegex, in text: [UInt8], from: Int) -> Range<Int>? {
+    static func firstMatch(_ regex: CompiledRegex, in text: [UInt8], from: Int) -> Range<Int>? {
         switch regex.matchKind {
         case .leftmostFirst: return firstMatchByBacktracking(regex, in: text, from: from)
         case .leftmostLongest: return longestMatch(regex, in: text, from: from)
@@ -99,7 +103,7 @@ public enum ReferenceRegexMatcher {
         case .scalars(let set):
             var result = Set<Int>()
             for position in positions {
-                guard let value = decodeScalar(at: position, in: text), set.contains(value) else { continue }
+                guard let value = UTF8Decoding.scalar(at: position, in: text)?.scalar.value, set.contains(value) else { continue }
                 result.insert(position + UTF8Sequences.encodedLength(value))
             }
             return result

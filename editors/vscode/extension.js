@@ -125,12 +125,10 @@ function setSlot(editor, model, index) {
 
 /** Draws a model in one editor in full: every type it does not use is cleared there. */
 function draw(editor, model) {
-  if (modelIsStale(model, editor.document)) {
-    // The next payload brings the document's version; until then this editor is not drawn from
-    // the model, so a delta on it draws it in full.
-    state.drawnFrom.delete(editor);
-    return;
-  }
+  // The payload for the document's version is on its way. An editor that already shows this
+  // model keeps it (VS Code moves its decorations with the text, and the next delta updates
+  // them); one that does not is drawn in full by that delta.
+  if (modelIsStale(model, editor.document)) return;
   const used = new Set();
   for (const index of model.drawOrder()) {
     used.add(model.slots[index].key);

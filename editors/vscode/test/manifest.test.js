@@ -111,7 +111,7 @@ test('the manifest is ready for vsce', () => {
   assert.equal(manifest.main, './extension.js');
   assert.equal(manifest.license, 'MIT');
   assert.deepEqual(Object.keys(manifest.dependencies), ['vscode-languageclient']);
-  for (const file of ['extension.js', 'decorations.js', 'settings.js', 'serverBinary.js', 'languageClient.js', 'README.md']) {
+  for (const file of ['extension.js', 'decorations.js', 'decorationModel.js', 'settings.js', 'serverBinary.js', 'languageClient.js', 'README.md']) {
     assert.ok(fs.existsSync(path.join(extensionRoot, file)), file);
   }
   // Only languageClient.js uses the client library.

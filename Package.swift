@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "highlight-ls",
             dependencies: [
-                "LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan", "JSONRPC",
+                "LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan", "JSONRPC", "JSONValue",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strict),

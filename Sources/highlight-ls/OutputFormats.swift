@@ -5,6 +5,7 @@ import Darwin
 #endif
 import HighlightConfig
 import JSONRPC
+import JSONValue
 import LanguageServer
 import PatternEngine
 import TextIndex
@@ -602,27 +603,9 @@ func xmlText(_ text: String) -> String {
     return out
 }
 
-/// `text` as a JSON string, quotes included.
+/// `text` as a JSON string, quotes included, escaped as every JSON the program writes is (`JSONWriter`).
 func jsonString(_ string: String) -> String {
-    // Most strings need no escape, and are copied whole.
-    if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-        return "\"" + string + "\""
-    }
-    var out = "\""
-    for scalar in string.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
+    JSON.string(string).jsonText
 }
 
 /// The ANSI escape that starts drawing `style` (reverse video for a style with nothing to show).

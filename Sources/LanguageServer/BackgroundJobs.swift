@@ -49,9 +49,22 @@ public final class JobContext: Sendable {
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 }
 
+/// What a job hands back to the loop: one case per kind of job, each with what applying it needs.
+enum JobOutcome: Sendable {
+    case workspaceSymbols(WorkspaceSymbolSearch.Outcome, answering: RequestID)
+    /// A large document, with the configuration generation its highlights were found under.
+    case openedDocument(Document, configurationGeneration: Int)
+    case loadedConfigurations(ConfigurationLoad.Outcome)
+}
+
+/// A job's outcome as the runner carries it back to the loop, which alone looks inside.
+public struct JobResult: Sendable {
+    let outcome: JobOutcome
+}
+
 /// Runs a job's work off the server loop, then hands the result back to the loop, which calls
 /// `Server.finishJob(_:result:)` with it.
-public typealias JobRunner = @Sendable (_ jobID: Int, _ work: @escaping @Sendable () -> any Sendable) -> Void
+public typealias JobRunner = @Sendable (_ jobID: Int, _ work: @escaping @Sendable () -> JobResult) -> Void
 
 /// A job the loop started and has not finished.
 struct BackgroundJob {
@@ -62,37 +75,41 @@ struct BackgroundJob {
     /// is never cancelled.
     let requestID: RequestID?
     let context: JobContext
-    /// Applies the result on the loop.
-    let finish: (any Sendable) -> Void
 }
 
 extension Server {
-    /// Starts `work` as a job answering `requestID`; `finish` runs on the loop with its result,
-    /// unless the job was cancelled first.
-    func startJob(
-        _ kind: BackgroundJob.Kind, answering requestID: RequestID?,
-        work: @escaping @Sendable (JobContext) -> any Sendable, finish: @escaping (any Sendable) -> Void
-    ) {
+    /// Starts `work` as a job answering `requestID`; its outcome is applied on the loop
+    /// (`apply(_:)`), unless the job was cancelled first.
+    func startJob(_ kind: BackgroundJob.Kind, answering requestID: RequestID?, work: @escaping @Sendable (JobContext) -> JobOutcome) {
         let id = nextJobID
         nextJobID += 1
         guard let jobRunner else {
             // Inline: progress is sent after the work, in the order it was made.
             let progress = Mutex<[Message]>([])
             let context = JobContext { message in progress.withLock { $0.append(message) } }
-            let result = work(context)
+            let outcome = work(context)
             progress.withLock { $0 }.forEach(send)
-            finish(result)
+            apply(outcome)
             return
         }
         let context = JobContext(send: jobSend)
-        jobs[id] = BackgroundJob(kind: kind, requestID: requestID, context: context, finish: finish)
-        jobRunner(id) { work(context) }
+        jobs[id] = BackgroundJob(kind: kind, requestID: requestID, context: context)
+        jobRunner(id) { JobResult(outcome: work(context)) }
     }
 
     /// Applies the result of a job the runner finished; a cancelled job's result is dropped.
-    public func finishJob(_ id: Int, result: any Sendable) {
-        guard let job = jobs.removeValue(forKey: id) else { return }
-        job.finish(result)
+    public func finishJob(_ id: Int, result: JobResult) {
+        guard jobs.removeValue(forKey: id) != nil else { return }
+        apply(result.outcome)
+    }
+
+    /// Applies a job's outcome on the loop: the one place each kind of result is taken in.
+    private func apply(_ outcome: JobOutcome) {
+        switch outcome {
+        case .workspaceSymbols(let found, let requestID): finishWorkspaceSymbols(found, answering: requestID)
+        case .openedDocument(let document, let generation): finishOpening(document, configurationGeneration: generation)
+        case .loadedConfigurations(let loaded): finishConfigurationLoad(loaded)
+        }
     }
 
     /// Cancels the jobs that `matching` selects, answering each one's request with `error`.

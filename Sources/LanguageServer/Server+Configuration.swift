@@ -179,15 +179,17 @@ extension Server {
         configuration.loadRunning = true
         configuration.foldersLoading = Set(folders)
         let load = configurationLoad(of: folders)
-        startJob(.loadConfiguration, answering: nil, work: { _ in load.run() }) { [weak self] result in
-            guard let self else { return }
-            self.configuration.loadRunning = false
-            self.configuration.foldersLoading = []
-            if let loads = result as? [ConfigurationLoad.Loaded] {
-                self.applyConfigurationLoads(loads, sharedLayersGeneration: load.sharedLayersGeneration, reloaded: reloaded)
-            }
-            self.startPendingConfigurationLoad()
+        startJob(.loadConfiguration, answering: nil) { _ in
+            .loadedConfigurations(ConfigurationLoad.Outcome(loads: load.run(), sharedLayersGeneration: load.sharedLayersGeneration, reloaded: reloaded))
         }
+    }
+
+    /// Takes in what a configuration load read, and starts the next load if files changed meanwhile.
+    func finishConfigurationLoad(_ loaded: ConfigurationLoad.Outcome) {
+        configuration.loadRunning = false
+        configuration.foldersLoading = []
+        applyConfigurationLoads(loaded.loads, sharedLayersGeneration: loaded.sharedLayersGeneration, reloaded: loaded.reloaded)
+        startPendingConfigurationLoad()
     }
 
     /// Installs what a load read. After a reload (a file changed, appeared or went), every
@@ -498,6 +500,14 @@ struct ConfigurationLoad: Sendable {
     var lastGoodLayers: [String: ConfigLayer]
     var sharedLayersGeneration: Int
     var encoding: PositionEncoding
+
+    /// What a load gave: each file's result, and what applying them needs.
+    struct Outcome: Sendable {
+        var loads: [Loaded]
+        var sharedLayersGeneration: Int
+        /// Whether the load followed a change of files (every document is highlighted again), not first reads only.
+        var reloaded: Bool
+    }
 
     /// Reads and compiles every file.
     ///

@@ -43,26 +43,28 @@ extension Server {
         let config = configuration(forDocumentURI: uri)
         let filter = ruleFilter(forDocument: uri, languageId: languageId, config: config)
         let generation = configuration.generation
-        startJob(.openDocument, answering: nil, work: { _ in
+        startJob(.openDocument, answering: nil) { _ in
             var document = Document(uri: uri, languageId: languageId, version: version, text: Array(text.utf8))
             var syntax: SyntaxIndex?
             let list = document.text.withUnsafeBytes { filter.matches(of: config.ruleSet, in: $0, languageID: languageId, syntax: &syntax) }
             document.syntax = syntax
             document.highlights = DocumentHighlights(configurationGeneration: generation, configuration: config, matches: list)
-            return document
-        }) { [weak self] result in
-            guard let self, var document = result as? Document else { return }
-            if generation != self.configuration.generation { document.highlights = nil }
-            if document.highlights?.truncated == true {
-                self.log(.warning, "\(uri): too many matches; only the first \(document.highlights?.matches.count ?? 0) are highlighted")
-            }
-            self.documents[uri] = document
-            self.documentsNeedingDecorations.insert(uri)
-            self.handleMessagesWaiting(forDocument: uri)
+            return .openedDocument(document, configurationGeneration: generation)
         }
     }
 
-
+    /// Takes in a large document a job opened, and handles the messages that waited for it.
+    func finishOpening(_ opened: Document, configurationGeneration generation: Int) {
+        var document = opened
+        let uri = document.uri
+        if generation != configuration.generation { document.highlights = nil }
+        if document.highlights?.truncated == true {
+            log(.warning, "\(uri): too many matches; only the first \(document.highlights?.matches.count ?? 0) are highlighted")
+        }
+        documents[uri] = document
+        documentsNeedingDecorations.insert(uri)
+        handleMessagesWaiting(forDocument: uri)
+    }
 
     /// Applies the changes in order, all or nothing: a malformed change leaves the document as it was.
     func didChange(_ params: JSON?) throws(ResponseError) {

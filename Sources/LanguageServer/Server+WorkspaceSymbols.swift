@@ -101,6 +101,10 @@ struct WorkspaceSymbolSearch: Sendable {
         var returned: Int
         /// The configuration files the search read that the loop had not.
         var loads: [ConfigurationLoad.Loaded]
+        /// The shared layers those files were compiled with.
+        var sharedLayersGeneration: Int
+        /// The progress token the server had made for this search.
+        var readyProgressToken: String?
     }
 
     /// Walks every folder, re-scans the files that changed, and lists the matching symbols.
@@ -212,7 +216,7 @@ struct WorkspaceSymbolSearch: Sendable {
         if partialResultToken != nil {
             return Outcome(
                 symbols: [], entries: entries, generation: generation, usedReadyToken: usedReadyToken, total: partialTotal,
-                returned: partialSent, loads: loads)
+                returned: partialSent, loads: loads, sharedLayersGeneration: loader.sharedLayersGeneration, readyProgressToken: readyProgressToken)
         }
         var sources: [String: (uri: String, folder: String?, matches: [LocatedMatch])] = [:]
         for (path, entry) in entries { sources[path] = (URL(fileURLWithPath: path).absoluteString, entry.configurationFolder, entry.matches) }
@@ -220,7 +224,7 @@ struct WorkspaceSymbolSearch: Sendable {
         let (symbols, total) = self.symbols(of: sources, configurations: configurations, limit: Server.maximumWorkspaceSymbols)
         return Outcome(
             symbols: .array(symbols), entries: entries, generation: generation, usedReadyToken: usedReadyToken, total: total,
-            returned: symbols.count, loads: loads)
+            returned: symbols.count, loads: loads, sharedLayersGeneration: loader.sharedLayersGeneration, readyProgressToken: readyProgressToken)
     }
 
     /// The symbols of every source, sorted by path, that the query selects, at most `limit` of
@@ -318,24 +322,26 @@ extension Server {
             openDocuments: openDocuments, encoding: positionEncoding, clientProgressToken: params.value(at: "workDoneToken"),
             partialResultToken: params.value(at: "partialResultToken"),
             readyProgressToken: readyToken)
-        startJob(.workspaceSymbols, answering: id, work: { search.run($0) }) { [weak self] result in
-            guard let self, let outcome = result as? WorkspaceSymbolSearch.Outcome else { return }
-            if outcome.generation == self.configuration.generation {
-                self.workspaceList.entries = outcome.entries
-                self.workspaceList.generation = outcome.generation
-            }
-            // What the search read for the first time is kept, unless the loop has read it since.
-            let firstReads = outcome.loads.filter { self.configuration.byFolder[$0.folder] == nil && !self.configuration.foldersLoading.contains($0.folder) }
-            self.applyConfigurationLoads(firstReads, sharedLayersGeneration: search.loader.sharedLayersGeneration, reloaded: false)
-            self.startPendingConfigurationLoad()
-            if !outcome.usedReadyToken, self.workspaceList.readyProgressToken == nil { self.workspaceList.readyProgressToken = readyToken }
-            if outcome.total > outcome.returned {
-                self.log(.info, "workspace/symbol: \(outcome.total) matches; only the first \(outcome.returned) are returned")
-            }
-            self.prepareWorkspaceProgressToken()
-            self.send(.response(id: id, result: .success(outcome.symbols)))
-        }
+        startJob(.workspaceSymbols, answering: id) { .workspaceSymbols(search.run($0), answering: id) }
         return .later
+    }
+
+    /// Answers a `workspace/symbol` request with what its search found, and keeps the files it scanned.
+    func finishWorkspaceSymbols(_ outcome: WorkspaceSymbolSearch.Outcome, answering id: RequestID) {
+        if outcome.generation == configuration.generation {
+            workspaceList.entries = outcome.entries
+            workspaceList.generation = outcome.generation
+        }
+        // What the search read for the first time is kept, unless the loop has read it since.
+        let firstReads = outcome.loads.filter { configuration.byFolder[$0.folder] == nil && !configuration.foldersLoading.contains($0.folder) }
+        applyConfigurationLoads(firstReads, sharedLayersGeneration: outcome.sharedLayersGeneration, reloaded: false)
+        startPendingConfigurationLoad()
+        if !outcome.usedReadyToken, workspaceList.readyProgressToken == nil { workspaceList.readyProgressToken = outcome.readyProgressToken }
+        if outcome.total > outcome.returned {
+            log(.info, "workspace/symbol: \(outcome.total) matches; only the first \(outcome.returned) are returned")
+        }
+        prepareWorkspaceProgressToken()
+        send(.response(id: id, result: .success(outcome.symbols)))
     }
 
     /// Asks the client for a progress token for the next long scan, when it supports server-created progress.

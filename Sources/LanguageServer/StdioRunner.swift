@@ -149,7 +149,7 @@ private final class Inbox: Sendable {
         case message(Message)
         case end(InputEnd)
         case outputClosed
-        case jobFinished(Int, any Sendable)
+        case jobFinished(Int, JobResult)
     }
 
     /// The most messages from the client that wait at once. At the bound the reader thread stops

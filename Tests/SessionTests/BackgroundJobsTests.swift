@@ -13,7 +13,7 @@ import Testing
 @Suite struct BackgroundJobsTests {
     /// Jobs the test runs when it chooses, in the order it chooses.
     final class ManualJobs: Sendable {
-        let pending = Mutex<[(id: Int, work: @Sendable () -> any Sendable)]>([])
+        let pending = Mutex<[(id: Int, work: @Sendable () -> JobResult)]>([])
     }
 
     final class Outbox { var messages: [Message] = [] }
@@ -98,7 +98,7 @@ import Testing
                 server.handle(.notification(method: "workspace/didChangeConfiguration", params: Self.settings(activeRule)))
             default:
                 // Finish a pending job, not necessarily the oldest.
-                let job = jobs.pending.withLock { pending -> (id: Int, work: @Sendable () -> any Sendable)? in
+                let job = jobs.pending.withLock { pending -> (id: Int, work: @Sendable () -> JobResult)? in
                     pending.isEmpty ? nil : pending.remove(at: random.next(below: pending.count))
                 }
                 if let job { server.finishJob(job.id, result: job.work()) }

@@ -12,7 +12,7 @@ import Testing
 @Suite struct ConfigurationLoadTests {
     /// Jobs the test runs when it chooses.
     final class ManualJobs: Sendable {
-        let pending = Mutex<[(id: Int, work: @Sendable () -> any Sendable)]>([])
+        let pending = Mutex<[(id: Int, work: @Sendable () -> JobResult)]>([])
     }
 
     final class Outbox { var messages: [Message] = [] }

@@ -54,7 +54,7 @@ let package = Package(
         // MARK: HighlightConfig — .highlights.json schema, layers, styles, built-in rules, errors with line/column,
         // which rules apply to a file, and the one path from a text to its matches.
         .target(name: "HighlightConfig", dependencies: ["JSONValue", "PatternEngine", "LanguageSyntax", "TextIndex"], swiftSettings: strict),
-        .testTarget(name: "HighlightConfigTests", dependencies: ["HighlightConfig"], swiftSettings: strict),
+        .testTarget(name: "HighlightConfigTests", dependencies: ["HighlightConfig", "PatternEngine"], swiftSettings: strict),
 
         // MARK: WorkspaceScan — .gitignore rules, the tree walker and parallel scanning of files on disk.
         .target(

@@ -408,6 +408,7 @@ struct LayerReader {
         var patternOrigin: ConfigOrigin?
         // Group names and numbers that `groups`, `message` and `link` may refer to; `nil` when unknown.
         var captureNames: [String?]? = [nil]
+        var compiledRegex: CompiledRegex?
         switch (members["words"], members["regex"]) {
         case (_?, _?):
             let message = "\(label): has both \"words\" and \"regex\"; a rule uses one of them (split it into two rules)"
@@ -427,8 +428,9 @@ struct LayerReader {
             }
         case (nil, let value?):
             patternOrigin = origin(ofValueAt: path + [.key("regex")])
-            if let regex = readRegex(value, at: path + [.key("regex")], label: label, caseSensitive: caseSensitive) {
+            if let regex = readRegex(value, at: path + [.key("regex")], label: label, caseSensitive: caseSensitive, wholeWord: wholeWord) {
                 pattern = .regex(regex.pattern)
+                compiledRegex = regex
                 captureNames = regex.captureNames
             } else {
                 failed = true
@@ -468,6 +470,7 @@ struct LayerReader {
             enabled: enabled)
         definition.origin = ruleOrigin
         definition.patternOrigin = patternOrigin
+        definition.compiledRegex = compiledRegex.map(RuleDefinition.Precompiled.init)
         definition.styleOrigin = styleOrigin
         definition.groupStyles = details.groupStyles
         definition.severity = details.severity
@@ -502,7 +505,7 @@ struct LayerReader {
     }
 
     private mutating func readRegex(
-        _ value: JSON, at path: [JSONPathComponent], label: String, caseSensitive: Bool
+        _ value: JSON, at path: [JSONPathComponent], label: String, caseSensitive: Bool, wholeWord: Bool
     ) -> CompiledRegex? {
         let valueOrigin = origin(ofValueAt: path)
         guard let pattern = value.stringValue, !pattern.isEmpty else {
@@ -511,13 +514,14 @@ struct LayerReader {
             return nil
         }
         do {
-            return try regexTracker.compile(pattern, caseInsensitive: !caseSensitive)
+            return try regexTracker.compile(pattern, caseInsensitive: !caseSensitive, wholeWord: wholeWord)
         } catch {
             let errorOrigin = origin(ofDecodedUTF8Offset: error.patternUTF8Offset, inStringAt: valueOrigin)
-            if error.message.hasPrefix("pattern too large") {
+            switch error.kind {
+            case .overBudget:
                 // Over budget is not a syntax error: the pattern is valid but costs more than a configuration may.
                 report(.error, "\(label): \(error.message)", at: errorOrigin)
-            } else {
+            case .syntax:
                 report(.error, "\(label): invalid regex: \(error.message) (at offset \(error.patternUTF8Offset))", at: errorOrigin)
             }
             return nil

@@ -214,7 +214,8 @@ struct RuleDetailsResolver {
             var captureNames: [String?] = [nil]
             var regex: CompiledRegex?
             if usesGroups, case .regex(let pattern)? = definition.pattern {
-                regex = try? CompiledRegex(pattern, caseInsensitive: !definition.caseSensitive)
+                // The parser's regex when there is one; a definition made in code is compiled here.
+                regex = definition.compiledRegex?.regex ?? (try? CompiledRegex(pattern, caseInsensitive: !definition.caseSensitive))
                 captureNames = regex?.captureNames ?? [nil]
             }
             func template(_ text: String?, key: String) -> MatchTemplate? {

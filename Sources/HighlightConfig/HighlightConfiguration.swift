@@ -137,15 +137,13 @@ public struct HighlightConfiguration: Sendable {
         // The engine keeps rule indices stable and leaves out only what failed to compile (a rule,
         // or one word of a rule), so the problems are reported and `rules` stays aligned with `styles`.
         let rules = definitions.compactMap(\.rule)
-        let ruleSet = RuleSet(rules: rules)
+        let ruleSet = RuleSet(rules: rules, compiled: definitions.map { $0.compiledRegex?.regex })
         for error in ruleSet.errors where definitions.indices.contains(error.ruleIndex) {
             let definition = definitions[error.ruleIndex]
             let origin = definition.patternOrigin ?? definition.origin ?? ConfigOrigin(source: "configuration")
             var message = "rule \"\(definition.name)\": \(error.message)"
-            if error.message.hasPrefix("pattern too large") {
-                // Over budget is not a syntax error: the pattern is valid but costs more than a configuration may.
-                message = "rule \"\(definition.name)\": \(error.message)"
-            } else if let patternUTF8Offset = error.patternUTF8Offset, case .regex? = definition.pattern {
+            // Over budget is not a syntax error: the pattern is valid but costs more than a configuration may.
+            if error.kind == .invalidRegex, let patternUTF8Offset = error.patternUTF8Offset, case .regex? = definition.pattern {
                 message = "rule \"\(definition.name)\": invalid regex: \(error.message) (at offset \(patternUTF8Offset))"
             }
             if let wordIndex = error.wordIndex { message += " (words[\(wordIndex)])" }

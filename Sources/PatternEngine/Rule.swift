@@ -34,6 +34,16 @@ public struct Rule: Sendable, Hashable {
 
 /// Why a rule (or one of its words) could not be compiled; the rule set works without it.
 public struct RuleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the rule.
+    public enum Kind: Sendable, Equatable {
+        /// Its regex is not one this engine reads.
+        case invalidRegex
+        /// Its regex is valid but costs more than the budget allows.
+        case overBudget
+        /// Its words are not usable (none, or one that cannot be compiled).
+        case words
+    }
+
     /// The position of the rule in the list given to `RuleSet`.
     public var ruleIndex: Int
     /// A human-readable explanation.
@@ -42,13 +52,15 @@ public struct RuleError: Error, Sendable, Equatable, CustomStringConvertible {
     public var patternUTF8Offset: Int?
     /// For a word error, the position of the word in the rule's list.
     public var wordIndex: Int?
+    public var kind: Kind
 
     /// Creates a rule error.
-    public init(ruleIndex: Int, message: String, patternUTF8Offset: Int? = nil, wordIndex: Int? = nil) {
+    public init(ruleIndex: Int, message: String, patternUTF8Offset: Int? = nil, wordIndex: Int? = nil, kind: Kind = .words) {
         self.ruleIndex = ruleIndex
         self.message = message
         self.patternUTF8Offset = patternUTF8Offset
         self.wordIndex = wordIndex
+        self.kind = kind
     }
 
     /// The message with its location, e.g. `rule 2, word 0: empty word`.

@@ -122,17 +122,22 @@ public struct RuleSet: Sendable {
 
     /// Compiles every valid rule; invalid rules are reported in `errors` and never match, the others work. Rule indices are positions in `rules`.
     ///
+    /// `compiled`, when given, holds for some regex rules (by rule index) the regex already compiled
+    /// from the rule's pattern and options, which is taken rather than compiled again (its cost is
+    /// charged to the set's budget all the same).
+    ///
     /// - Complexity: O(total word bytes × byte classes) for the words, plus each regex's compile time.
-    public init(rules: [Rule], limits: Limits = .default) {
+    public init(rules: [Rule], limits: Limits = .default, compiled: [CompiledRegex?] = []) {
         self.init(
             rules: rules, limits: limits,
             automatonConfiguration: LiteralAutomaton.Configuration(
                 kind: nil, usesPrefilter: limits.usesLiteralPrefilter, denseByteBudget: limits.denseAutomatonByteBudget,
-                usesFingerprintSearch: limits.usesLiteralPrefilter && limits.usesFingerprintSearch))
+                usesFingerprintSearch: limits.usesLiteralPrefilter && limits.usesFingerprintSearch),
+            compiled: compiled)
     }
 
     /// Compiles the rules with an explicit automaton configuration (tests use it to force each variant).
-    init(rules: [Rule], limits: Limits, automatonConfiguration: LiteralAutomaton.Configuration) {
+    init(rules: [Rule], limits: Limits, automatonConfiguration: LiteralAutomaton.Configuration, compiled: [CompiledRegex?] = []) {
         self.rules = rules
         self.limits = limits
         var errors: [RuleError] = []
@@ -168,7 +173,14 @@ public struct RuleSet: Sendable {
                 }
             case .regex(let pattern):
                 do {
-                    let regex = try compileRegex(pattern, caseInsensitive: !rule.caseSensitive, wholeWord: rule.wholeWord)
+                    let regex: CompiledRegex
+                    if ruleIndex < compiled.count, let given = compiled[ruleIndex], given.pattern == pattern,
+                       given.caseInsensitive == !rule.caseSensitive, given.wholeWord == rule.wholeWord {
+                        try tracker.admit(given)
+                        regex = given
+                    } else {
+                        regex = try compileRegex(pattern, caseInsensitive: !rule.caseSensitive, wholeWord: rule.wholeWord)
+                    }
                     streams.append(RegexStream(ruleIndex: ruleIndex, regex: regex))
                     if let length = regex.maximumMatchUTF8Length {
                         regexMaximumLength = max(regexMaximumLength, length)
@@ -180,7 +192,8 @@ public struct RuleSet: Sendable {
                     mostLineFeeds = regex.maximumLineFeedCount.flatMap { count in mostLineFeeds.map { max($0, count) } }
                 } catch {
                     errors.append(RuleError(
-                        ruleIndex: ruleIndex, message: error.message, patternUTF8Offset: error.patternUTF8Offset))
+                        ruleIndex: ruleIndex, message: error.message, patternUTF8Offset: error.patternUTF8Offset,
+                        kind: error.kind == .overBudget ? .overBudget : .invalidRegex))
                 }
             }
         }

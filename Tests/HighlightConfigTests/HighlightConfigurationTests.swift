@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HighlightConfig
+@testable import PatternEngine
 
 /// Combining layers: built-ins, `defaults`, precedence, replacement by name, `enabled: false`,
 /// and style resolution.
@@ -209,5 +210,28 @@ import Testing
         #expect(configuration.styles.count == 10_000)
         #expect(configuration.ruleSet.errors.isEmpty)
         #expect(configuration.rules.last?.name == "r9999")
+    }
+}
+
+/// A regex is compiled once per load: the parser's compiled regex is the one the rule set searches with.
+@Suite struct CompileOnceTests {
+    @Test func theParsersRegexIsTheRuleSetsRegex() throws {
+        let text = #"{ "rules": [ { "name": "ticket", "regex": "\\b[A-Z]{2,}-[0-9]+\\b", "wholeWord": true, "caseSensitive": false } ] }"#
+        let (layer, diagnostics) = ConfigLayer.parse(fileContents: Array(text.utf8), source: ".highlights.json")
+        #expect(diagnostics.isEmpty)
+        let parsed = try #require(layer?.rules.first?.compiledRegex?.regex)
+        #expect(parsed.wholeWord && parsed.caseInsensitive)
+        let configuration = HighlightConfiguration(layers: [try #require(layer)])
+        let searched = try #require(configuration.ruleSet.regexStreams.first { $0.ruleIndex == 0 }?.regex)
+        #expect(searched.program === parsed.program)
+        // And it finds what the pattern means, whole words only, in any case.
+        let matches = Array("see ab-12 and _ab-3".utf8).withUnsafeBufferPointer { configuration.ruleSet.matches(in: $0).matches }
+        #expect(matches.map(\.utf8Range) == [4..<9])
+    }
+
+    @Test func anOverBudgetRegexIsReportedAsSuch() {
+        let text = #"{ "rules": [ { "name": "big", "regex": "\\pL{1000}\\pL{1000}\\pL{1000}" } ] }"#
+        let (_, diagnostics) = ConfigLayer.parse(fileContents: Array(text.utf8), source: ".highlights.json")
+        #expect(diagnostics.contains { $0.message.contains("pattern too large") && !$0.message.contains("invalid regex") })
     }
 }

@@ -123,6 +123,13 @@ struct CompileMeter: Sendable {
         return nil
     }
 
+    /// Charges what compiling a regex elsewhere cost, states and bytes, as if it were compiled now.
+    mutating func charge(states: Int, bytes: Int) -> String? {
+        statesUsed += states
+        bytesUsed += bytes
+        return checkLimits()
+    }
+
     /// Charges a whole NFA built outside the compiler (the non-empty restriction's copy).
     mutating func charge(_ nfa: NFA) -> String? {
         statesUsed += nfa.states.count
@@ -183,5 +190,19 @@ public struct RegexCompileTracker: Sendable {
         statesUsed += meter.statesUsed
         bytesUsed += meter.bytesUsed
         return regex
+    }
+
+    /// Takes a regex compiled elsewhere (by the configuration's parser, which reports its errors
+    /// where they are written) as if it had been compiled here: its cost is charged to the set's
+    /// budget, and a regex the set can no longer afford is refused, as compiling it would be.
+    public mutating func admit(_ regex: CompiledRegex) throws(RegexError) {
+        var meter = CompileMeter(rule: ruleBudget, setStatesLeft: setStatesLeft, setBytesLeft: setBytesLeft, setDeadline: setDeadline)
+        if let problem = meter.charge(states: regex.compiledStates, bytes: regex.compiledBytes) {
+            throw RegexError.overBudget(problem, patternUTF8Offset: 0)
+        }
+        setStatesLeft -= regex.compiledStates
+        setBytesLeft -= regex.compiledBytes
+        statesUsed += regex.compiledStates
+        bytesUsed += regex.compiledBytes
     }
 }

@@ -36,6 +36,13 @@ public enum RegexMatchKind: Sendable, Hashable {
 /// A compiled pattern with leftmost-first (or leftmost-longest), non-empty, linear-time matching over UTF-8 bytes.
 public struct CompiledRegex: Sendable {
     let program: RegexProgram
+    /// The options it was compiled with, so that a rule set can tell whether it may take it as a rule's regex.
+    public let caseInsensitive: Bool
+    public let wholeWord: Bool
+    /// The automaton states and bytes compiling it cost, charged again when a rule set takes it
+    /// (`RegexCompileTracker.admit(_:)`).
+    let compiledStates: Int
+    let compiledBytes: Int
 
     /// Compiles `pattern` (RE2 syntax); `caseInsensitive` is the same as a leading `(?i)`.
     ///
@@ -57,15 +64,20 @@ public struct CompiledRegex: Sendable {
         _ pattern: String, caseInsensitive: Bool = false, matchKind: RegexMatchKind = .leftmostFirst, wholeWord: Bool = false,
         meter: inout CompileMeter
     ) throws(RegexError) {
+        let (statesBefore, bytesBefore) = (meter.statesUsed, meter.bytesUsed)
+        self.caseInsensitive = caseInsensitive
+        self.wholeWord = wholeWord
         var syntax = try RegexParser.parse(pattern, caseInsensitive: caseInsensitive)
         if wholeWord {
             syntax.root = .concat([.look(.notAfterWordCharacter), syntax.root, .look(.notBeforeWordCharacter)])
         }
         // The forward and capture NFAs each have at least this many states; refuse before building when that is too many.
         if let problem = meter.problemIfCharged(states: 2 * NFACompiler.minimumStateCount(of: syntax.root)) {
-            throw RegexError(message: "pattern too large: \(problem)", patternUTF8Offset: NFACompiler.costliestRepetitionOffset(in: syntax.root))
+            throw RegexError.overBudget(problem, patternUTF8Offset: NFACompiler.costliestRepetitionOffset(in: syntax.root))
         }
         program = try RegexProgram(pattern: pattern, syntax: syntax, matchKind: matchKind, meter: &meter)
+        compiledStates = meter.statesUsed - statesBefore
+        compiledBytes = meter.bytesUsed - bytesBefore
     }
 
     /// Which match at the leftmost start a search reports.
@@ -259,10 +271,10 @@ final class RegexProgram: Sendable {
         // Every NFA, and each non-empty copy, is charged to the one meter, so the budget covers the whole program.
         let forward = try NFACompiler.compile(syntax, reverse: false, includeCaptures: false, meter: &meter)
         searchNFA = forward.restrictedToNonEmptyMatches()
-        if let problem = meter.charge(searchNFA) { throw RegexError(message: "pattern too large: \(problem)", patternUTF8Offset: 0) }
+        if let problem = meter.charge(searchNFA) { throw RegexError.overBudget(problem, patternUTF8Offset: 0) }
         let reverse = try NFACompiler.compile(syntax, reverse: true, includeCaptures: false, meter: &meter)
         reverseNFA = reverse.restrictedToNonEmptyMatches()
-        if let problem = meter.charge(reverseNFA) { throw RegexError(message: "pattern too large: \(problem)", patternUTF8Offset: 0) }
+        if let problem = meter.charge(reverseNFA) { throw RegexError.overBudget(problem, patternUTF8Offset: 0) }
         captureNFA = try NFACompiler.compile(syntax, reverse: false, includeCaptures: true, meter: &meter)
         canMatchLineTerminator = forward.canConsumeLineTerminator
         maximumMatchUTF8Length = syntax.root.maximumUTF8Length

@@ -155,13 +155,12 @@ struct NFACompiler {
 
     private mutating func add(_ state: NFAState) throws(RegexError) -> Int32 {
         guard states.count < NFACompiler.maxStates else {
-            throw RegexError(
-                message: "pattern too large: more than \(NFACompiler.maxStates) automaton states after expanding repetitions",
-                patternUTF8Offset: repetitionOffset)
+            throw RegexError.overBudget(
+                "more than \(NFACompiler.maxStates) automaton states after expanding repetitions", patternUTF8Offset: repetitionOffset)
         }
         if let problem = meter.charge(state) {
             // The offset is that of the repetition being expanded when the budget ran out.
-            throw RegexError(message: "pattern too large: \(problem)", patternUTF8Offset: repetitionOffset)
+            throw RegexError.overBudget(problem, patternUTF8Offset: repetitionOffset)
         }
         states.append(state)
         return Int32(truncatingIfNeeded: states.count - 1)

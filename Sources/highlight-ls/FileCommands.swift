@@ -17,9 +17,17 @@ import WorkspaceScan
 // (ignore files obeyed, binary and large files skipped and named on stderr) and search files on
 // all cores; a file named on the command line is searched whatever its size.
 
+/// The commands that search paths and report their matches.
+enum ScanCommand: String {
+    /// Every match; exits 0.
+    case list
+    /// The matches of blocking rules; exits 1 when there are any.
+    case check
+}
+
 /// What `list` and `check` were asked to do.
 struct ScanRequest {
-    var command: String
+    var command: ScanCommand
     var paths: [String]
     var format: OutputFormat
     var colours: Bool
@@ -30,7 +38,7 @@ struct ScanRequest {
 
 /// Runs `list` or `check`; returns the exit code.
 func runScanCommand(_ request: ScanRequest) -> Int32 {
-    let isCheck = request.command == "check"
+    let isCheck = request.command == .check
     guard let lookup = ConfigurationLookup(explicitPath: request.explicitConfig, report: reportConfigProblem) else {
         warn("cannot use --config \(request.explicitConfig ?? "")")
         return 2

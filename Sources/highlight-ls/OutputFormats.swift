@@ -34,7 +34,7 @@ struct FileReport {
 
 /// What a run of `list` or `check` was, for writers that describe the run.
 struct RunSummary {
-    var command: String
+    var command: ScanCommand
     var matchCount: Int
     var fileCount: Int
     var failed: Bool
@@ -530,13 +530,13 @@ func sarifMessageString(_ template: MatchTemplate) -> String {
 
 /// JUnit XML: one test case per file searched, failing when it has matches.
 struct JUnitWriter: ReportWriter {
-    var command: String
+    var command: ScanCommand
     private var cases: [String] = []
     private var failures = 0
     private var skipped = 0
     private var errors = 0
 
-    init(command: String) {
+    init(command: ScanCommand) {
         self.command = command
     }
 
@@ -546,7 +546,7 @@ struct JUnitWriter: ReportWriter {
 
     private mutating func fileText(_ report: FileReport) -> String {
         let path = report.scanned.file.path
-        var testCase = "    <testcase classname=\"highlight-ls.\(command)\" name=\(xmlAttribute(path)) file=\(xmlAttribute(path))"
+        var testCase = "    <testcase classname=\"highlight-ls.\(command.rawValue)\" name=\(xmlAttribute(path)) file=\(xmlAttribute(path))"
         if report.scanned.skipped == .unreadable {
             errors += 1
             let reason = report.skipReason ?? "cannot read it"
@@ -558,7 +558,7 @@ struct JUnitWriter: ReportWriter {
             testCase += "/>\n"
         } else {
             failures += 1
-            let count = plural(report.scanned.matches.count, command == "check" ? "blocking match" : "match", command == "check" ? "blocking matches" : "matches")
+            let count = plural(report.scanned.matches.count, command == .check ? "blocking match" : "match", command == .check ? "blocking matches" : "matches")
             var body = ""
             for (match, message) in zip(report.scanned.matches, report.messages) {
                 body += "\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(message)\n"
@@ -577,7 +577,7 @@ struct JUnitWriter: ReportWriter {
     private func finishText(_ summary: RunSummary) -> String {
         let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\""
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"highlight-ls\" \(counts)>\n"
-            + "  <testsuite name=\"highlight-ls \(command)\" \(counts)>\n" + cases.joined() + "  </testsuite>\n</testsuites>\n"
+            + "  <testsuite name=\"highlight-ls \(command.rawValue)\" \(counts)>\n" + cases.joined() + "  </testsuite>\n</testsuites>\n"
     }
 }
 

@@ -85,12 +85,21 @@ func keepFreedMemoryForReuse() {
     #endif
 }
 
+/// The commands besides serving LSP, by the word that names them.
+enum Subcommand: String {
+    case print, list, check, `init`, help
+}
+
 /// `print`, `list`, `check`, `init` and `help`.
 func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
     keepFreedMemoryForReuse()
     let colour = useColours(parsed.values["--color"].flatMap(ColorChoice.init(rawValue:)) ?? .auto)
-    switch parsed.command.name {
-    case "help":
+    guard let subcommand = Subcommand(rawValue: parsed.command.name) else {
+        return usageFailure(UsageError(message: "unknown command \(parsed.command.name)"), command: parsed.command)
+    }
+    let scanCommand: ScanCommand
+    switch subcommand {
+    case .help:
         guard let name = parsed.operands.first else {
             writeToStandardOutput(spec.overviewHelp(version: version))
             return 0
@@ -100,29 +109,30 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         }
         writeToStandardOutput(spec.helpText(for: command, version: version))
         return 0
-    case "init":
+    case .`init`:
         guard parsed.operands.count <= 1 else {
             return usageFailure(UsageError(message: "init takes one directory"), command: parsed.command)
         }
         return runInitCommand(directory: parsed.operands.first ?? ".", force: parsed.has("--force"))
-    case "print":
+    case .print:
         return runPrintCommand(
             paths: parsed.operands, explicitConfig: parsed.values["--config"], colours: colour,
             allowConfigErrors: parsed.has("--allow-config-errors"))
-    default:
-        var format = parsed.values["--format"].flatMap(OutputFormat.init(rawValue:)) ?? .text
-        if parsed.has("--json") {
-            if parsed.values["--format"] != nil, format != .json {
-                return usageFailure(UsageError(message: "--json and --format \(format.rawValue) disagree"), command: parsed.command)
-            }
-            format = .json
-        }
-        let request = ScanRequest(
-            command: parsed.command.name, paths: parsed.operands.isEmpty ? ["."] : parsed.operands, format: format,
-            colours: colour, maximumFileSize: parsed.values["--max-filesize"].flatMap(parseSize) ?? ScanOptions().maximumFileSize,
-            allowConfigErrors: parsed.has("--allow-config-errors"), explicitConfig: parsed.values["--config"])
-        return runScanCommand(request)
+    case .list: scanCommand = .list
+    case .check: scanCommand = .check
     }
+    var format = parsed.values["--format"].flatMap(OutputFormat.init(rawValue:)) ?? .text
+    if parsed.has("--json") {
+        if parsed.values["--format"] != nil, format != .json {
+            return usageFailure(UsageError(message: "--json and --format \(format.rawValue) disagree"), command: parsed.command)
+        }
+        format = .json
+    }
+    let request = ScanRequest(
+        command: scanCommand, paths: parsed.operands.isEmpty ? ["."] : parsed.operands, format: format,
+        colours: colour, maximumFileSize: parsed.values["--max-filesize"].flatMap(parseSize) ?? ScanOptions().maximumFileSize,
+        allowConfigErrors: parsed.has("--allow-config-errors"), explicitConfig: parsed.values["--config"])
+    return runScanCommand(request)
 }
 
 exit(run(Array(CommandLine.arguments.dropFirst())))

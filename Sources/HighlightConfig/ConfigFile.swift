@@ -200,64 +200,86 @@ public struct ConfigPlace: Sendable, Hashable {
     }
 }
 
-extension ConfigFile {
-    /// The configuration that governs the file at `path`, and the path its `files` globs match.
-    ///
-    /// The search starts in the file's own folder and goes up one folder at a time. It stops at
-    /// the first folder holding a `.highlights.json` (the answer), or after a folder holding `.git`
-    /// (the repository root), after `boundary` when the file lies inside it, or at `/`.
-    /// A relative `path` is taken relative to `currentDirectory`. The result depends only on the
-    /// file's absolute location, never on where the search was started from.
-    ///
-    /// - Complexity: two `stat` calls per folder visited (`fileExists` is called with
-    ///   `ConfigFile.name` and `.git` inside each).
-    public static func place(
-        ofFile path: String, boundary: String? = nil, currentDirectory: String = FileManager.default.currentDirectoryPath,
-        fileExists: (String) -> Bool = ConfigFile.entryExists(atPath:)
-    ) -> ConfigPlace {
-        let absolute = absolutePath(path, currentDirectory: currentDirectory)
-        let directory = parentFolder(of: absolute)
-        let search = governingFolder(ofFolder: directory, boundary: boundary, fileExists: fileExists)
-        let base = search.folder ?? search.stoppedAt
-        return ConfigPlace(folder: search.folder, relativePath: relativePath(of: absolute, inFolder: base) ?? absolute)
+/// Which `.highlights.json` governs the files of each folder: the one answer to "which
+/// configuration governs this path" that the command line, open documents and the workspace list
+/// all ask for.
+///
+/// The search starts in the file's own folder and goes up one folder at a time. It stops at the
+/// first folder holding a `.highlights.json` (the answer), or after a folder holding `.git` (the
+/// repository root), or at `/`. Each folder's answer is kept, and so is that of every folder the
+/// search passed through on the way up, so a walk looks for each folder's `.highlights.json` and
+/// `.git` once. The answer depends only on a file's absolute location, never on where the search
+/// was started from.
+public struct ConfigPlacement: Sendable {
+    /// The governing folder (nil for none) of each absolute folder asked about, and of those above it.
+    private var answers: [String: String?] = [:]
+    private let fileExists: @Sendable (String) -> Bool
+
+    /// A placement that looks at the file system through `fileExists` (a dangling or looping link
+    /// named `.highlights.json` governs too: loading it reports what is wrong).
+    public init(fileExists: @escaping @Sendable (String) -> Bool = { ConfigFile.entryExists(atPath: $0) }) {
+        self.fileExists = fileExists
     }
 
-    /// The folder whose `.highlights.json` governs the files directly inside the absolute folder
-    /// `folder` (nil when there is none), and the folder where the search stopped.
+    /// The folder holding the `.highlights.json` that governs the files directly inside the
+    /// absolute, normalised `folder`; nil when none does.
     ///
-    /// Callers that look up many files cache this per folder; `place(ofFile:…)` is this plus the
-    /// file's relative path.
-    public static func governingFolder(
-        ofFolder folder: String, boundary: String? = nil,
-        fileExists: (String) -> Bool = ConfigFile.entryExists(atPath:)
-    ) -> (folder: String?, stoppedAt: String) {
-        let limit = boundary.map { absolutePath($0, currentDirectory: "/") }
-        var current = absolutePath(folder, currentDirectory: "/")
+    /// - Complexity: two `lstat` calls per folder never asked about before, up to the answer.
+    public mutating func governingFolder(ofFolder folder: String) -> String? {
+        var passed: [String] = []
+        var current = folder
+        var answer: String?
         while true {
-            switch searchStep(atFolder: current, limit: limit, fileExists: fileExists) {
-            case .governs: return (current, current)
-            case .stops: return (nil, current)
-            case .goesUp: current = parentFolder(of: current)
+            if let known = answers[current] {
+                answer = known
+                break
             }
+            passed.append(current)
+            switch ConfigFile.searchStep(atFolder: current, fileExists: fileExists) {
+            case .governs: answer = current
+            case .stops: answer = nil
+            case .goesUp:
+                current = ConfigFile.parentFolder(of: current)
+                continue
+            }
+            break
         }
+        for visited in passed { answers[visited] = .some(answer) }
+        return answer
     }
 
+    /// The governing folder of the file at `path` (made absolute against `currentDirectory`) and
+    /// the file's path relative to it, which its `files` globs match; nil for both when no
+    /// `.highlights.json` governs the file.
+    public mutating func place(ofFile path: String, currentDirectory: String = "/") -> (folder: String, relativePath: String)? {
+        let absolute = ConfigFile.absolutePath(path, currentDirectory: currentDirectory)
+        guard let folder = governingFolder(ofFolder: ConfigFile.parentFolder(of: absolute)),
+              let relative = ConfigFile.relativePath(of: absolute, inFolder: folder)
+        else { return nil }
+        return (folder, relative)
+    }
+
+    /// Forgets every answer, after a `.highlights.json` or a `.git` may have appeared or gone.
+    public mutating func forgetAll() {
+        answers.removeAll()
+    }
+}
+
+extension ConfigFile {
     /// What the search for a governing file does at one absolute, normalised folder.
-    public enum SearchStep: Sendable, Hashable {
+    enum SearchStep: Sendable, Hashable {
         /// The folder holds a `.highlights.json`: it governs.
         case governs
-        /// The search stops here without an answer (a repository root, the boundary, or `/`).
+        /// The search stops here without an answer (a repository root, or `/`).
         case stops
         /// The answer is the parent folder's.
         case goesUp
     }
 
-    /// The step of `governingFolder(ofFolder:boundary:fileExists:)` at `folder` (absolute and
-    /// normalised; `limit` likewise), so that a caller that looks up many folders can remember
-    /// each folder's answer and reuse it for the folders below.
-    public static func searchStep(atFolder folder: String, limit: String? = nil, fileExists: (String) -> Bool) -> SearchStep {
+    /// The step of `ConfigPlacement.governingFolder(ofFolder:)` at `folder` (absolute and normalised).
+    static func searchStep(atFolder folder: String, fileExists: (String) -> Bool) -> SearchStep {
         if fileExists(path(inFolder: folder)) { return .governs }
-        if fileExists(join(folder, ".git")) || folder == limit || folder == "/" { return .stops }
+        if fileExists(join(folder, ".git")) || folder == "/" { return .stops }
         return .goesUp
     }
 

@@ -36,9 +36,9 @@ struct ConfigurationState {
     var byFolder: [String: HighlightConfiguration] = [:]
     /// For documents no `.highlights.json` governs.
     var fallback = HighlightConfiguration(layers: [])
-    /// `ConfigFile.governingFolder`'s answer for the files directly in a folder ("" for none), by
-    /// folder; forgotten whenever a `.highlights.json` appears or goes.
-    var governingFolders: [String: String] = [:]
+    /// Which folder's `.highlights.json` governs each folder's files; forgotten whenever a
+    /// `.highlights.json` appears or goes.
+    var placement = ConfigPlacement()
     /// Incremented whenever any effective configuration changes; documents compare it.
     var generation = 0
     /// Incremented whenever a layer every configuration shares changes (marks, settings,
@@ -112,10 +112,7 @@ extension Server {
     /// its folder cached.
     func configurationPlace(ofPath path: String) -> ConfigPlace {
         LanguageServer.configurationPlace(ofPath: path, folders: workspaceFolders.map(\.path)) { folder in
-            if let known = configuration.governingFolders[folder] { return known.isEmpty ? nil : known }
-            let answer = ConfigFile.governingFolder(ofFolder: folder).folder
-            configuration.governingFolders[folder] = answer ?? ""
-            return answer
+            configuration.placement.governingFolder(ofFolder: folder)
         }
     }
 
@@ -229,7 +226,7 @@ extension Server {
             if let (uri, _) = openConfigurationDocument(path: path) { documentsNeedingDecorations.insert(uri) }
         }
         let folders = Set(loads.map(\.folder))
-        if reloaded || wentAway { configuration.governingFolders = [:] }
+        if reloaded || wentAway { configuration.placement.forgetAll() }
         if reloaded {
             configuration.reloadCount += 1
             log(.info, "configuration reload \(configuration.reloadCount): \(loads.map { ConfigFile.path(inFolder: $0.folder) }.sorted().joined(separator: ", "))")

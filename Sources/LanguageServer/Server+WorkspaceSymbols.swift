@@ -78,6 +78,8 @@ struct WorkspaceSymbolSearch: Sendable {
     var fallback: HighlightConfiguration
     /// Reads the `.highlights.json` files the loop has not read (its `files` list is empty).
     var loader: ConfigurationLoad
+    /// Which folder governs each folder's files, as far as the loop has asked.
+    var placement: ConfigPlacement
     var generation: Int
     /// What earlier searches scanned, when it was scanned under `generation`.
     var entries: [String: ScannedFileEntry]
@@ -114,8 +116,8 @@ struct WorkspaceSymbolSearch: Sendable {
         var entries = self.entries
         var toScan: [(folder: String, file: WalkedFile)] = []
         var seen: Set<String> = []
-        // The governing folder of each folder of files, asked once per folder ("" for none).
-        var governingFolders: [String: String] = [:]
+        // The governing folder of each folder of files, asked once per folder.
+        var placement = self.placement
         for folder in folders {
             guard !context.isCancelled else { break }
             let nested = folders.filter { $0 != folder && $0.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") }
@@ -123,12 +125,7 @@ struct WorkspaceSymbolSearch: Sendable {
                 // A file in a nested workspace folder is walked with that folder.
                 if nested.contains(where: { walked.path.hasPrefix($0 + "/") }) { continue }
                 guard seen.insert(walked.path).inserted else { continue }
-                let place = configurationPlace(ofPath: walked.path, folders: folders) { directory in
-                    if let known = governingFolders[directory] { return known.isEmpty ? nil : known }
-                    let answer = ConfigFile.governingFolder(ofFolder: directory).folder
-                    governingFolders[directory] = answer ?? ""
-                    return answer
-                }
+                let place = configurationPlace(ofPath: walked.path, folders: folders) { placement.governingFolder(ofFolder: $0) }
                 if let entry = entries[walked.path], entry.size == walked.size, entry.modificationTime == walked.modificationTime,
                    entry.configurationFolder == place.folder { continue }
                 // The scanner matches `files` globs against the path relative to the governing folder.
@@ -317,7 +314,8 @@ extension Server {
         workspaceList.readyProgressToken = nil
         let search = WorkspaceSymbolSearch(
             query: params.value(at: "query")?.stringValue ?? "", folders: folders, configurations: configuration.byFolder,
-            fallback: configuration.fallback, loader: configurationLoad(of: []), generation: configuration.generation,
+            fallback: configuration.fallback, loader: configurationLoad(of: []), placement: configuration.placement,
+            generation: configuration.generation,
             entries: workspaceList.entries,
             openDocuments: openDocuments, encoding: positionEncoding, clientProgressToken: params.value(at: "workDoneToken"),
             partialResultToken: params.value(at: "partialResultToken"),

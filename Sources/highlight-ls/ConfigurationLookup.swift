@@ -7,11 +7,10 @@ import FoundationEssentials
 import HighlightConfig
 import WorkspaceScan
 
-// Which configuration searches each file on the command line. `ConfigFile.governingFolder` (shared
-// with the server) finds the folder whose `.highlights.json` governs a folder's files; this
-// cache asks it once per folder, loads each configuration file once, reports its problems once,
-// and keeps the configurations in the order they were first used, for output formats that list
-// rules.
+// Which configuration searches each file on the command line. `ConfigPlacement` (shared with the
+// server) finds the folder whose `.highlights.json` governs a folder's files, once per folder;
+// this lookup loads each configuration file once, reports its problems once, and keeps the
+// configurations in the order they were first used, for output formats that list rules.
 
 /// The configurations used by one run of `print`, `list` or `check`.
 final class ConfigurationLookup {
@@ -46,8 +45,8 @@ final class ConfigurationLookup {
     private var byFolder: [String: Int] = [:]
     /// The answer for each absolute folder of files seen so far.
     private var folderAnswers: [String: Int] = [:]
-    /// The governing folder (nil for none) of each absolute folder asked about, and of the folders above it.
-    private var governingAnswers: [String: String?] = [:]
+    /// Which folder's `.highlights.json` governs each folder's files.
+    private var placement = ConfigPlacement()
     /// For each folder as a walk spells it (`file.path` up to its last `/`): its entry and the
     /// relative path its files' names are appended to, so that a file costs no path arithmetic.
     private var walkedFolders: [String: FolderAnswer] = [:]
@@ -153,7 +152,7 @@ final class ConfigurationLookup {
     /// The entry for the files directly inside the absolute `folder`.
     private func entryIndex(forFolder folder: String, report: (ConfigDiagnostic) -> Void) -> Int {
         if let known = folderAnswers[folder] { return known }
-        let governing = governingFolder(ofFolder: folder)
+        let governing = placement.governingFolder(ofFolder: folder)
         let key = governing ?? ""
         let index: Int
         if let known = byFolder[key] {
@@ -171,22 +170,6 @@ final class ConfigurationLookup {
         }
         folderAnswers[folder] = index
         return index
-    }
-
-    /// `ConfigFile.governingFolder(ofFolder:)` of the absolute, normalised `folder`, one step at a
-    /// time, each folder's answer remembered: a walk asks about each folder, and each folder's
-    /// `.highlights.json` and `.git`, once.
-    private func governingFolder(ofFolder folder: String) -> String? {
-        if let known = governingAnswers[folder] { return known }
-        let answer: String?
-        // A dangling or looping link named .highlights.json governs too, and is reported when loaded.
-        switch ConfigFile.searchStep(atFolder: folder, fileExists: ConfigFile.entryExists(atPath:)) {
-        case .governs: answer = folder
-        case .stops: answer = nil
-        case .goesUp: answer = governingFolder(ofFolder: ConfigFile.parentFolder(of: folder))
-        }
-        governingAnswers[folder] = .some(answer)
-        return answer
     }
 
     /// Loads one configuration file; an unusable file gives nil (after its problems are reported).

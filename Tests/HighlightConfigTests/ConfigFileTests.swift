@@ -104,7 +104,8 @@ import Testing
         }
         Support.checkDiagnostics(diagnostics, ["\(path): \(expected)"])
         // Such an entry governs its folder (so that it is reported), as a file would.
-        #expect(ConfigFile.governingFolder(ofFolder: folder.path).folder == folder.path, "\(name)")
+        var placement = ConfigPlacement()
+        #expect(placement.governingFolder(ofFolder: folder.path) == folder.path, "\(name)")
     }
 
     /// A link to a regular file is read like the file (links are resolved deliberately, not refused).

@@ -104,7 +104,8 @@ func configurationPlace(ofPath path: String, folders: [String], governingFolder:
        let relative = ConfigFile.relativePath(of: absolute, inFolder: governing) {
         return ConfigPlace(folder: governing, relativePath: relative)
     }
-    return ConfigPlace(folder: nil, relativePath: workspacePlace(ofPath: absolute, folders: folders).relativePath)
+    // Without a file, settings' `files` globs match from the workspace folder (the whole path outside every folder).
+    return ConfigPlace(folder: nil, relativePath: workspacePlace(ofPath: absolute, folders: folders)?.relativePath ?? absolute)
 }
 
 extension Server {

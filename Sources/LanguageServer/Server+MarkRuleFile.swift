@@ -16,8 +16,7 @@ extension Server {
     /// outside every folder, when the file is not a JSON object, or when the client cannot create
     /// a file that is needed.
     func markRuleFileEdit(forDocument uri: String, target: MarkTarget) -> JSON? {
-        let folderPath = workspacePlace(ofDocument: uri).folder
-        guard let folder = workspaceFolders.first(where: { $0.path == folderPath }) else { return nil }
+        guard let folder = workspaceFolder(ofDocument: uri) else { return nil }
         let governing = configurationPlace(ofDocument: uri)?.folder.flatMap { $0 == folder.path ? nil : $0 }
         let configFolder = governing ?? folder.path
         let configPath = ConfigFile.path(inFolder: configFolder)

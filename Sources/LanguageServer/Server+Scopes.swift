@@ -35,23 +35,24 @@ extension Server {
         config.ruleFilter(for: TextOrigin(relativePath: configurationPlace(ofDocument: uri)?.relativePath, languageID: languageId), selecting: selection)
     }
 
-    /// The deepest workspace folder containing the document ("" for none) and the document's path
-    /// relative to it (its full path outside every folder; nil when it is not a file).
-    func workspacePlace(ofDocument uri: String) -> (folder: String, relativePath: String?) {
-        guard let path = filePath(fromURI: uri) else { return ("", nil) }
-        return LanguageServer.workspacePlace(ofPath: path, folders: workspaceFolders.map(\.path))
+    /// The deepest workspace folder containing the document; nil outside every folder, or for a
+    /// document that is not a file.
+    func workspaceFolder(ofDocument uri: String) -> WorkspaceFolder? {
+        guard let path = filePath(fromURI: uri),
+              let place = LanguageServer.workspacePlace(ofPath: path, folders: workspaceFolders.map(\.path))
+        else { return nil }
+        return workspaceFolders.first { $0.path == place.folder }
     }
 }
 
-/// The deepest of `folders` containing `path` ("" for none) and the path relative to it (the full
-/// path outside every folder).
-func workspacePlace(ofPath path: String, folders: [String]) -> (folder: String, relativePath: String) {
-    var best: String?
+/// The deepest of `folders` containing the absolute `path`, and the path relative to it; nil
+/// outside every folder. Paths are compared as bytes, segment by segment (`ConfigFile.relativePath`).
+func workspacePlace(ofPath path: String, folders: [String]) -> (folder: String, relativePath: String)? {
+    var best: (folder: String, relativePath: String)?
     for folder in folders {
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        if path.hasPrefix(prefix), best.map({ folder.count > $0.count }) ?? true { best = folder }
+        let normalised = ConfigFile.absolutePath(folder, currentDirectory: "/")
+        guard let relative = ConfigFile.relativePath(of: path, inFolder: normalised), !relative.isEmpty else { continue }
+        if best.map({ relative.utf8.count < $0.relativePath.utf8.count }) ?? true { best = (folder, relative) }
     }
-    guard let best else { return ("", path) }
-    let prefix = best.hasSuffix("/") ? best : best + "/"
-    return (best, String(path.dropFirst(prefix.count)))
+    return best
 }

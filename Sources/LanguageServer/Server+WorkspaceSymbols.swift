@@ -114,7 +114,7 @@ struct WorkspaceSymbolSearch: Sendable {
     /// - Complexity: a walk of the folders plus O(bytes) of the changed files, spread over the cores.
     func run(_ context: JobContext) -> Outcome {
         var entries = self.entries
-        var toScan: [(folder: String, file: WalkedFile)] = []
+        var toScan: [(folder: String?, file: WalkedFile)] = []
         var seen: Set<String> = []
         // The governing folder of each folder of files, asked once per folder.
         var placement = self.placement
@@ -131,13 +131,13 @@ struct WorkspaceSymbolSearch: Sendable {
                 // The scanner matches `files` globs against the path relative to the governing folder.
                 var file = walked
                 file.relativePath = place.relativePath
-                toScan.append((place.folder ?? "", file))
+                toScan.append((place.folder, file))
             }
         }
         entries = entries.filter { seen.contains($0.key) }
         var configurations = self.configurations
         var loads: [ConfigurationLoad.Loaded] = []
-        for folder in Set(toScan.map(\.folder)).sorted() where !folder.isEmpty && configurations[folder] == nil && !context.isCancelled {
+        for folder in Set(toScan.compactMap(\.folder)).sorted() where configurations[folder] == nil && !context.isCancelled {
             let loaded = loader.read(ConfigurationLoad.File(folder: folder, buffer: nil))
             loads.append(loaded)
             configurations[folder] = loaded.configuration
@@ -177,10 +177,10 @@ struct WorkspaceSymbolSearch: Sendable {
         }
         let byFolder = Dictionary(grouping: toScan, by: \.folder)
         var done = 0
-        for folder in byFolder.keys.sorted() where !context.isCancelled {
-            let files = (byFolder[folder] ?? []).map(\.file)
-            let configurationFolder: String? = folder.isEmpty ? nil : folder
-            let config = configurations[folder] ?? fallback
+        // The files no `.highlights.json` governs first, then each folder's in order.
+        for configurationFolder in byFolder.keys.sorted(by: { ($0 ?? "") < ($1 ?? "") }) where !context.isCancelled {
+            let files = (byFolder[configurationFolder] ?? []).map(\.file)
+            let config = configurationFolder.flatMap { configurations[$0] } ?? fallback
             guard config.applicability.contains(where: \.list) else {
                 for file in files {
                     entries[file.path] = ScannedFileEntry(
@@ -305,7 +305,7 @@ extension Server {
         }
         let folders = workspaceFolders.map(\.path)
         let openDocuments = documents.values.compactMap { document -> OpenDocumentSnapshot? in
-            guard let path = filePath(fromURI: document.uri), !LanguageServer.workspacePlace(ofPath: path, folders: folders).folder.isEmpty else { return nil }
+            guard let path = filePath(fromURI: document.uri), LanguageServer.workspacePlace(ofPath: path, folders: folders) != nil else { return nil }
             return OpenDocumentSnapshot(
                 uri: document.uri, path: path, languageId: document.languageId, text: document.text, syntax: document.syntax,
                 place: configurationPlace(ofPath: path))

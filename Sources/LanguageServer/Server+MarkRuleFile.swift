@@ -25,13 +25,22 @@ extension Server {
             ?? (folder.uri.hasSuffix("/") ? folder.uri : folder.uri + "/") + ConfigFile.name
 
         // The editor's view of the file wins over the disk, so that an unsaved edit is built on.
+        // The disk is read as every configuration file is (a FIFO or a device in its place is
+        // refused, never waited on); a file that cannot be read is not edited.
         let source: (utf8: [UInt8], version: Int?)?
         if let (_, document) = openConfigurationDocument(path: configPath) {
             source = (document.text.utf8, document.version)
-        } else if let data = FileManager.default.contents(atPath: configPath), data.count <= ConfigFile.maximumSizeInBytes {
-            source = ([UInt8](data), nil)
         } else {
-            source = nil
+            switch ConfigFile.readRegularFile(atPath: configPath, limit: ConfigFile.maximumSizeInBytes) {
+            case .read(let bytes): source = (bytes, nil)
+            case .missing: source = nil
+            case .tooLarge:
+                log(.info, "\(configPath) is larger than \(ConfigFile.maximumSizeInBytes) bytes; no rule is written into it")
+                return nil
+            case .refused(let reason):
+                log(.info, "\(configPath): \(reason); no rule is written into it")
+                return nil
+            }
         }
 
         var taken = Set(configuration(forDocumentURI: uri).rules.map(\.name)).union(SessionMarks.tokenTypes)

@@ -1,4 +1,6 @@
+import Foundation
 import HighlightConfig
+import JSONRPC
 import JSONValue
 import Testing
 import TextIndex
@@ -163,5 +165,40 @@ import TextIndex
             #expect(layer?.rules.first?.name == name)
             #expect(layer?.rules.first?.pattern == .words([text]))
         }
+    }
+}
+
+/// The action that writes a rule into `.highlights.json` reads the file as every configuration file
+/// is read: something in its place that is no regular file is refused at once, and no action is offered.
+@Suite struct MarkRuleFileTests {
+    @Test func aFIFOInPlaceOfTheFileIsRefusedNotWaitedOn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("highlight-ls-mark-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(mkfifo(folder.appendingPathComponent(".highlights.json").path, 0o644) == 0)
+        var logged: [String] = []
+        var answers: [JSON] = []
+        let server = Server(send: { message in
+            if case .response(_, .success(let result)) = message { answers.append(result) }
+        }, log: { logged.append($0) })
+        let root: JSON = .string(folder.absoluteString)
+        server.handle(.request(id: RequestID(1), method: "initialize", params: [
+            "processId": .null, "rootUri": root, "capabilities": ["textDocument": ["codeAction": ["codeActionLiteralSupport": [:]]],
+                                                                  "workspace": ["workspaceEdit": ["documentChanges": true]]],
+        ]))
+        server.handle(.notification(method: "initialized", params: [:]))
+        let uri: JSON = .string(folder.appendingPathComponent("a.txt").absoluteString)
+        server.handle(.notification(method: "textDocument/didOpen", params: [
+            "textDocument": ["uri": uri, "languageId": "plaintext", "version": 1, "text": "deadline today\n"],
+        ]))
+        answers.removeAll()
+        server.handle(.request(id: RequestID(2), method: "textDocument/codeAction", params: [
+            "textDocument": ["uri": uri], "range": ["start": ["line": 0, "character": 2], "end": ["line": 0, "character": 2]],
+            "context": ["diagnostics": []],
+        ]))
+        let titles = (answers.last?.arrayValue ?? []).compactMap { $0["title"]?.stringValue }
+        #expect(titles.contains("Highlight «deadline»"))
+        #expect(!titles.contains { $0.hasSuffix("in .highlights.json") }, "\(titles)")
+        #expect(logged.contains { $0.contains("no rule is written into it") })
     }
 }

@@ -175,38 +175,43 @@ struct WorkspaceSymbolSearch: Sendable {
             progress(["kind": "begin", "title": "highlight-ls: scanning the workspace", "cancellable": false,
                       "message": .string("0/\(toScan.count) files"), "percentage": 0])
         }
-        let byFolder = Dictionary(grouping: toScan, by: \.folder)
-        var done = 0
-        // The files no `.highlights.json` governs first, then each folder's in order.
-        for configurationFolder in byFolder.keys.sorted(by: { ($0 ?? "") < ($1 ?? "") }) where !context.isCancelled {
-            let files = (byFolder[configurationFolder] ?? []).map(\.file)
-            let config = configurationFolder.flatMap { configurations[$0] } ?? fallback
-            guard config.applicability.contains(where: \.list) else {
-                for file in files {
-                    entries[file.path] = ScannedFileEntry(
-                        size: file.size, modificationTime: file.modificationTime, configurationFolder: configurationFolder, matches: [])
-                }
+        // The files go through the scheduler every scan uses, each with its folder's configuration;
+        // a folder whose configuration lists nothing is not read at all.
+        var shared: [String?: SharedConfiguration] = [:]
+        var items: [ScanItem] = []
+        items.reserveCapacity(toScan.count)
+        for (folder, file) in toScan {
+            let sharedConfiguration = shared[folder] ?? SharedConfiguration(folder.flatMap { configurations[$0] } ?? fallback)
+            shared[folder] = sharedConfiguration
+            guard sharedConfiguration.configuration.applicability.contains(where: \.list) else {
+                entries[file.path] = ScannedFileEntry(
+                    size: file.size, modificationTime: file.modificationTime, configurationFolder: folder, matches: [])
                 continue
             }
-            let base = done
-            let options = ScanOptions(maximumExcerptBytes: Server.maximumSymbolNameBytes, selection: .listed)
-            let scanned = WorkspaceScanner.scan(files, configuration: config, options: options, shouldStop: { context.isCancelled }) { finished, _ in
-                let count = base + finished
-                progress(["kind": "report", "message": .string("\(count)/\(toScan.count) files"),
-                          "percentage": .integer(count * 100 / max(toScan.count, 1))])
-            }
-            done += files.count
-            var batch: [String: (uri: String, folder: String?, matches: [LocatedMatch])] = [:]
-            for result in scanned {
-                entries[result.file.path] = ScannedFileEntry(
-                    size: result.file.size, modificationTime: result.file.modificationTime, configurationFolder: configurationFolder,
-                    matches: result.matches)
-                if !openPaths.contains(result.file.path) {
-                    batch[result.file.path] = (URL(fileURLWithPath: result.file.path).absoluteString, configurationFolder, result.matches)
-                }
-            }
-            sendPartial(batch)
+            items.append(ScanItem(file: file, shared: sharedConfiguration, maximumFileSize: ScanOptions().maximumFileSize))
         }
+        let folderOfPath = Dictionary(toScan.map { ($0.file.path, $0.folder) }, uniquingKeysWith: { first, _ in first })
+        let options = ScanOptions(maximumExcerptBytes: Server.maximumSymbolNameBytes, selection: .listed)
+        var done = toScan.count - items.count
+        var batch: [String: (uri: String, folder: String?, matches: [LocatedMatch])] = [:]
+        WorkspaceScanner.scan(items, options: options, shouldStop: { context.isCancelled }, finish: { scanned, _ in scanned }) { result in
+            let folder = folderOfPath[result.file.path] ?? nil
+            entries[result.file.path] = ScannedFileEntry(
+                size: result.file.size, modificationTime: result.file.modificationTime, configurationFolder: folder,
+                matches: result.matches)
+            if !openPaths.contains(result.file.path) {
+                batch[result.file.path] = (URL(fileURLWithPath: result.file.path).absoluteString, folder, result.matches)
+            }
+            done += 1
+            // Partial results and progress as the files are done, in the order they were walked.
+            if done % Server.workspaceScanBatch == 0 || done == toScan.count {
+                sendPartial(batch)
+                batch.removeAll(keepingCapacity: true)
+                progress(["kind": "report", "message": .string("\(done)/\(toScan.count) files"),
+                          "percentage": .integer(done * 100 / max(toScan.count, 1))])
+            }
+        }
+        sendPartial(batch)
         if !toScan.isEmpty { progress(["kind": "end", "message": .string("\(toScan.count) files scanned")]) }
 
         let usedReadyToken = token != nil && clientProgressToken == nil
@@ -294,6 +299,8 @@ extension Server {
     static let maximumWorkspaceSymbols = 10_000
     /// Scans of more files than this report progress with a server-created token.
     static let progressFileThreshold = 500
+    /// Files scanned between two partial results and progress reports of a workspace scan.
+    static let workspaceScanBatch = 256
 
     /// `workspace/symbol`: listed matches whose text (or rule name) contains the query's characters
     /// in order, case-insensitively. Answered by a background job; a newer request supersedes it.

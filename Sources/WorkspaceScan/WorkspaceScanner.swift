@@ -275,34 +275,47 @@ public enum WorkspaceScanner {
     /// The cores to scan on, read once: Foundation reads the cgroup's CPU quota files each time it is asked.
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-    /// Scans `files` on all cores; `progress(done, total)` is called on the calling thread between
-    /// batches, and the scan ends early, with the files scanned so far, once `shouldStop` says so.
+    /// Scans `files`, all with `configuration`, on all cores; the results are in the files' order.
     ///
     /// - Complexity: O(total bytes) spread over the cores.
     public static func scan(
-        _ files: [WalkedFile], configuration: HighlightConfiguration, options: ScanOptions = ScanOptions(),
-        shouldStop: () -> Bool = { false }, progress: (Int, Int) -> Void = { _, _ in }
+        _ files: [WalkedFile], configuration: HighlightConfiguration, options: ScanOptions = ScanOptions()
     ) -> [ScannedFile] {
-        let results = Mutex<[ScannedFile?]>([ScannedFile?](repeating: nil, count: files.count))
-        let batchSize = 256
-        var start = 0
-        while start < files.count, !shouldStop() {
-            let end = min(files.count, start + batchSize)
-            let next = Atomic<Int>(start)
-            let workers = min(end - start, cores)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                let worker = ScanWorker()
-                while true {
-                    let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    guard index < end else { return }
-                    let scanned = scan(files[index], configuration: configuration, options: options, buffer: worker.buffer)
-                    results.withLock { $0[index] = scanned }
+        let shared = SharedConfiguration(configuration)
+        var results: [ScannedFile] = []
+        results.reserveCapacity(files.count)
+        scan(
+            files.map { ScanItem(file: $0, shared: shared, maximumFileSize: options.maximumFileSize) }, options: options,
+            finish: { scanned, _ in scanned }
+        ) { results.append($0) }
+        return results
+    }
+
+    /// Scans `items` on all cores, each with its own configuration and size limit, as a walk's files are
+    /// (`scan(walking:walkOptions:options:problem:prepare:finish:deliver:)`: the same workers, batches and order):
+    /// each result is turned into what `finish` makes of it on the worker that scanned it, and handed to `deliver`
+    /// (on the calling thread, in the items' order) as soon as it and those before it are done. Once `shouldStop`
+    /// says so, no more files are searched, and the results so far are delivered.
+    ///
+    /// - Complexity: O(total bytes) spread over the cores.
+    @inlinable
+    public static func scan<Finished: Sendable>(
+        _ items: [ScanItem], options: ScanOptions = ScanOptions(), shouldStop: @escaping @Sendable () -> Bool = { false },
+        finish: @escaping @Sendable (ScannedFile, ScanItem) -> Finished, deliver: (Finished) -> Void
+    ) {
+        scanBoxed(
+            options: options, sizedBatches: true, shouldStop: shouldStop,
+            produce: { add in
+                for item in items {
+                    guard !shouldStop() else { return }
+                    add(item)
                 }
-            }
-            start = end
-            progress(start, files.count)
-        }
-        return results.withLock { $0.compactMap { $0 } }
+            },
+            finish: { scanned, item in ScanResultBox(finish(scanned, item)) },
+            deliver: { boxed in
+                // Always a box of a `Finished`: every box was made by `finish` above.
+                if let box = boxed as? ScanResultBox<Finished> { deliver(box.value) }
+            })
     }
 
     /// Walks each of `roots` and scans its files on all cores while the walk goes on; the results
@@ -359,7 +372,12 @@ public enum WorkspaceScanner {
         // `list` of /usr/include's 7,900 files). Each result is boxed once instead, in an object, so that it is
         // delivered from the box without a copy (taken out of an existential, a result was copied field by field).
         scanBoxed(
-            walking: roots, walkOptions: walkOptions, options: options, problem: problem, prepare: prepare,
+            options: options, sizedBatches: walkOptions.readsFileStatus, shouldStop: { false },
+            produce: { add in
+                for root in roots {
+                    WorkspaceWalker.walk(under: root, options: walkOptions, problem: problem) { file in add(prepare(file)) }
+                }
+            },
             finish: { scanned, item in ScanResultBox(finish(scanned, item)) },
             deliver: { boxed in
                 // Always a box of a `Finished`: every box was made by `finish` above.
@@ -367,11 +385,16 @@ public enum WorkspaceScanner {
             })
     }
 
-    /// `scan(walking:walkOptions:options:problem:prepare:finish:deliver:)` with each result boxed.
+    /// The one scheduler of scans: `produce` hands over the files to scan (a walk as it goes, or a list), which are
+    /// gathered in batches for the workers, one thread a core; each result is boxed by `finish` on its worker and
+    /// handed to `deliver` on the calling thread, in the order produced, once `produce` is over. Once `shouldStop`
+    /// says so, workers search nothing more. `sizedBatches` says whether the files' sizes are known, which lets a
+    /// batch hold more of them (see `ScanQueue`).
     @usableFromInline
     static func scanBoxed(
-        walking roots: [String], walkOptions: WorkspaceWalker.Options, options: ScanOptions, problem: (WalkProblem) -> Void,
-        prepare: (WalkedFile) -> ScanItem, finish: @escaping @Sendable (ScannedFile, ScanItem) -> any AnyObject & Sendable,
+        options: ScanOptions, sizedBatches: Bool, shouldStop: @escaping @Sendable () -> Bool,
+        produce: (_ add: (ScanItem) -> Void) -> Void,
+        finish: @escaping @Sendable (ScannedFile, ScanItem) -> any AnyObject & Sendable,
         deliver: (any AnyObject & Sendable) -> Void
     ) {
         let queue = ScanQueue<any AnyObject & Sendable>()
@@ -382,9 +405,14 @@ public enum WorkspaceScanner {
                 // Stored together, but a large result at once (`isWorthHandingBack`).
                 var done: [(any AnyObject & Sendable)?] = []
                 for position in batch.indices {
-                    let scanned = scan(batch[position], worker: worker, options: options, streams: queue.keepsBusy(workers: workers))
-                    let large = isWorthHandingBack(scanned)
-                    done.append(finish(scanned, batch[position]))
+                    var large = false
+                    if shouldStop() {
+                        done.append(nil)
+                    } else {
+                        let scanned = scan(batch[position], worker: worker, options: options, streams: queue.keepsBusy(workers: workers))
+                        large = isWorthHandingBack(scanned)
+                        done.append(finish(scanned, batch[position]))
+                    }
                     let last = position == batch.count - 1
                     if last || large {
                         queue.store(done, at: index, last: last, wakes: large)
@@ -399,23 +427,21 @@ public enum WorkspaceScanner {
         for _ in 0..<workers where startThread({ work(); stopped.signal() }) { started += 1 }
         var batch: [ScanItem] = []
         var batchBytes = 0
-        let batchSize = walkOptions.readsFileStatus
+        let batchSize = sizedBatches
             ? ScanQueue<any AnyObject & Sendable>.batchSize : ScanQueue<any AnyObject & Sendable>.unsizedBatchSize
         batch.reserveCapacity(batchSize)
-        for root in roots {
-            WorkspaceWalker.walk(under: root, options: walkOptions, problem: problem) { file in
-                batch.append(prepare(file))
-                batchBytes += file.size
-                if batch.count == batchSize || batchBytes >= ScanQueue<any AnyObject & Sendable>.batchBytes {
-                    queue.add(batch)
-                    batch.removeAll(keepingCapacity: true)
-                    batchBytes = 0
-                }
+        produce { item in
+            batch.append(item)
+            batchBytes += item.file.size
+            if batch.count == batchSize || batchBytes >= ScanQueue<any AnyObject & Sendable>.batchBytes {
+                queue.add(batch)
+                batch.removeAll(keepingCapacity: true)
+                batchBytes = 0
             }
         }
         queue.add(batch)
         queue.finish(workers: workers)
-        // With no thread to be had, the walking thread searches what it found.
+        // With no thread to be had, the calling thread searches what was produced.
         if started == 0 { work() }
         while let done = queue.nextResults() { done.forEach(deliver) }
         for _ in 0..<started { stopped.wait() }

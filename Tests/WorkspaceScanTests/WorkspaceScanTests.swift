@@ -69,10 +69,8 @@ import TextIndex
         defer { try? FileManager.default.removeItem(atPath: root) }
         let configuration = HighlightConfiguration.builtInOnly
         let files = WorkspaceWalker.files(under: root)
-        var reported: [(Int, Int)] = []
-        let scanned = WorkspaceScanner.scan(
-            files, configuration: configuration, options: ScanOptions(maximumFileSize: 50, maximumExcerptBytes: 6), progress: { reported.append(($0, $1)) })
-        #expect(reported.last.map { $0 == (4, 4) } == true)
+        let scanned = WorkspaceScanner.scan(files, configuration: configuration, options: ScanOptions(maximumFileSize: 50, maximumExcerptBytes: 6))
+        #expect(scanned.map(\.file.path) == files.map(\.path))
         let byName = Dictionary(uniqueKeysWithValues: scanned.map { ($0.file.relativePath, $0) })
         #expect(byName["binary.dat"]?.skipped == .binary)
         #expect(byName["big.txt"]?.skipped == .tooLarge)
@@ -541,5 +539,32 @@ extension WorkspaceScanTests {
         for (bytes, expected) in [([UInt8](), false), (Self.text("abc"), false), ([0x41, 0x00], true), ([0x00], true)] {
             #expect(bytes.withUnsafeBufferPointer { WorkspaceScanner.containsNUL($0) } == expected, "\(bytes)")
         }
+    }
+}
+
+/// A list of files goes through the same scheduler as a walk: results in the items' order, each
+/// with its own configuration, and nothing more searched once asked to stop.
+@Suite struct ItemScanTests {
+    @Test func itemsAreScannedInOrderEachWithItsConfiguration() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("highlight-ls-items-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for index in 0..<100 { try Data("ONE TWO \(index)\n".utf8).write(to: URL(fileURLWithPath: root + "/f\(index).txt")) }
+        let files = WorkspaceWalker.files(under: root).sorted { $0.path < $1.path }
+        let one = HighlightConfiguration(layers: [ConfigLayer(rules: [RuleDefinition(name: "one", pattern: .words(["ONE"]))])])
+        let two = HighlightConfiguration(layers: [ConfigLayer(rules: [RuleDefinition(name: "two", pattern: .words(["TWO"]))])])
+        let items = files.enumerated().map { index, file in
+            ScanItem(file: file, configuration: index % 2 == 0 ? one : two, maximumFileSize: .max)
+        }
+        var delivered: [(path: String, text: String)] = []
+        WorkspaceScanner.scan(items, finish: { scanned, _ in scanned }) { scanned in
+            delivered.append((scanned.file.path, scanned.matches.first(where: { $0.text != "TODO" })?.text ?? ""))
+        }
+        #expect(delivered.map(\.path) == files.map(\.path))
+        #expect(delivered.enumerated().allSatisfy { index, result in result.text == (index % 2 == 0 ? "ONE" : "TWO") })
+
+        var none: [String] = []
+        WorkspaceScanner.scan(items, shouldStop: { true }, finish: { scanned, _ in scanned.file.path }) { none.append($0) }
+        #expect(none.isEmpty)
     }
 }

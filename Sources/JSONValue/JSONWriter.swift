@@ -2,197 +2,25 @@
 //
 // Output is compact (no spaces or line breaks) and deterministic: object keys are written in
 // sorted order. Integers are converted to digits by hand, so writing the long integer arrays
-// of semantic tokens costs no `String` per number.
-//
-// Besides whole `JSON` values the writer has a small streaming interface (`beginObject`,
-// `writeKey`, `endObject`, ...) that inserts the commas itself, so a message can embed a
-// fast-path array without first building a `JSON` tree.
+// of semantic tokens costs no `String` per number. Every JSON the program writes, and every
+// string it escapes for JSON, goes through here (`JSON.encoded()`, `jsonText`).
 
 /// Writes JSON as UTF-8 bytes.
-public struct JSONWriter: Sendable {
+struct JSONWriter: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
-    /// `true` once a container member has been written, so the next one needs a comma.
-    private var needsSeparator = false
-    /// The number of open containers of the streaming interface.
-    private var openContainerCount = 0
-
-    /// An empty writer.
-    public init() {}
-
-    /// An empty writer that reserves room for `capacity` bytes.
-    public init(reservingCapacity capacity: Int) {
-        bytes.reserveCapacity(max(capacity, 0))
-    }
-
-    /// Takes the written bytes, leaving the writer empty.
-    public mutating func takeBytes() -> [UInt8] {
-        let result = bytes
-        self = JSONWriter()
-        return result
-    }
-
-    // MARK: Values
+    private(set) var bytes: [UInt8] = []
 
     /// Writes a whole value.
     ///
-    /// Object keys come out in sorted order; doubles are written as described at `writeDouble(_:)`.
+    /// Object keys come out in sorted order; an integral double that fits in `Int` is written as
+    /// an integer (`2.0` as `2`), NaN and infinities as `null` (JSON has no way to spell them),
+    /// any other double in the shortest form that reads back as the same double; strings with the
+    /// escapes JSON needs: `\"`, `\\`, the short forms `\b \f \n \r \t`, and `\u00XX` for the
+    /// other control characters (everything else, non-ASCII text included, is copied as UTF-8).
     ///
     /// - Complexity: O(*n*) in the size of the value, plus sorting the keys of each object.
-    public mutating func write(_ json: JSON) {
-        writeSeparatorIfNeeded()
+    mutating func write(_ json: JSON) {
         appendValue(json)
-        needsSeparator = true
-    }
-
-    /// Writes `null`.
-    public mutating func writeNull() {
-        writeSeparatorIfNeeded()
-        appendStaticText("null")
-        needsSeparator = true
-    }
-
-    /// Writes `true` or `false`.
-    public mutating func writeBool(_ value: Bool) {
-        writeSeparatorIfNeeded()
-        appendStaticText(value ? "true" : "false")
-        needsSeparator = true
-    }
-
-    /// Writes an integer in decimal.
-    public mutating func writeInteger(_ value: Int) {
-        writeSeparatorIfNeeded()
-        appendInteger(value)
-        needsSeparator = true
-    }
-
-    /// Writes a double: an integral value that fits in `Int` as an integer (`2.0` as `2`), NaN and
-    /// infinities as `null` (JSON has no way to spell them), anything else in the shortest form
-    /// that reads back as the same double.
-    public mutating func writeDouble(_ value: Double) {
-        writeSeparatorIfNeeded()
-        appendDouble(value)
-        needsSeparator = true
-    }
-
-    /// Writes a string with the escapes JSON needs: `\"`, `\\`, the short forms `\b \f \n \r \t`,
-    /// and `\u00XX` for the other control characters. Everything else, including non-ASCII
-    /// text, is copied as UTF-8.
-    ///
-    /// - Complexity: O(*n*) in the UTF-8 length of `string`.
-    public mutating func writeString(_ string: String) {
-        writeSeparatorIfNeeded()
-        appendString(string)
-        needsSeparator = true
-    }
-
-    /// Writes an array of unsigned integers, the fast path for LSP semantic tokens.
-    ///
-    /// - Complexity: O(*n*) in the number of digits written.
-    public mutating func writeIntegerArray(_ values: [UInt32]) {
-        writeSeparatorIfNeeded()
-        // At most 10 digits and a comma per value, plus the brackets.
-        let (perValue, overflow1) = values.count.multipliedReportingOverflow(by: 11)
-        let (capacity, overflow2) = perValue.addingReportingOverflow(2)
-        guard !overflow1, !overflow2 else {
-            writeIntegerArray(values.lazy.map { Int($0) })
-            return
-        }
-        // The digits go straight into uninitialised memory that is known to be large enough,
-        // which avoids a capacity check per byte; one copy then appends the whole array.
-        let text = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initializedCount in
-            var index = 0
-            buffer[index] = ASCII.openBracket
-            index += 1
-            for (position, value) in values.enumerated() {
-                if position > 0 {
-                    buffer[index] = ASCII.comma
-                    index += 1
-                }
-                var digitCount = 1
-                var limit: UInt32 = 10
-                while digitCount < 10, value >= limit {
-                    digitCount += 1
-                    limit = limit &* 10
-                }
-                var remaining = value
-                var digitIndex = index + digitCount - 1
-                while digitIndex >= index {
-                    let (quotient, digit) = remaining.quotientAndRemainder(dividingBy: 10)
-                    buffer[digitIndex] = ASCII.zero &+ UInt8(truncatingIfNeeded: digit)
-                    remaining = quotient
-                    digitIndex -= 1
-                }
-                index += digitCount
-            }
-            buffer[index] = ASCII.closeBracket
-            initializedCount = index + 1
-        }
-        bytes.append(contentsOf: text)
-        needsSeparator = true
-    }
-
-    /// Writes an array of integers.
-    ///
-    /// - Complexity: O(*n*) in the number of digits written.
-    public mutating func writeIntegerArray(_ values: some Sequence<Int>) {
-        writeSeparatorIfNeeded()
-        bytes.reserveCapacity(bytes.count + values.underestimatedCount * 4 + 2)
-        bytes.append(ASCII.openBracket)
-        var isFirst = true
-        for value in values {
-            if !isFirst { bytes.append(ASCII.comma) }
-            isFirst = false
-            appendInteger(value)
-        }
-        bytes.append(ASCII.closeBracket)
-        needsSeparator = true
-    }
-
-    // MARK: Streaming containers
-
-    /// Opens an object; follow with `writeKey(_:)` and a value per member, then `endObject()`.
-    public mutating func beginObject() {
-        writeSeparatorIfNeeded()
-        bytes.append(ASCII.openBrace)
-        openContainerCount += 1
-        needsSeparator = false
-    }
-
-    /// Writes a member key and its colon; the next write is the member's value.
-    public mutating func writeKey(_ key: String) {
-        writeSeparatorIfNeeded()
-        appendString(key)
-        bytes.append(ASCII.colon)
-        needsSeparator = false
-    }
-
-    /// Closes the object opened by the matching `beginObject()`.
-    public mutating func endObject() {
-        bytes.append(ASCII.closeBrace)
-        openContainerCount = max(openContainerCount - 1, 0)
-        needsSeparator = true
-    }
-
-    /// Opens an array; follow with the element writes, then `endArray()`.
-    public mutating func beginArray() {
-        writeSeparatorIfNeeded()
-        bytes.append(ASCII.openBracket)
-        openContainerCount += 1
-        needsSeparator = false
-    }
-
-    /// Closes the array opened by the matching `beginArray()`.
-    public mutating func endArray() {
-        bytes.append(ASCII.closeBracket)
-        openContainerCount = max(openContainerCount - 1, 0)
-        needsSeparator = true
-    }
-
-    /// Writes the comma between two members of an open container.
-    @inline(__always)
-    private mutating func writeSeparatorIfNeeded() {
-        if needsSeparator, openContainerCount > 0 { bytes.append(ASCII.comma) }
     }
 
     // MARK: Encoding

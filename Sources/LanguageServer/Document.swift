@@ -2,7 +2,6 @@ import HighlightConfig
 import LanguageSyntax
 import PatternEngine
 import TextIndex
-import WorkspaceScan
 
 /// An open document: its text (kept exactly once), version and the highlights of that text.
 struct Document {

@@ -2,7 +2,6 @@ import HighlightConfig
 import JSONRPC
 import JSONValue
 import PatternEngine
-import WorkspaceScan
 import TextIndex
 import LanguageSyntax
 #if canImport(Glibc)

@@ -2,7 +2,6 @@ import HighlightConfig
 import LanguageSyntax
 import PatternEngine
 import TextIndex
-import WorkspaceScan
 
 // Scopes and filters for open documents: which rules apply to a document (its
 // `languages` and `files`), and, per match, whether it starts in a comment, a

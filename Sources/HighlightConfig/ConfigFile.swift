@@ -251,7 +251,7 @@ public struct ConfigPlacement: Sendable {
     /// The governing folder of the file at `path` (made absolute against `currentDirectory`) and
     /// the file's path relative to it, which its `files` globs match; nil for both when no
     /// `.highlights.json` governs the file.
-    public mutating func place(ofFile path: String, currentDirectory: String = "/") -> (folder: String, relativePath: String)? {
+    mutating func place(ofFile path: String, currentDirectory: String = "/") -> (folder: String, relativePath: String)? {
         let absolute = ConfigFile.absolutePath(path, currentDirectory: currentDirectory)
         guard let folder = governingFolder(ofFolder: ConfigFile.parentFolder(of: absolute)),
               let relative = ConfigFile.relativePath(of: absolute, inFolder: folder)

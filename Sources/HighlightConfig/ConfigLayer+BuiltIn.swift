@@ -39,12 +39,12 @@ extension ConfigLayer {
     /// The regex of the built-in `task` rule: an unchecked task item of a Markdown list, from the
     /// line start to its box (`- [ ]`, `* [ ]`, `+ [ ]`, `1. [ ]`, indented or not), as GitHub
     /// writes task lists.
-    public static let markdownTaskPattern = #"^[ \t]*(?:[-*+]|[0-9]{1,9}[.)])[ \t]+\[ \]"#
+    static let markdownTaskPattern = #"^[ \t]*(?:[-*+]|[0-9]{1,9}[.)])[ \t]+\[ \]"#
 
     /// The built-in `color` rule, which `"colors": true` adds after all other rules: it finds
     /// colour literals (`#f80`, `rgb(255 136 0)`, `hsl(32, 100%, 50%)`, see `ColorLiteral`),
     /// and each match is drawn in its own colour with black or white text, whichever reads better.
-    public static let colorLiterals: ConfigLayer = {
+    static let colorLiterals: ConfigLayer = {
         var definition = RuleDefinition(name: ColorLiteral.ruleName, pattern: .regex(ColorLiteral.pattern), caseSensitive: false)
         definition.findsColorLiterals = true
         definition.origin = ConfigOrigin(source: BuiltInStyles.source)

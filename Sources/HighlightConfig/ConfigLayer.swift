@@ -4,9 +4,9 @@
 /// A layer is what its source says and nothing more; `HighlightConfiguration` combines layers.
 public struct ConfigLayer: Sendable {
     /// Whether to include the built-in rules; `nil` when this layer does not say.
-    public var defaults: Bool?
+    var defaults: Bool?
     /// Whether to add the built-in `color` rule that finds colour literals; `nil` when this layer does not say.
-    public var colors: Bool?
+    var colors: Bool?
     /// Whether `textDocument/documentSymbol` lists the matches of rules marked `list`; `nil` when this layer does not say.
     public var outline: Bool?
     /// Styles by name, as this layer defines them.

@@ -28,7 +28,7 @@
 import Synchronization
 
 /// A compiled glob; `matches(_:)` takes a relative path whose segments are separated by `/`.
-public struct Glob: Sendable, Hashable {
+struct Glob: Sendable, Hashable {
     /// The pattern as written.
     public let pattern: String
     /// The compiled automaton.
@@ -41,7 +41,7 @@ public struct Glob: Sendable, Hashable {
     /// Compiles `pattern`. A leading `/` is ignored (the pattern is relative to a root either way).
     ///
     /// - Complexity: O(pattern length); braces add one alternation each.
-    public init(_ pattern: String) {
+    init(_ pattern: String) {
         self.pattern = pattern
         let parsed = ParsedGlob(pattern)
         tree = parsed.tree
@@ -555,7 +555,7 @@ public struct GlobSet: Sendable {
     /// true matches directories only (an ignore file's `build/`). `cacheLimit` bounds each automaton's cache.
     ///
     /// - Complexity: O(total pattern length), expected (hashing).
-    public init(_ globs: [Glob], directoryOnly: [Bool] = [], cacheLimit: Int = GlobDFA.defaultCacheLimit) {
+    init(_ globs: [Glob], directoryOnly: [Bool] = [], cacheLimit: Int = GlobDFA.defaultCacheLimit) {
         self.init(parsed: globs.map { ParsedGlob(tree: $0.tree, matchesEmptyPath: $0.matchesEmptyPath) }, directoryOnly: directoryOnly,
                   cacheLimit: cacheLimit)
     }

@@ -57,7 +57,7 @@ public struct MatchPiece: Sendable, Hashable {
     public var utf8Range: Range<Int>
 
     /// A piece of `utf8Range` drawn as `piece`.
-    public init(piece: Piece, utf8Range: Range<Int>) {
+    init(piece: Piece, utf8Range: Range<Int>) {
         self.piece = piece
         self.utf8Range = utf8Range
     }
@@ -112,7 +112,7 @@ extension HighlightConfiguration {
 
     /// Whether any match can become more than one piece or a piece with its own style; when not,
     /// `pieces(of:in:)` returns the matches as they are.
-    public var splitsMatches: Bool { colorRuleIndex != nil || !groupPieceKinds.isEmpty }
+    var splitsMatches: Bool { colorRuleIndex != nil || !groupPieceKinds.isEmpty }
 
     /// The matches as pieces to draw: each match split where its styled capture groups begin and
     /// end (the highest-numbered group wins where groups nest), colour literals with their colour.

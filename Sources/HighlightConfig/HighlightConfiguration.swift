@@ -24,7 +24,7 @@ public struct HighlightConfiguration: Sendable {
     /// `styles[i]` is the resolved style of `rules[i]`.
     @inlinable public var styles: [Style] { storage.styles }
     /// Every style by name after merging, built-ins included.
-    @inlinable public var namedStyles: [String: Style] { storage.namedStyles }
+    @inlinable var namedStyles: [String: Style] { storage.namedStyles }
     /// The rules compiled for searching; match rule indices are indices into `rules`.
     @inlinable public var ruleSet: RuleSet { storage.ruleSet }
     /// `details[i]` is what the configuration says about matches of `rules[i]` beyond their style.

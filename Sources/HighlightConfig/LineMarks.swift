@@ -17,10 +17,10 @@ public struct OverviewRulerMark: Hashable, Sendable {
 
     /// The lane a mark uses when none is written: the centre, between version control (left)
     /// and diagnostics (right).
-    public static let defaultLane = Lane.center
+    static let defaultLane = Lane.center
 
     /// A mark in `lane`, in `color` or the style's own colour.
-    public init(color: RGBAColor? = nil, lane: Lane = OverviewRulerMark.defaultLane) {
+    init(color: RGBAColor? = nil, lane: Lane = OverviewRulerMark.defaultLane) {
         self.color = color
         self.lane = lane
     }
@@ -34,10 +34,10 @@ public struct GutterSign: Hashable, Sendable {
     public var color: RGBAColor?
 
     /// The widest sign, in terminal cells: Neovim's sign column is two cells wide.
-    public static let maximumCellWidth = 2
+    static let maximumCellWidth = 2
 
     /// A sign of `text` (or the editor's dot) in `color` (or the style's own colour).
-    public init(text: String? = nil, color: RGBAColor? = nil) {
+    init(text: String? = nil, color: RGBAColor? = nil) {
         self.text = text
         self.color = color
     }
@@ -49,7 +49,7 @@ public struct GutterSign: Hashable, Sendable {
     /// combining marks, zero-width joiners, variation selectors and skin-tone modifiers none,
     /// everything else one.
     /// This is the rule of `wcwidth`, with the wide ranges of Unicode 15 written out.
-    public static func cellWidth(of text: String) -> Int? {
+    static func cellWidth(of text: String) -> Int? {
         var width = 0
         for scalar in text.unicodeScalars {
             let value = scalar.value

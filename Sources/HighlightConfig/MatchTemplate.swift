@@ -22,16 +22,16 @@ public struct MatchTemplate: Sendable, Hashable {
     let parts: [Part]
 
     /// Why a template is not valid, and where in it (a 0-based UTF-8 offset into the template).
-    public struct SyntaxError: Error, Sendable, Hashable {
+    struct SyntaxError: Error, Sendable, Hashable {
         /// A sentence for people.
         public var message: String
         /// The offset of the `$` that starts the bad reference.
-        public var templateUTF8Offset: Int
+        var templateUTF8Offset: Int
     }
 
     /// Parses `source`, resolving group names with `captureNames` (index 0 is the whole match,
     /// as `CompiledRegex.captureNames` gives them; `[nil]` for a rule of words).
-    public init(_ source: String, captureNames: [String?]) throws(SyntaxError) {
+    init(_ source: String, captureNames: [String?]) throws(SyntaxError) {
         self.source = source
         let bytes = Array(source.utf8)
         let groupCount = max(captureNames.count, 1)

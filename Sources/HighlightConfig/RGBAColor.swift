@@ -23,7 +23,7 @@ public struct RGBAColor: Hashable, Sendable {
     /// Parses `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`, or returns `nil` for anything else.
     ///
     /// Short forms repeat each digit (`#f80` is `#ff8800ff`); a missing alpha is opaque.
-    public init?(hex: String) {
+    init?(hex: String) {
         self.init(hexUTF8: Array(hex.utf8)[...])
     }
 

@@ -11,14 +11,14 @@ public struct RuleApplicability: Sendable, Hashable {
         /// Inside comments (delimiters included).
         public static let comments = Scopes(rawValue: 1)
         /// Inside string literals (quotes included).
-        public static let strings = Scopes(rawValue: 2)
+        static let strings = Scopes(rawValue: 2)
         /// Everywhere else.
         public static let code = Scopes(rawValue: 4)
         /// Everywhere: the default.
         public static let anywhere: Scopes = [.comments, .strings, .code]
 
         /// The names used in configuration files, in this order.
-        public static let names: [(name: String, scopes: Scopes)] = [
+        static let names: [(name: String, scopes: Scopes)] = [
             ("comments", .comments), ("strings", .strings), ("code", .code), ("anywhere", .anywhere),
         ]
     }
@@ -26,7 +26,7 @@ public struct RuleApplicability: Sendable, Hashable {
     /// Where in a document the rule matches (default: anywhere).
     public var scopes: Scopes = .anywhere
     /// The LSP language ids the rule applies to, lowercased; nil for every language.
-    public var languages: [String]?
+    var languages: [String]?
     /// Globs relative to the workspace folder; a `!` pattern excludes. Nil for every file.
     public var files: [String]?
     /// Whether `workspace/symbol` lists the rule's matches (default false; the built-in `fixme`,
@@ -36,7 +36,7 @@ public struct RuleApplicability: Sendable, Hashable {
     public var blocking: Bool = false
 
     /// Where a rule applies and what its matches are for; by default everywhere, not listed, not blocking.
-    public init(scopes: Scopes = .anywhere, languages: [String]? = nil, files: [String]? = nil, list: Bool = false, blocking: Bool = false) {
+    init(scopes: Scopes = .anywhere, languages: [String]? = nil, files: [String]? = nil, list: Bool = false, blocking: Bool = false) {
         self.scopes = scopes
         self.languages = languages
         self.files = files
@@ -45,13 +45,13 @@ public struct RuleApplicability: Sendable, Hashable {
     }
 
     /// Whether the rule applies to documents of `languageID` (case-insensitive).
-    public func appliesToLanguage(_ languageID: String) -> Bool {
+    func appliesToLanguage(_ languageID: String) -> Bool {
         guard let languages else { return true }
         return languages.contains(languageID.lowercased())
     }
 
     /// Whether the rule is limited by language, file or scope at all.
-    public var isRestricted: Bool {
+    var isRestricted: Bool {
         languages != nil || files != nil || scopes != .anywhere
     }
 }

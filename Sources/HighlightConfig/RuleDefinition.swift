@@ -24,9 +24,9 @@ public struct RuleDefinition: Sendable, Hashable {
     /// The style to draw matches with; `nil` means the style named after the rule, else the neutral one.
     public var style: StyleReference?
     /// Whether the rule is on (default `true`).
-    public var enabled: Bool
+    var enabled: Bool
     /// Styles for capture groups of a regex rule, in the order written; each patches the rule's style.
-    public var groupStyles: [GroupStyle] = []
+    var groupStyles: [GroupStyle] = []
     /// When set, the rule's matches are also reported as diagnostics of this severity.
     public var severity: Severity?
     /// A `MatchTemplate` for diagnostics and hover, e.g. `"assigned to $1"`.
@@ -84,14 +84,14 @@ extension RuleDefinition {
     }
 
     /// The style of one capture group, by number (`"1"`) or by name, as written.
-    public struct GroupStyle: Sendable, Hashable {
+    struct GroupStyle: Sendable, Hashable {
         /// The group as written: a number or a group name.
-        public var group: String
+        var group: String
         /// A style name, or a patch written inline.
         public var style: GroupStyleReference
 
         /// A group style from its parts.
-        public init(group: String, style: GroupStyleReference) {
+        init(group: String, style: GroupStyleReference) {
             self.group = group
             self.style = style
         }
@@ -99,7 +99,7 @@ extension RuleDefinition {
 
     /// How a group names its style: a named style (its colours and the attributes it turns on
     /// override the rule's), or attributes written inline (exactly those written override).
-    public enum GroupStyleReference: Sendable, Hashable {
+    enum GroupStyleReference: Sendable, Hashable {
         case named(String)
         case inline(StylePatch)
     }

@@ -93,7 +93,7 @@ struct RuleFilterSet: Sendable {
 /// Which rules apply to one text, and the per-match scope test for the engine.
 public struct RuleFilter: Sendable, Equatable {
     /// Per rule: whether its `languages` and `files` (and the selection) let it apply to this text.
-    public var enabled: [Bool]
+    var enabled: [Bool]
     /// Per rule: where in the text it matches.
     public var scopes: [RuleApplicability.Scopes]
     /// The configuration's rules compiled without some rules this filter disables (with the same

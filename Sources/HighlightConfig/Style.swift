@@ -48,11 +48,11 @@ public struct Style: Hashable, Sendable {
     }
 
     /// Whether the style draws anything per line: an overview ruler mark, a gutter sign or a whole-line background.
-    public var drawsLineMarks: Bool { overviewRuler != nil || gutter != nil || wholeLine }
+    var drawsLineMarks: Bool { overviewRuler != nil || gutter != nil || wholeLine }
 
     /// The colour that stands for the style where only a colour can be shown (a ruler mark, a
     /// sign): its background, else its text colour, else its border, else the neutral grey.
-    public var ownColor: RGBAColor {
+    var ownColor: RGBAColor {
         backgroundColor ?? color ?? borderColor ?? Style.neutralBackground
     }
 

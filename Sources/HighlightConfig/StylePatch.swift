@@ -5,7 +5,7 @@
 /// in another colour while keeping the rule's background. Written inline, a patch holds exactly
 /// the keys written (so `"bold": false` turns bold off); made from a named style, it holds the
 /// colours that style sets and the attributes it turns on.
-public struct StylePatch: Hashable, Sendable {
+struct StylePatch: Hashable, Sendable {
     /// The foreground (text) colour, or `nil` to keep the base style's.
     public var color: RGBAColor?
     /// The background colour, or `nil` to keep the base style's.
@@ -30,7 +30,7 @@ public struct StylePatch: Hashable, Sendable {
     public var wholeLine: Bool?
 
     /// A patch from its attributes; everything is left to the base style by default.
-    public init(
+    init(
         color: RGBAColor? = nil, backgroundColor: RGBAColor? = nil, borderColor: RGBAColor? = nil,
         bold: Bool? = nil, italic: Bool? = nil, underline: Bool? = nil, strikethrough: Bool? = nil,
         rounded: Bool? = nil, overviewRuler: OverviewRulerMark?? = nil, gutter: GutterSign?? = nil,
@@ -50,7 +50,7 @@ public struct StylePatch: Hashable, Sendable {
     }
 
     /// The attributes `style` sets: its colours, and the attributes and line marks it turns on.
-    public init(settingAttributesOf style: Style) {
+    init(settingAttributesOf style: Style) {
         self.init(
             color: style.color, backgroundColor: style.backgroundColor, borderColor: style.borderColor,
             bold: style.bold ? true : nil, italic: style.italic ? true : nil, underline: style.underline ? true : nil,
@@ -60,7 +60,7 @@ public struct StylePatch: Hashable, Sendable {
     }
 
     /// `base` with every attribute this patch sets replaced.
-    public func applied(to base: Style) -> Style {
+    func applied(to base: Style) -> Style {
         Style(
             color: color ?? base.color, backgroundColor: backgroundColor ?? base.backgroundColor,
             borderColor: borderColor ?? base.borderColor, bold: bold ?? base.bold, italic: italic ?? base.italic,

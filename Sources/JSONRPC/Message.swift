@@ -19,7 +19,7 @@ public struct RequestID: Sendable, Hashable, CustomStringConvertible {
 public struct ResponseError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Int
     public var message: String
-    public var data: JSON?
+    var data: JSON?
 
     public init(code: Int, message: String, data: JSON? = nil) {
         self.code = code
@@ -32,18 +32,18 @@ public struct ResponseError: Error, Sendable, Equatable, CustomStringConvertible
     // JSON-RPC 2.0.
     public static let parseErrorCode = -32700
     public static let invalidRequestCode = -32600
-    public static let methodNotFoundCode = -32601
-    public static let invalidParamsCode = -32602
+    static let methodNotFoundCode = -32601
+    static let invalidParamsCode = -32602
     public static let internalErrorCode = -32603
     // Language Server Protocol.
     public static let serverNotInitializedCode = -32002
-    public static let unknownErrorCode = -32001
-    public static let requestFailedCode = -32803
-    public static let serverCancelledCode = -32802
+    static let unknownErrorCode = -32001
+    static let requestFailedCode = -32803
+    static let serverCancelledCode = -32802
     public static let contentModifiedCode = -32801
     public static let requestCancelledCode = -32800
 
-    public static func parseError(_ message: String) -> ResponseError { ResponseError(code: parseErrorCode, message: message) }
+    static func parseError(_ message: String) -> ResponseError { ResponseError(code: parseErrorCode, message: message) }
     public static func invalidRequest(_ message: String) -> ResponseError { ResponseError(code: invalidRequestCode, message: message) }
     public static func methodNotFound(_ method: String) -> ResponseError {
         ResponseError(code: methodNotFoundCode, message: "method not found: \(method)")

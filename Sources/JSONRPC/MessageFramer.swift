@@ -29,7 +29,7 @@ public struct MessageFramer: Sendable {
     /// A header block longer than this is malformed.
     static let maximumHeaderLength = 8 << 10
 
-    public let maximumBodyLength: Int
+    let maximumBodyLength: Int
     private var buffer: [UInt8] = []
     private var readIndex = 0
     private enum State: Sendable { case headers, body(length: Int), skipping(remaining: Int), resynchronising }

@@ -3,17 +3,17 @@
 /// Both option sets accept a leading UTF-8 byte order mark, which RFC 8259 lets a parser ignore.
 public struct JSONParseOptions: Sendable {
     /// Accept `//` and `/* */` comments.
-    public var allowsComments: Bool
+    var allowsComments: Bool
     /// Accept a trailing comma before `]` and `}`.
-    public var allowsTrailingCommas: Bool
+    var allowsTrailingCommas: Bool
     /// Nesting deeper than this is a syntax error.
     ///
     /// The parser itself never recurses, but destroying, comparing or writing a `JSON` value
     /// recurses through its nesting, so this limit is what keeps those safe too.
-    public var maximumDepth: Int
+    var maximumDepth: Int
 
     /// Options with each relaxation chosen separately.
-    public init(allowsComments: Bool = false, allowsTrailingCommas: Bool = false, maximumDepth: Int = 512) {
+    init(allowsComments: Bool = false, allowsTrailingCommas: Bool = false, maximumDepth: Int = 512) {
         self.allowsComments = allowsComments
         self.allowsTrailingCommas = allowsTrailingCommas
         self.maximumDepth = maximumDepth

@@ -60,18 +60,18 @@ public struct JSONSourceMap: Sendable {
     /// The one-based line and column of `utf8Offset` in the parsed text.
     ///
     /// - Complexity: O(*n*) where *n* is `utf8Offset`.
-    public func textLocation(ofUTF8Offset utf8Offset: Int) -> TextLocation {
+    func textLocation(ofUTF8Offset utf8Offset: Int) -> TextLocation {
         TextLocation(utf8Offset: utf8Offset, in: utf8)
     }
 
     /// The one-based line and column of the value at `path`, or `nil` if there is no such value.
-    public func textLocation(ofValueAt path: [JSONPathComponent]) -> TextLocation? {
+    func textLocation(ofValueAt path: [JSONPathComponent]) -> TextLocation? {
         utf8Offset(ofValueAt: path).map { textLocation(ofUTF8Offset: $0) }
     }
 
     /// The one-based line and column of the key of the member at `path`, falling back to the
     /// value's location for array elements and the root; `nil` if there is no such value.
-    public func textLocation(ofKeyAt path: [JSONPathComponent]) -> TextLocation? {
+    func textLocation(ofKeyAt path: [JSONPathComponent]) -> TextLocation? {
         (utf8Offset(ofKeyAt: path) ?? utf8Offset(ofValueAt: path)).map { textLocation(ofUTF8Offset: $0) }
     }
 

@@ -10,7 +10,7 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     public var column: Int
 
     /// An error at a known offset and location.
-    public init(message: String, utf8Offset: Int, line: Int, column: Int) {
+    init(message: String, utf8Offset: Int, line: Int, column: Int) {
         self.message = message
         self.utf8Offset = utf8Offset
         self.line = line
@@ -18,13 +18,13 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// An error at `utf8Offset` in `utf8`, with the line and column computed from the text.
-    public init(message: String, utf8Offset: Int, in utf8: UnsafeBufferPointer<UInt8>) {
+    init(message: String, utf8Offset: Int, in utf8: UnsafeBufferPointer<UInt8>) {
         let location = TextLocation(utf8Offset: utf8Offset, in: utf8)
         self.init(message: message, utf8Offset: utf8Offset, line: location.line, column: location.column)
     }
 
     /// The one-based location of the error.
-    public var location: TextLocation { TextLocation(line: line, column: column) }
+    var location: TextLocation { TextLocation(line: line, column: column) }
 
     /// `line:column: message`, ready to be prefixed with a file name.
     public var description: String { "\(line):\(column): \(message)" }

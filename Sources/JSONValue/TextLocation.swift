@@ -23,7 +23,7 @@ public struct TextLocation: Hashable, Sendable, Comparable, CustomStringConverti
     /// between the `\r` and `\n` of a `\r\n` pair, names the start of that character or pair.
     ///
     /// - Complexity: O(*n*) where *n* is `utf8Offset`; meant for error messages.
-    public init(utf8Offset: Int, in utf8: UnsafeBufferPointer<UInt8>) {
+    init(utf8Offset: Int, in utf8: UnsafeBufferPointer<UInt8>) {
         let end = min(max(utf8Offset, 0), utf8.count)
         var line = 1
         var column = 1

@@ -34,7 +34,7 @@ import Synchronization
 // order, on the calling thread, so transcripts stay deterministic.
 
 /// What a running job can see of the world: whether it was cancelled, and a way to send progress.
-public final class JobContext: Sendable {
+final class JobContext: Sendable {
     private let cancelled = Atomic<Bool>(false)
     /// Sends a message to the client from the job's thread (progress notifications only).
     let send: @Sendable (Message) -> Void
@@ -44,7 +44,7 @@ public final class JobContext: Sendable {
     }
 
     /// Whether the job should stop: its answer is no longer wanted.
-    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 }
@@ -98,7 +98,7 @@ extension Server {
     }
 
     /// Applies the result of a job the runner finished; a cancelled job's result is dropped.
-    public func finishJob(_ id: Int, result: JobResult) {
+    func finishJob(_ id: Int, result: JobResult) {
         guard jobs.removeValue(forKey: id) != nil else { return }
         apply(result.outcome)
     }

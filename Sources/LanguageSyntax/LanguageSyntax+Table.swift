@@ -9,7 +9,7 @@ extension LanguageSyntax {
     }
 
     /// Every language in the table.
-    public static let all: [LanguageSyntax] = table
+    static let all: [LanguageSyntax] = table
 
     static let byLanguageID: [String: LanguageSyntax] = {
         var map: [String: LanguageSyntax] = [:]

@@ -26,14 +26,14 @@ public enum Scope: UInt8, Sendable, Hashable, CaseIterable {
 }
 
 /// A comment or string region, as a range of UTF-8 byte offsets (delimiters included).
-public struct ScopeRegion: Sendable, Hashable {
+struct ScopeRegion: Sendable, Hashable {
     /// The bytes of the region, delimiters included.
     public var utf8Range: Range<Int>
     /// `.comment` or `.string`.
     public var scope: Scope
 
     /// Creates a region.
-    public init(utf8Range: Range<Int>, scope: Scope) {
+    init(utf8Range: Range<Int>, scope: Scope) {
         self.utf8Range = utf8Range
         self.scope = scope
     }
@@ -58,7 +58,7 @@ public struct LanguageSyntax: Sendable, Hashable {
     }
 
     /// What an opener opens.
-    public enum Kind: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
         /// A comment to the end of the line.
         case lineComment
         /// A comment up to `close`; nested pairs count when `nests`.
@@ -82,11 +82,11 @@ public struct LanguageSyntax: Sendable, Hashable {
     }
 
     /// One way a comment or string can open.
-    public struct Opener: Sendable, Hashable {
+    struct Opener: Sendable, Hashable {
         /// The opening text (ASCII).
         public var text: [UInt8]
         public var kind: Kind
-        public var condition: Condition
+        var condition: Condition
         /// The scope of what it opens: `.comment` for comments and for documentation written as a
         /// string (a docstring), `.string` for other strings.
         public var scope: Scope
@@ -94,7 +94,7 @@ public struct LanguageSyntax: Sendable, Hashable {
         let closing: [UInt8]
 
         /// Creates an opener; `documentation` makes a string opener open documentation, which is in comment scope.
-        public init(_ text: String, _ kind: Kind, _ condition: Condition = .anywhere, documentation: Bool = false) {
+        init(_ text: String, _ kind: Kind, _ condition: Condition = .anywhere, documentation: Bool = false) {
             self.text = Array(text.utf8)
             self.kind = kind
             self.condition = condition
@@ -111,19 +111,19 @@ public struct LanguageSyntax: Sendable, Hashable {
     }
 
     /// The language ids (LSP `languageId`) this syntax describes.
-    public var languageIDs: [String]
+    var languageIDs: [String]
     /// Tried in order at each position of code; the first that matches wins.
-    public var openers: [Opener]
+    var openers: [Opener]
     /// A byte that, in code, makes the next byte ordinary (`\` in shell and LaTeX), or nil.
-    public var codeEscape: UInt8?
+    var codeEscape: UInt8?
     /// The scope of text outside every comment and string: `.code` in a programming language,
     /// `.comment` in a language of prose (Markdown), where all text is documentation.
-    public var textScope: Scope
+    var textScope: Scope
     /// The bytes that can start an opener (or are the code escape), to skip the others in code.
     let codeSearch: ByteSearch
 
     /// Creates a syntax from its openers.
-    public init(languageIDs: [String], openers: [Opener], codeEscape: UInt8? = nil, textScope: Scope = .code) {
+    init(languageIDs: [String], openers: [Opener], codeEscape: UInt8? = nil, textScope: Scope = .code) {
         self.languageIDs = languageIDs
         self.openers = openers
         self.codeEscape = codeEscape

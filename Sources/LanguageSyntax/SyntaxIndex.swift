@@ -17,11 +17,11 @@ import TextIndex
 /// comment is a comment match even if a regex runs past the comment's end.
 public struct SyntaxIndex: Sendable {
     /// The language's syntax.
-    public let syntax: LanguageSyntax
+    let syntax: LanguageSyntax
     /// The UTF-8 offset where each line starts; lines end after `\n`, `\r\n` or a lone `\r`.
     public private(set) var lineStarts: ShiftingOffsets
     /// The lexer state at the start of each line.
-    public private(set) var lineStartStates: [LexState]
+    private(set) var lineStartStates: [LexState]
     /// The regions of each line, relative to the line's start.
     private var lineRegions: [[ScopeRegion]]
 
@@ -51,7 +51,7 @@ public struct SyntaxIndex: Sendable {
     }
 
     /// Scans the whole text (an array of UTF-8 bytes).
-    public init(syntax: LanguageSyntax, text: [UInt8]) {
+    init(syntax: LanguageSyntax, text: [UInt8]) {
         self = text.withUnsafeBufferPointer { SyntaxIndex(syntax: syntax, text: $0) }
     }
 
@@ -138,7 +138,7 @@ public struct SyntaxIndex: Sendable {
     }
 
     /// Every comment and string region, in document order, with absolute offsets.
-    public var regions: [ScopeRegion] {
+    var regions: [ScopeRegion] {
         var all: [ScopeRegion] = []
         for (line, regions) in lineRegions.enumerated() {
             let start = lineStarts[line]

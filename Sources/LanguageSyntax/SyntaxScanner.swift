@@ -46,7 +46,7 @@ extension LanguageSyntax {
     /// region offsets are relative to its first byte and never cover the terminator.
     ///
     /// - Complexity: O(n · k) for a line of n bytes and k openers sharing a first byte; O(n) in practice.
-    public func scan(line: UnsafeBufferPointer<UInt8>, from state: LexState) -> (regions: [ScopeRegion], endState: LexState) {
+    func scan(line: UnsafeBufferPointer<UInt8>, from state: LexState) -> (regions: [ScopeRegion], endState: LexState) {
         var regions: [ScopeRegion] = []
         let endState = scan(line: line, from: state, into: &regions)
         return (regions, endState)
@@ -54,7 +54,7 @@ extension LanguageSyntax {
 
     /// The comment and string regions of one line, appended to `regions` (which a caller can reuse
     /// from line to line, so that scanning allocates nothing), and the state after the line.
-    public func scan(line: UnsafeBufferPointer<UInt8>, from state: LexState, into regions: inout [ScopeRegion]) -> LexState {
+    func scan(line: UnsafeBufferPointer<UInt8>, from state: LexState, into regions: inout [ScopeRegion]) -> LexState {
         var end = line.count
         if end > 0, line[end - 1] == 0x0A { end -= 1 }
         if end > 0, line[end - 1] == 0x0D { end -= 1 }

@@ -55,7 +55,7 @@ public struct RuleError: Error, Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
 
     /// Creates a rule error.
-    public init(ruleIndex: Int, message: String, patternUTF8Offset: Int? = nil, wordIndex: Int? = nil, kind: Kind = .words) {
+    init(ruleIndex: Int, message: String, patternUTF8Offset: Int? = nil, wordIndex: Int? = nil, kind: Kind = .words) {
         self.ruleIndex = ruleIndex
         self.message = message
         self.patternUTF8Offset = patternUTF8Offset

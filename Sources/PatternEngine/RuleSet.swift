@@ -65,16 +65,16 @@ public struct RuleSet: Sendable {
         /// The most matches returned per search; nil for no limit.
         public var maximumMatchCount: Int?
         /// The largest dense transition table, in bytes, before the automaton falls back to a sparse form.
-        public var denseAutomatonByteBudget: Int
+        var denseAutomatonByteBudget: Int
         /// Whether the literal words may use a prefilter (default true); benchmarks turn it off to time the bare automaton.
-        public var usesLiteralPrefilter: Bool
+        var usesLiteralPrefilter: Bool
         /// Whether a few words are searched by SIMD fingerprints instead of the automaton (default true, with the prefilter).
-        public var usesFingerprintSearch: Bool
+        var usesFingerprintSearch: Bool
 
         /// What compiling one regex rule may spend (states, bytes, time); a rule over it is an error, the others work.
-        public var ruleCompileBudget: CompileBudget
+        var ruleCompileBudget: CompileBudget
         /// What compiling all regex rules together may spend; once it is spent, the remaining regex rules are errors.
-        public var ruleSetCompileBudget: CompileBudget
+        var ruleSetCompileBudget: CompileBudget
 
         /// Creates limits.
         public init(
@@ -105,11 +105,11 @@ public struct RuleSet: Sendable {
     /// Rules (or words) that could not be compiled; they never match, the others work.
     public let errors: [RuleError]
     /// The longest byte length a match can have, or nil when a regex is unbounded (`a+`); bounded regexes (`#[0-9a-f]{6}`) count.
-    public let maximumMatchUTF8Length: Int?
+    let maximumMatchUTF8Length: Int?
     /// Whether some rule can match `\n` or `\r`.
     public let canMatchLineTerminator: Bool
     /// The NFA states of the compiled regex rules, within `Limits.ruleSetCompileBudget` (refused rules are not counted).
-    public let compiledStateCount: Int
+    let compiledStateCount: Int
     /// How many line breaks one match can span at most, over every rule: in a text without lone
     /// `\r`s (`lineFeeds`: its `\n`s; `TODO[^\n]*\n//.*` spans one), and in any text (`any`:
     /// its `\n`s and `\r`s, since `[^\n]` can cross a lone `\r`); nil when unbounded

@@ -93,7 +93,7 @@ public struct LineIndex: Sendable, Equatable {
     /// Indexes `text`, which should be UTF-8 (invalid bytes count as one character each).
     ///
     /// - Complexity: O(*n*) in the length of `text`, skipping ASCII eight bytes at a time.
-    public init(utf8 text: UnsafeBufferPointer<UInt8>) {
+    init(utf8 text: UnsafeBufferPointer<UInt8>) {
         var lines: [Line] = []
         var starts: [Int] = []
         lines.reserveCapacity(text.count / 32 + 1)

@@ -69,7 +69,7 @@ public struct ShiftingOffsets: Sendable {
     /// The last index whose offset is at or before `offset`, or -1 when there is none.
     ///
     /// - Complexity: O(log *n*).
-    public func lastIndex(atOrBefore offset: Int) -> Int {
+    func lastIndex(atOrBefore offset: Int) -> Int {
         var low = -1
         var high = stored.count
         while high - low > 1 {

@@ -97,7 +97,7 @@ public struct TextBuffer: Sendable {
     /// Replaces the whole text.
     ///
     /// - Complexity: O(*n*) to build the index.
-    public mutating func replaceAll(with newText: [UInt8]) {
+    mutating func replaceAll(with newText: [UInt8]) {
         self = TextBuffer(utf8: newText)
     }
 
@@ -118,7 +118,7 @@ public struct TextBuffer: Sendable {
     /// the text.
     ///
     /// - Complexity: O(*m*) in the length of the line.
-    public func lineText(_ line: Int) -> String {
+    func lineText(_ line: Int) -> String {
         guard line >= 0, line < lineIndex.lineCount else { return "" }
         let range = lineIndex.utf8ContentRange(ofLine: line)
         return String(decoding: utf8[range], as: UTF8.self)

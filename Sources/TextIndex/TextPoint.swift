@@ -37,7 +37,7 @@ public struct TextPoint: Sendable, Hashable {
     /// The zero-based column in UTF-16 code units.
     public var utf16Column: Int
     /// The zero-based column in Unicode scalars.
-    public var utf32Column: Int
+    var utf32Column: Int
 
     public init(
         line: Int, utf8Offset: Int, utf16Offset: Int, utf32Offset: Int, utf8Column: Int, utf16Column: Int, utf32Column: Int

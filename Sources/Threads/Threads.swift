@@ -47,7 +47,7 @@ public final class Condition: @unchecked Sendable {
     }
 
     /// Wakes one waiter.
-    public func signal() { pthread_cond_signal(variable) }
+    func signal() { pthread_cond_signal(variable) }
 
     /// Wakes every waiter.
     public func broadcast() { pthread_cond_broadcast(variable) }

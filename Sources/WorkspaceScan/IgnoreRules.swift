@@ -26,9 +26,9 @@ struct IgnorePattern: Sendable {
 }
 
 /// The patterns of one ignore file, relative to its directory.
-public struct IgnoreFile: Sendable {
+struct IgnoreFile: Sendable {
     /// The file's directory, relative to the walk's root ("" for the root); segments separated by `/`.
-    public let directory: String
+    let directory: String
     /// The number of segments of `directory`.
     let depth: Int
     let patterns: [IgnorePattern]
@@ -36,7 +36,7 @@ public struct IgnoreFile: Sendable {
     let globs: GlobSet
 
     /// Parses the text of an ignore file found in `directory` (relative to the root).
-    public init(text: String, directory: String) {
+    init(text: String, directory: String) {
         self.directory = directory
         self.depth = directory.split(separator: "/").count
         var patterns: [IgnorePattern] = []
@@ -90,7 +90,7 @@ public struct IgnoreFile: Sendable {
     /// Whether this file says the path is ignored (true), re-included (false), or nothing (nil).
     ///
     /// `relativePath` is relative to the root of the walk; paths outside `directory` get nil.
-    public func decision(forPath relativePath: String, isDirectory: Bool) -> Bool? {
+    func decision(forPath relativePath: String, isDirectory: Bool) -> Bool? {
         let local: Substring
         if directory.isEmpty {
             local = Substring(relativePath)
@@ -113,22 +113,22 @@ public struct IgnoreFile: Sendable {
 }
 
 /// The ignore files in force for a directory: its own and its ancestors', deepest first.
-public struct IgnoreStack: Sendable {
+struct IgnoreStack: Sendable {
     /// Deepest first; within one directory `.ignore` comes before `.gitignore`.
     public private(set) var files: [IgnoreFile] = []
 
     /// An empty stack: nothing is ignored.
-    public init() {}
+    init() {}
 
     /// The stack with `file` as the deepest (highest-precedence) entry.
-    public func pushing(_ file: IgnoreFile) -> IgnoreStack {
+    func pushing(_ file: IgnoreFile) -> IgnoreStack {
         var copy = self
         copy.files.insert(file, at: 0)
         return copy
     }
 
     /// Whether the path (relative to the root) is ignored: the deepest file that has an opinion decides.
-    public func isIgnored(_ relativePath: String, isDirectory: Bool) -> Bool {
+    func isIgnored(_ relativePath: String, isDirectory: Bool) -> Bool {
         for file in files {
             if let decision = file.decision(forPath: relativePath, isDirectory: isDirectory) { return decision }
         }

@@ -60,12 +60,12 @@ public struct ScanOptions: Sendable {
     /// Larger files are skipped (default 8 MiB).
     public var maximumFileSize: Int
     /// Each match's `excerpt` is cut after this many bytes (default 0: no excerpts).
-    public var maximumExcerptBytes: Int
+    var maximumExcerptBytes: Int
     /// The rules to report. Overlaps are resolved among these rules only.
     public var selection: RuleSelection
     /// Whether files of a megabyte or more are mapped rather than copied (default false): faster, but
     /// a file truncated during its search kills the process (SIGBUS), so only the command line sets it.
-    public var mapsLargeFiles: Bool
+    var mapsLargeFiles: Bool
 
     /// Creates options.
     public init(maximumFileSize: Int = 8 << 20, maximumExcerptBytes: Int = 0, selection: RuleSelection = .all, mapsLargeFiles: Bool = false) {
@@ -96,7 +96,7 @@ public struct ScanItem: Sendable {
     /// The file as walked (its `relativePath` is what `files` globs match).
     public var file: WalkedFile
     /// The configuration whose rules search the file.
-    public var shared: SharedConfiguration
+    var shared: SharedConfiguration
     /// A larger file is skipped (`Int.max` for a file the user named).
     public var maximumFileSize: Int
 
@@ -104,7 +104,7 @@ public struct ScanItem: Sendable {
     public var configuration: HighlightConfiguration { shared.configuration }
 
     /// Creates an item with a configuration of its own.
-    public init(file: WalkedFile, configuration: HighlightConfiguration, maximumFileSize: Int) {
+    init(file: WalkedFile, configuration: HighlightConfiguration, maximumFileSize: Int) {
         self.init(file: file, shared: SharedConfiguration(configuration), maximumFileSize: maximumFileSize)
     }
 

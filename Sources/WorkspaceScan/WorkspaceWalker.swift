@@ -60,7 +60,7 @@ public struct WalkProblem: Sendable, Hashable {
     public var kind: Kind
 
     /// Creates a problem.
-    public init(path: String, reason: String, kind: Kind) {
+    init(path: String, reason: String, kind: Kind) {
         self.path = path
         self.reason = reason
         self.kind = kind
@@ -81,7 +81,7 @@ public enum FileSystemPath {
     /// never changed.
     ///
     /// - Complexity: O(*n*) in the number of bytes.
-    public static func displayed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    static func displayed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let array = Array(bytes)
         if let text = validText(array) { return text }
         let digits = Array("0123456789ABCDEF".unicodeScalars)
@@ -134,9 +134,9 @@ public enum WorkspaceWalker {
     /// What to skip.
     public struct Options: Sendable, Hashable {
         /// Whether `.gitignore` and `.ignore` files are obeyed (default true).
-        public var respectsIgnoreFiles: Bool
+        var respectsIgnoreFiles: Bool
         /// Whether entries whose name starts with `.` are walked (default false; `.git` never is).
-        public var includesHidden: Bool
+        var includesHidden: Bool
         /// Whether each file's size and modification time are looked up (default true; one `lstat` an entry). Without,
         /// files and folders are told apart by the types the listing gives (an `lstat` only where the file system
         /// gives none), and a file's `size` and `modificationTime` are 0: for a scan that reads each file anyway and
@@ -152,7 +152,7 @@ public enum WorkspaceWalker {
     }
 
     /// Ignore files larger than this (16 MiB) are not read (and reported).
-    public static let maximumIgnoreFileBytes = 16 << 20
+    static let maximumIgnoreFileBytes = 16 << 20
 
     /// The regular files under `root` (or `root` itself when it is a file), in walk order: the entries
     /// of each directory by the bytes of their names, a subdirectory's files where its name falls.

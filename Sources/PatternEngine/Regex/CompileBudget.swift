@@ -16,14 +16,14 @@
 /// What compiling may spend: automaton states, bytes, and time.
 public struct CompileBudget: Sendable, Hashable {
     /// The most NFA states (forward, reverse and capture NFAs together).
-    public var maximumStates: Int
+    var maximumStates: Int
     /// The most bytes the NFAs may take, as estimated from their states.
-    public var maximumBytes: Int
+    var maximumBytes: Int
     /// The longest compiling may take, by the monotonic clock.
-    public var maximumDuration: Duration
+    var maximumDuration: Duration
 
     /// Creates a budget.
-    public init(maximumStates: Int, maximumBytes: Int, maximumDuration: Duration) {
+    init(maximumStates: Int, maximumBytes: Int, maximumDuration: Duration) {
         self.maximumStates = maximumStates
         self.maximumBytes = maximumBytes
         self.maximumDuration = maximumDuration
@@ -34,7 +34,7 @@ public struct CompileBudget: Sendable, Hashable {
     /// The budget of a whole rule set (every regex rule together).
     public static let ruleSet = CompileBudget(maximumStates: 2_000_000, maximumBytes: 96 << 20, maximumDuration: .seconds(8))
     /// No budget beyond the hard cap on states per NFA (tests and tools).
-    public static let unlimited = CompileBudget(maximumStates: .max, maximumBytes: .max, maximumDuration: .seconds(1 << 40))
+    static let unlimited = CompileBudget(maximumStates: .max, maximumBytes: .max, maximumDuration: .seconds(1 << 40))
 }
 
 /// Charges NFA states against a budget as they are added, and says which limit ran out.
@@ -166,9 +166,9 @@ public struct RegexCompileTracker: Sendable {
     private var setStatesLeft: Int
     private var setBytesLeft: Int
     /// The NFA states built so far, by every regex compiled through this tracker.
-    public private(set) var statesUsed = 0
+    private(set) var statesUsed = 0
     /// The estimated bytes of those states.
-    public private(set) var bytesUsed = 0
+    private(set) var bytesUsed = 0
 
     /// A tracker whose set budget starts now.
     public init(ruleBudget: CompileBudget = .rule, setBudget: CompileBudget = .ruleSet) {
@@ -195,7 +195,7 @@ public struct RegexCompileTracker: Sendable {
     /// Takes a regex compiled elsewhere (by the configuration's parser, which reports its errors
     /// where they are written) as if it had been compiled here: its cost is charged to the set's
     /// budget, and a regex the set can no longer afford is refused, as compiling it would be.
-    public mutating func admit(_ regex: CompiledRegex) throws(RegexError) {
+    mutating func admit(_ regex: CompiledRegex) throws(RegexError) {
         var meter = CompileMeter(rule: ruleBudget, setStatesLeft: setStatesLeft, setBytesLeft: setBytesLeft, setDeadline: setDeadline)
         if let problem = meter.charge(states: regex.compiledStates, bytes: regex.compiledBytes) {
             throw RegexError.overBudget(problem, patternUTF8Offset: 0)

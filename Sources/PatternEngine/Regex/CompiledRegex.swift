@@ -37,7 +37,7 @@ public enum RegexMatchKind: Sendable, Hashable {
 public struct CompiledRegex: Sendable {
     let program: RegexProgram
     /// The options it was compiled with, so that a rule set can tell whether it may take it as a rule's regex.
-    public let caseInsensitive: Bool
+    let caseInsensitive: Bool
     public let wholeWord: Bool
     /// The automaton states and bytes compiling it cost, charged again when a rule set takes it
     /// (`RegexCompileTracker.admit(_:)`).
@@ -81,29 +81,29 @@ public struct CompiledRegex: Sendable {
     }
 
     /// Which match at the leftmost start a search reports.
-    public var matchKind: RegexMatchKind { program.matchKind }
+    var matchKind: RegexMatchKind { program.matchKind }
 
     /// The pattern as written.
     public var pattern: String { program.pattern }
 
     /// The number of capturing groups, excluding group 0 (the whole match).
-    public var captureCount: Int { program.syntax.captureCount }
+    var captureCount: Int { program.syntax.captureCount }
 
     /// The names of groups 0...captureCount; nil for unnamed groups (group 0 is always nil).
     public var captureNames: [String?] { program.syntax.captureNames }
 
     /// Byte strings one of which starts every match, when the pattern has such a small set (e.g. `TODO|FIXME`).
-    public var prefixLiterals: [[UInt8]]? { program.prefixLiterals }
+    var prefixLiterals: [[UInt8]]? { program.prefixLiterals }
 
     /// True when a match can contain a line terminator (the caller must then rescan beyond the edited line).
     public var canMatchLineTerminator: Bool { program.canMatchLineTerminator }
     /// The most line breaks a match can contain in a text without lone `\r`s (its `\n`s), or nil when unbounded.
-    public var maximumLineFeedCount: Int? { program.canMatchLineTerminator ? program.maximumLineFeedCount : 0 }
+    var maximumLineFeedCount: Int? { program.canMatchLineTerminator ? program.maximumLineFeedCount : 0 }
     /// The most `\n` and `\r` bytes a match can contain, or nil when unbounded: a bound on its line breaks in any text.
-    public var maximumLineTerminatorCount: Int? { program.canMatchLineTerminator ? program.maximumLineTerminatorCount : 0 }
+    var maximumLineTerminatorCount: Int? { program.canMatchLineTerminator ? program.maximumLineTerminatorCount : 0 }
 
     /// The most UTF-8 bytes a match can span, or nil when the pattern is unbounded (`a+`, `\w*`).
-    public var maximumMatchUTF8Length: Int? { program.maximumMatchUTF8Length }
+    var maximumMatchUTF8Length: Int? { program.maximumMatchUTF8Length }
 
     /// The leftmost non-empty match with lowerBound >= from, chosen by `matchKind` among those at that start; bytes
     /// before `from` are context for assertions.

@@ -15,7 +15,7 @@ public struct RegexError: Error, Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
 
     /// Creates an error with a message and the pattern offset it refers to.
-    public init(message: String, patternUTF8Offset: Int, kind: Kind = .syntax) {
+    init(message: String, patternUTF8Offset: Int, kind: Kind = .syntax) {
         self.message = message
         self.patternUTF8Offset = patternUTF8Offset
         self.kind = kind

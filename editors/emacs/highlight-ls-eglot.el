@@ -14,9 +14,11 @@
 ;; Eglot runs one server per buffer, so highlight-ls serves the modes that have no other
 ;; server under Eglot (plain text, Markdown, Org, ...).  The server runs as an instance of
 ;; `highlight-ls-eglot-server', whose methods ask for decorations in the initialization
-;; options, draw `highlight/publishDecorations', answer the `highlight' section of
-;; `workspace/configuration' from `highlight-ls-settings', and send that variable again
-;; when it changes.  Rules with a `severity' show as Flymake diagnostics as with any server.
+;; options (after an edit only for the changed lines, checked against Eglot's count of the
+;; buffer's versions, `eglot--versioned-identifier'), draw `highlight/publishDecorations',
+;; answer the `highlight' section of `workspace/configuration' from `highlight-ls-settings',
+;; and send that variable again when it changes.  Rules with a `severity' show as Flymake
+;; diagnostics as with any server.
 ;;
 ;; Start it with `highlight-ls-mode' (or `global-highlight-ls-mode'), or list it in
 ;; `eglot-server-programs' for `eglot-ensure':

@@ -14,8 +14,10 @@
 ;; Registers highlight-ls as an lsp-mode add-on client for every buffer that visits a
 ;; file, next to whatever other servers lsp-mode runs for it.  It asks for decorations in
 ;; UTF-32 columns and for UTF-32 positions everywhere, because lsp-mode counts columns in
-;; characters (Unicode scalar values) without saying so.  When semantic tokens are on
-;; (`lsp-semantic-tokens-enable'), the token types of the built-in rules get the faces
+;; characters (Unicode scalar values) without saying so; after an edit, decorations come
+;; for the changed lines only (`highlight-ls-decoration-deltas'), checked against
+;; `lsp--cur-version', lsp-mode's count of the buffer's versions.  When semantic tokens are
+;; on (`lsp-semantic-tokens-enable'), the token types of the built-in rules get the faces
 ;; `highlight-ls-<rule>-face'.
 
 ;;; Code:
@@ -96,8 +98,8 @@ Return non-nil when the request was sent."
                         (list :highlight (highlight-ls-lsp--settings-update workspace settings)))))))
 
 (defun highlight-ls-lsp--initialization-options ()
-  "The initialization options: decorations (see `highlight-ls-decorations-option').
-And the settings."
+  "Return the initialization options: the decorations asked for, and the settings.
+See `highlight-ls-decorations-option' for the decorations."
   (setq highlight-ls-lsp--starting-settings highlight-ls-settings)
   (append (when-let ((decorations (highlight-ls-decorations-option)))
             (list :decorations decorations))

@@ -339,6 +339,9 @@ STYLE-COUNT is the number of styles."
 (defvar highlight-ls--span-buffer []
   "Where the spans are written, reused so that drawing allocates little.")
 
+(defvar highlight-ls--line-span-buffer []
+  "Where the line-mark spans are written, reused so that drawing allocates little.")
+
 (defun highlight-ls--spans (ranges categories encoding)
   "Write the buffer spans of RANGES, the flat vector LINE START END STYLE ....
 They go into `highlight-ls--span-buffer' as FROM TO CATEGORY ..., in
@@ -499,9 +502,9 @@ is drawn.")
 
 (defun highlight-ls--first-index (overlays position)
   "Find the first live overlay of OVERLAYS from POSITION on; return its index.
-That is the first one that starts at or after POSITION.  OVERLAYS is a vector in buffer order, in which dead overlays may stand
-anywhere; they are skipped.  Return the length of OVERLAYS when there is
-none."
+That is the first one that starts at or after POSITION.  OVERLAYS is a
+vector in buffer order, in which dead overlays may stand anywhere; they are
+skipped.  Return the length of OVERLAYS when there is none."
   (let ((low 0)
         (high (length overlays)))
     ;; Every live overlay before LOW starts before POSITION, every live one from HIGH on
@@ -549,13 +552,15 @@ Return the number of elements kept."
     kept))
 
 (defun highlight-ls--merge (old from to spans count)
-  "Return (DRAWN . CHURN): the overlays that draw SPANS, kept from OLD or made.
+  "Return (DRAWN . CHURN): what draws SPANS, overlays kept from OLD or to make.
 SPANS is a vector START END CATEGORY ... in buffer order, of which the first
 COUNT elements count.  The overlays of the vector OLD from index FROM to TO
 are in buffer order too (they move with the text, keeping their order), so
 one merge of the two sequences finds the overlays to keep (where a span is;
-their category is updated), to delete and to make.  DRAWN is a vector, in
-buffer order; CHURN the number of overlays made and deleted."
+their category is updated), to delete and to make.  DRAWN is a vector in
+buffer order of the overlays kept and, for those to make, the index of their
+span in SPANS (see `highlight-ls--make-overlays').  CHURN is the number of
+overlays to make and deleted."
   (let ((i from)
         (j 0)
         (k 0)
@@ -579,9 +584,8 @@ buffer order; CHURN the number of overlays made and deleted."
             (if (or (null overlay)
                     (< start (overlay-start overlay))
                     (and (= start (overlay-start overlay)) (< end (overlay-end overlay))))
-                (let ((made (make-overlay start end nil t nil)))
-                  (overlay-put made 'category category)
-                  (aset drawn k made)
+                (progn
+                  (aset drawn k j)
                   (setq j (+ j 3)
                         k (1+ k)
                         churn (1+ churn)))
@@ -606,23 +610,79 @@ buffer order; CHURN the number of overlays made and deleted."
     ;; (it moves every overlay's markers).
     (vconcat (substring old 0 from) drawn (substring old to))))
 
-(defun highlight-ls--reconcile (spans count &optional from to)
-  "Make the decoration overlays draw SPANS, START END CATEGORY ... in buffer order.
-The first COUNT elements of SPANS count.  They replace the overlays of
-`highlight-ls--overlays' from index FROM to TO, or all of them; the overlays
-already drawn where a span is are kept.  Return the number of overlays made
-and deleted."
-  (let* ((old highlight-ls--overlays)
-         (whole (null from))
-         (from (or from 0))
-         (to (or to (length old))))
-    ;; Emacs 28 keeps overlays in two lists split at a centre; overlays made in buffer
-    ;; order below the centre are each inserted at a list's far end.  Above it they are
-    ;; not, which halves the time to make 40,000 of them.  A delta makes a few.
-    (when whole (overlay-recenter (point-max)))
-    (let ((result (highlight-ls--merge old from to spans count)))
-      (setq highlight-ls--overlays (highlight-ls--splice old from to (car result)))
-      (cdr result))))
+(defun highlight-ls--make-overlays (ranges range-spans lines line-spans)
+  "Make the overlays that RANGES and LINES, from `highlight-ls--merge', wait for.
+An element that is an index into RANGE-SPANS (for RANGES) or LINE-SPANS
+\(for LINES) is replaced by an overlay made for that span."
+  (let ((i 0)
+        (j 0)
+        (range-count (length ranges))
+        (line-count (length lines)))
+    ;; Both kinds are made together, in the order of their ends: with the overlay centre
+    ;; at the end (see `highlight-ls--draw-spans'), each overlay made then goes first in
+    ;; Emacs 28's list sorted by end.  Were all ranges made before all lines, each line
+    ;; overlay would walk past every range that ends after it: 40,000 lines with a sign
+    ;; took seconds.
+    (while (or (< i range-count) (< j line-count))
+      (while (and (< i range-count) (overlayp (aref ranges i)))
+        (setq i (1+ i)))
+      (while (and (< j line-count) (overlayp (aref lines j)))
+        (setq j (1+ j)))
+      (let ((range (and (< i range-count) (aref ranges i)))
+            (line (and (< j line-count) (aref lines j))))
+        (cond
+         ((and range (or (null line)
+                         (<= (aref range-spans (1+ range)) (aref line-spans (1+ line)))))
+          (aset ranges i (highlight-ls--make-overlay range-spans range))
+          (setq i (1+ i)))
+         (line
+          (aset lines j (highlight-ls--make-overlay line-spans line))
+          (setq j (1+ j))))))))
+
+(defun highlight-ls--make-overlay (spans index)
+  "Make the overlay that draws the span at INDEX of SPANS (START END CATEGORY ...)."
+  (let ((overlay (make-overlay (aref spans index) (aref spans (1+ index)) nil t nil)))
+    (overlay-put overlay 'category (aref spans (+ index 2)))
+    overlay))
+
+(defun highlight-ls--draw-spans (range-count line-count &optional start end)
+  "Draw the spans written for the ranges and the lines with overlays.
+Those are the first RANGE-COUNT elements of `highlight-ls--span-buffer' and
+the first LINE-COUNT of `highlight-ls--line-span-buffer', START END CATEGORY
+... in buffer order.  They replace every overlay, or with START and END, the
+overlays that start from START to END (and only the spans there are drawn).
+The overlays already drawn where a span is are kept.  Return (RANGES .
+LINES), the number of decoration and of line overlays made and deleted."
+  (let* ((ranges highlight-ls--overlays)
+         (lines highlight-ls--line-overlays)
+         (range-region (if start
+                           (highlight-ls--region-indices ranges start end)
+                         (cons 0 (length ranges))))
+         (line-region (if start
+                          (highlight-ls--region-indices lines start end)
+                        (cons 0 (length lines))))
+         (range-spans highlight-ls--span-buffer)
+         (line-spans highlight-ls--line-span-buffer)
+         (range-result (highlight-ls--merge ranges (car range-region) (cdr range-region) range-spans
+                                            (if start
+                                                (highlight-ls--spans-within range-spans range-count start end)
+                                              range-count)))
+         (line-result (highlight-ls--merge lines (car line-region) (cdr line-region) line-spans
+                                           (if start
+                                               (highlight-ls--spans-within line-spans line-count start end)
+                                             line-count))))
+    ;; Emacs 28 keeps the overlays before its overlay centre in a list sorted by end,
+    ;; largest first, and those after it in a list sorted by start, smallest first; each
+    ;; overlay made is put into place from the front of its list.  With the centre at the
+    ;; end, overlays made in buffer order each go first (see `highlight-ls--make-overlays');
+    ;; with it at the start, each would walk the whole list.  A delta makes a few.
+    (unless start (overlay-recenter (point-max)))
+    (highlight-ls--make-overlays (car range-result) range-spans (car line-result) line-spans)
+    (setq highlight-ls--overlays (highlight-ls--splice ranges (car range-region) (cdr range-region)
+                                                       (car range-result))
+          highlight-ls--line-overlays (highlight-ls--splice lines (car line-region) (cdr line-region)
+                                                            (car line-result)))
+    (cons (cdr range-result) (cdr line-result))))
 
 (defun highlight-ls--vector (value)
   "VALUE, a JSON array (vector or list), as a vector."
@@ -630,8 +690,13 @@ and deleted."
 
 (defun highlight-ls--draw (params)
   "Draw decoration PARAMS, a whole payload, in the current buffer.
-Return the number of overlays made and deleted."
-  (let* ((encoding (or (highlight-ls--get params :positionEncoding) "utf-16"))
+Return (RANGES . LINES), the number of decoration and line overlays made and
+deleted."
+  (let* (;; Drawing a long file makes tens of thousands of overlays, which stay: with the
+         ;; default threshold Emacs would collect garbage a dozen times meanwhile, each
+         ;; time marking every overlay made so far, to free little.  Once afterwards does.
+         (gc-cons-threshold most-positive-fixnum)
+         (encoding (or (highlight-ls--get params :positionEncoding) "utf-16"))
          (backdrop (highlight-ls--backdrop))
          (styles (highlight-ls--vector (highlight-ls--get params :styles)))
          (count (highlight-ls--spans (highlight-ls--vector (highlight-ls--get params :ranges))
@@ -639,8 +704,8 @@ Return the number of overlays made and deleted."
                                      encoding)))
     (setq highlight-ls--styles styles
           highlight-ls--encoding encoding)
-    (prog1 (highlight-ls--reconcile highlight-ls--span-buffer count)
-      (highlight-ls--draw-line-marks styles (highlight-ls--vector (highlight-ls--get params :lines))
+    (highlight-ls--draw-spans count (highlight-ls--line-mark-spans
+                                     styles (highlight-ls--vector (highlight-ls--get params :lines))
                                      backdrop))))
 
 (defun highlight-ls--line-start (line)
@@ -657,8 +722,9 @@ Return the number of overlays made and deleted."
   "Draw the delta PARAMS in the current buffer; its EDIT names the lines.
 EDIT's `ranges' and `lines' replace what is drawn on lines `startLine' to
 `endLine' (excluded); every other line kept its overlays, which moved with
-the text.  Return the number of overlays made and deleted, or nil when EDIT
-is malformed (then nothing is drawn)."
+the text.  Return (RANGES . LINES), the number of decoration and line
+overlays made and deleted, or nil when EDIT is malformed (then nothing is
+drawn)."
   (let ((start-line (highlight-ls--get edit :startLine))
         (end-line (highlight-ls--get edit :endLine)))
     (when (and (highlight-ls--natural-p start-line) (highlight-ls--natural-p end-line)
@@ -673,20 +739,17 @@ is malformed (then nothing is drawn)."
                (end (if (= start-line end-line)
                         start
                       (highlight-ls--line-start end-line)))
-               ;; The spans of ranges on other lines are left out: they are not the
-               ;; server's to send here, and what is drawn there is right already.
-               (count (highlight-ls--spans-within
-                       highlight-ls--span-buffer
-                       (highlight-ls--spans (highlight-ls--vector (highlight-ls--get edit :ranges))
-                                            (highlight-ls--range-categories styles backdrop)
-                                            encoding)
-                       start end))
-               (region (highlight-ls--region-indices highlight-ls--overlays start end)))
+               (count (highlight-ls--spans (highlight-ls--vector (highlight-ls--get edit :ranges))
+                                           (highlight-ls--range-categories styles backdrop)
+                                           encoding)))
           (setq highlight-ls--styles styles
                 highlight-ls--encoding encoding)
-          (+ (highlight-ls--reconcile highlight-ls--span-buffer count (car region) (cdr region))
-             (highlight-ls--draw-line-marks styles (highlight-ls--vector (highlight-ls--get edit :lines))
-                                            backdrop start end)))))))
+          ;; The spans on other lines are left out: they are not the server's to send
+          ;; here, and what is drawn there is right already.
+          (highlight-ls--draw-spans count (highlight-ls--line-mark-spans
+                                           styles (highlight-ls--vector (highlight-ls--get edit :lines))
+                                           backdrop)
+                                    start end))))))
 
 ;;;; Line marks
 
@@ -738,9 +801,6 @@ FACE and SIGN may be nil."
              (when sign (list 'highlight-ls-sign-face sign
                               'highlight-ls-sign-text text
                               'before-string (highlight-ls--sign-string sign text)))))))
-
-(defvar highlight-ls--line-span-buffer []
-  "Where the line-mark spans are written, reused so that drawing allocates little.")
 
 (defun highlight-ls--line-mark-spans (styles lines backdrop)
   "Write the spans to draw for LINES, the flat vector LINE GUTTER WHOLE-LINE ....
@@ -828,36 +888,6 @@ left out."
             (setq index (+ index 3))))))
     count))
 
-(defvar-local highlight-ls--line-mark-churn 0
-  "How many line overlays the latest notification made and deleted.")
-
-(defun highlight-ls--draw-line-marks (styles lines backdrop &optional start end)
-  "Draw LINES, the flat vector LINE GUTTER WHOLE-LINE ....
-Each line with a sign or a whole line gets one overlay from its start to the
-next line's: a sign in the sign's face, and the whole line's face.  As for
-the ranges, the overlays already drawn are kept where they are right (they
-move with the text), so an edit makes and deletes only the overlays of the
-lines it changed.  With START and END, LINES are those of the text from
-START to END, whose line overlays they replace; the others stay.  STYLES,
-LINES and BACKDROP as in `highlight-ls--line-mark-spans'.  Return the
-number of overlays made and deleted."
-  (let* ((old highlight-ls--line-overlays)
-         (count (highlight-ls--line-mark-spans styles lines backdrop))
-         (region (if start
-                     (highlight-ls--region-indices old start end)
-                   ;; As for the ranges: overlays made above the overlay centre of Emacs 28
-                   ;; are made faster.
-                   (overlay-recenter (point-max))
-                   (cons 0 (length old))))
-         (result (highlight-ls--merge old (car region) (cdr region) highlight-ls--line-span-buffer
-                                      (if start
-                                          (highlight-ls--spans-within highlight-ls--line-span-buffer
-                                                                      count start end)
-                                        count))))
-    (setq highlight-ls--line-overlays (highlight-ls--splice old (car region) (cdr region) (car result))
-          highlight-ls--line-mark-churn (cdr result))
-    (cdr result)))
-
 ;;;; Applying payloads
 
 (defun highlight-ls--buffer-for-uri (uri)
@@ -906,8 +936,9 @@ PARAMS were drawn."
                highlight-ls--result-id
                (equal (highlight-ls--get params :previousResultId) highlight-ls--result-id)
                (highlight-ls--draw-edit params edit))
-          (setq highlight-ls--result-id (highlight-ls--get params :resultId)
-                highlight-ls--needs-whole nil)
+          (progn
+            (setq highlight-ls--result-id (highlight-ls--get params :resultId))
+            t)
         (setq highlight-ls--needs-whole t)
         (when (or (not known) (= version current))
           (highlight-ls--request-whole))

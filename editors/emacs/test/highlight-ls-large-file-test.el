@@ -11,10 +11,14 @@
 ;; Opens a file of 40,000 lines with a TODO on every line (the file Neovim's draw_bench.lua
 ;; uses), waits for the decorations and
 ;; checks every overlay drawn (position and face); then inserts a line with a FIXME at the
-;; top and checks every overlay again, and that the redraw made and deleted only the
-;; overlays that changed (one).  It prints how long the drawing took, from the moment the
-;; notification reached the client's handler (parsed) to the overlays drawn, and from the
-;; edit to the overlays redrawn; those figures go to BENCHMARKS.md and are not asserted.
+;; top and checks every overlay again, that the notification carried only the lines the
+;; edit changed (a delta: `edit', with ranges on those lines only), and that the redraw
+;; made and deleted only the overlays that changed (one).  Then it edits the middle and the
+;; end (typing, inserting, deleting and joining lines) and checks that what is drawn equals
+;; what a fresh whole payload draws, and that a broken chain of deltas recovers.  It prints
+;; how long the drawing took, from the moment the notification reached the client's
+;; handler (parsed) to the overlays drawn, and from the edit to the overlays redrawn; those
+;; figures are not asserted (highlight-ls-bench.el measures them end to end).
 
 ;;; Code:
 
@@ -36,11 +40,17 @@
 (defconst highlight-ls-large--line-marks (equal (getenv "HIGHLIGHT_LS_LARGE_LINE_MARKS") "1")
   "Whether the `todo' style has a gutter sign and a whole line.")
 
-(defvar-local highlight-ls-large--line-churn nil)
+(defvar-local highlight-ls-large--churn nil
+  "The decoration overlays the latest drawing made and deleted.")
 
-(defun highlight-ls-large--count-line-churn (churn)
-  "Keep CHURN, the line overlays the latest drawing made and deleted; return it."
-  (setq highlight-ls-large--line-churn churn))
+(defvar-local highlight-ls-large--line-churn nil
+  "The line overlays the latest drawing made and deleted.")
+
+(defun highlight-ls-large--count-churn (churn)
+  "Keep CHURN, (RANGES . LINES) from the latest drawing; return it."
+  (setq highlight-ls-large--churn (car churn)
+        highlight-ls-large--line-churn (cdr churn))
+  churn)
 
 ;; The file of editors/neovim/test/draw_bench.lua, so that the figures compare.
 (defconst highlight-ls-large--line-format "%06d some words before the TODO and some after it\n"
@@ -55,20 +65,15 @@
 START and END are wall-clock times, CPU the processor time the call used.")
 
 (defun highlight-ls-large--record (draw params)
-  "Call DRAW with PARAMS and record when it started and ended, and its churn."
+  "Call DRAW with PARAMS and record when it started and ended, and its churn.
+PARAMS are recorded too."
   (let* ((start (float-time))
          (cpu (float-time (get-internal-run-time)))
          (buffer (funcall draw params))
          (churn (and buffer (buffer-local-value 'highlight-ls-large--churn buffer))))
-    (push (list start (float-time) churn (- (float-time (get-internal-run-time)) cpu))
+    (push (list start (float-time) churn (- (float-time (get-internal-run-time)) cpu) params)
           highlight-ls-large--draws)
     buffer))
-
-(defvar-local highlight-ls-large--churn nil)
-
-(defun highlight-ls-large--count-churn (reconcile &rest arguments)
-  "Call RECONCILE with ARGUMENTS and keep the number of overlays it made and deleted."
-  (setq highlight-ls-large--churn (apply reconcile arguments)))
 
 (defun highlight-ls-large--drawn-p (count first-start)
   "Whether COUNT overlays are drawn, the first at FIRST-START."
@@ -106,12 +111,17 @@ package's own list.  Return the number of lines that are wrong."
     (when first-wrong (highlight-ls-test-say "first wrong line: %S" first-wrong))
     wrong))
 
-(defun highlight-ls-large--send-changes ()
-  "Send the buffer's changes now, as the client does after an edit.
-lsp-mode sends them from `after-change-functions'; Eglot from an idle timer,
-and batch Emacs is never idle."
-  (when (eq highlight-ls-large--client 'eglot)
-    (eglot--signal-textDocument/didChange)))
+(defun highlight-ls-large--only-edited-lines-p (params)
+  "Whether PARAMS are a delta whose ranges and lines are all on the lines it replaces."
+  (let* ((edit (highlight-ls--get params :edit))
+         (start (highlight-ls--get edit :startLine))
+         (end (highlight-ls--get edit :endLine))
+         (on-lines (lambda (values step)
+                     (cl-loop for index from 0 below (length values) by step
+                              always (and (<= start (aref values index)) (< (aref values index) end))))))
+    (and edit (integerp start) (integerp end)
+         (funcall on-lines (highlight-ls--vector (highlight-ls--get edit :ranges)) 4)
+         (funcall on-lines (highlight-ls--vector (highlight-ls--get edit :lines)) 3))))
 
 (defun highlight-ls-large--shutdown ()
   "Stop the server."
@@ -138,8 +148,7 @@ and batch Emacs is never idle."
   (set-face-background 'default "#000000")
   (set-frame-parameter nil 'background-mode 'dark)
   (advice-add 'highlight-ls--on-publish-decorations :around #'highlight-ls-large--record)
-  (advice-add 'highlight-ls--reconcile :around #'highlight-ls-large--count-churn)
-  (advice-add 'highlight-ls--draw-line-marks :filter-return #'highlight-ls-large--count-line-churn)
+  (advice-add 'highlight-ls--draw-spans :filter-return #'highlight-ls-large--count-churn)
   (when highlight-ls-large--line-marks
     (with-temp-file (expand-file-name ".highlights.json" workspace)
       (insert "{ \"styles\": { \"todo\": { \"color\": \"#1a1a1a\", \"backgroundColor\": \"#f9a825\", \"bold\": true,\n"
@@ -165,16 +174,35 @@ and batch Emacs is never idle."
          "%s: %d lines opened: drawn %.3f s (CPU %.3f s) after the notification reached the handler; %.3f s from connecting to drawn"
          name lines (- (nth 1 draw) (nth 0 draw)) (nth 3 draw) (- drawn opened))))
 
+    ;; The server publishes every document whole again once the client's settings arrive;
+    ;; the edits below come after that.
+    (highlight-ls-test-check (highlight-ls-test-settle highlight-ls-large--client)
+                             "the server settled after its start")
+
     ;; An edit at the top: a new first line with a FIXME; every other line moves down.
     (let ((before (length highlight-ls-large--draws))
           (edited (float-time)))
       (goto-char (point-min))
       (insert highlight-ls-large--first-line)
-      (highlight-ls-large--send-changes)
+      (highlight-ls-test-send-changes highlight-ls-large--client)
       (highlight-ls-test-wait (lambda () (highlight-ls-large--drawn-p (1+ lines) 1)))
-      (let ((drawn (float-time))
-            (draw (car highlight-ls-large--draws)))
-        (highlight-ls-test-check (> (length highlight-ls-large--draws) before) "a notification after the edit")
+      (let* ((drawn (float-time))
+             (draw (car highlight-ls-large--draws))
+             (params (nth 4 draw))
+             (edit (highlight-ls--get params :edit)))
+        (highlight-ls-test-check (= (length highlight-ls-large--draws) (1+ before))
+                                 "one notification after the edit: %d" (- (length highlight-ls-large--draws) before))
+        (highlight-ls-test-check (and edit (highlight-ls-large--only-edited-lines-p params)
+                                      (equal (highlight-ls--get edit :startLine) 0)
+                                      (<= (highlight-ls--get edit :endLine) 2)
+                                      (<= (length (highlight-ls--get edit :ranges)) 8))
+                                 "the notification carries only the edited lines: %S"
+                                 (if edit
+                                     (list :startLine (highlight-ls--get edit :startLine)
+                                           :endLine (highlight-ls--get edit :endLine)
+                                           :oldEndLine (highlight-ls--get edit :oldEndLine)
+                                           :ranges (highlight-ls--get edit :ranges))
+                                   (list :whole (length (highlight-ls--get params :ranges)))))
         (highlight-ls-test-check (highlight-ls-large--drawn-p (1+ lines) 1)
                                  "%d overlays drawn after the edit: %d" (1+ lines) (length highlight-ls--overlays))
         (let ((first (car (highlight-ls-test-overlays))))
@@ -193,6 +221,32 @@ and batch Emacs is never idle."
         (highlight-ls-test-say
          "%s: edit at the top: redrawn %.3f s (CPU %.3f s) after the notification reached the handler; %.3f s from the edit to redrawn; %S overlays made or deleted"
          name (- (nth 1 draw) (nth 0 draw)) (nth 3 draw) (- drawn edited) (nth 2 draw))))
+
+    ;; Edits in the middle and at the end, each drawn from deltas; then what is drawn must
+    ;; be what a fresh whole payload draws.
+    (let ((middle (/ lines 2)))
+      (goto-char (point-min))
+      (forward-line middle)
+      (dolist (char (string-to-list "BUG "))
+        (highlight-ls-test-edit highlight-ls-large--client (format "typing %c in the middle" char)
+                                (lambda () (insert char))))
+      (highlight-ls-test-edit highlight-ls-large--client "a line with a FIXME inserted"
+                              (lambda () (highlight-ls-test-goto-line (+ middle 3)) (insert "FIXME new\n")))
+      (highlight-ls-test-edit highlight-ls-large--client "two lines deleted"
+                              (lambda () (highlight-ls-test-goto-line (+ middle 10))
+                                (delete-region (point) (progn (forward-line 2) (point)))))
+      (highlight-ls-test-edit highlight-ls-large--client "two lines joined"
+                              (lambda () (highlight-ls-test-goto-line (+ middle 20))
+                                (end-of-line) (delete-char 1)))
+      (highlight-ls-test-edit highlight-ls-large--client "a line split before its TODO"
+                              (lambda () (highlight-ls-test-goto-line (+ middle 30))
+                                (search-forward "the TODO") (backward-char 4) (insert "\n")))
+      (highlight-ls-test-edit highlight-ls-large--client "the last line deleted"
+                              (lambda () (goto-char (point-max)) (forward-line -1)
+                                (delete-region (point) (point-max))))
+      (highlight-ls-test-check-as-whole "after edits in the middle and at the end")
+      ;; Deltas that do not apply, and a notification lost.
+      (highlight-ls-test-chain highlight-ls-large--client))
     (highlight-ls-large--shutdown))
   (highlight-ls-test-exit name))
 

@@ -42,6 +42,7 @@
 (declare-function lsp "lsp-mode")
 (declare-function lsp-workspace-folders-add "lsp-mode")
 (declare-function highlight-ls-mode "highlight-ls")
+(declare-function eglot--signal-textDocument/didChange "eglot")
 
 (defun highlight-ls-test-connect (client workspace)
   "Connect the current buffer to highlight-ls in WORKSPACE with CLIENT (`lsp-mode' or `eglot')."
@@ -158,6 +159,260 @@ Its files are byte-compiled there and its autoloads written and loaded."
   (highlight-ls-test-check (highlight-ls-test-matches-p expected)
                            "%s: overlays\n  expected %S\n  got      %S"
                            what expected (highlight-ls-test-overlays)))
+
+;;;; Deltas
+
+(defvar highlight-ls-test-configuration-answers 0
+  "How many `workspace/configuration' requests of the server the client answered.")
+
+(defun highlight-ls-test--count-configuration-answer (&rest arguments)
+  "Count an answer to `workspace/configuration', whichever client gave it.
+ARGUMENTS are those of lsp-mode's handler or of `eglot-handle-request'."
+  (when (or (not (cl-typep (car arguments) 'eieio-object))
+            (eq (nth 1 arguments) 'workspace/configuration))
+    (cl-incf highlight-ls-test-configuration-answers)))
+
+(with-eval-after-load 'highlight-ls-lsp
+  (advice-add 'highlight-ls-lsp--configuration :after #'highlight-ls-test--count-configuration-answer))
+(with-eval-after-load 'eglot
+  (advice-add 'eglot-handle-request :after #'highlight-ls-test--count-configuration-answer))
+
+(defvar highlight-ls-test-drawn nil
+  "Every payload drawn, latest first: (VERSION KIND), KIND `delta' or `whole'.")
+
+(defvar-local highlight-ls-test-drawn-version nil
+  "The document version of the payload drawn last in the buffer.")
+
+(defvar highlight-ls-test-requests 0
+  "How many times the whole set of decorations was asked for.")
+
+(defvar highlight-ls-test-drop 0
+  "How many of the next notifications to drop before the package sees them.")
+
+(defvar highlight-ls-test-dropped 0
+  "How many notifications were dropped.")
+
+(defun highlight-ls-test--note-drawn (apply params version)
+  "Call APPLY with PARAMS and VERSION; note the payload when it was drawn."
+  (let ((drawn (funcall apply params version)))
+    (when drawn
+      (setq highlight-ls-test-drawn-version version)
+      (push (list version (if (highlight-ls--get params :edit) 'delta 'whole)) highlight-ls-test-drawn))
+    drawn))
+
+(defun highlight-ls-test--count-request (&rest _)
+  "Count a request for the whole set of decorations."
+  (cl-incf highlight-ls-test-requests))
+
+(defun highlight-ls-test--maybe-drop (handle params)
+  "Call HANDLE with PARAMS, unless the notification is to be dropped."
+  (if (> highlight-ls-test-drop 0)
+      (progn (cl-decf highlight-ls-test-drop)
+             (cl-incf highlight-ls-test-dropped)
+             nil)
+    (funcall handle params)))
+
+(with-eval-after-load 'highlight-ls
+  (advice-add 'highlight-ls--apply :around #'highlight-ls-test--note-drawn)
+  (advice-add 'highlight-ls-refresh :before #'highlight-ls-test--count-request)
+  (advice-add 'highlight-ls--on-publish-decorations :around #'highlight-ls-test--maybe-drop))
+
+(defun highlight-ls-test-caught-up-p ()
+  "Whether the current buffer shows the decorations of its current version."
+  (and (equal highlight-ls-test-drawn-version (highlight-ls--client-version highlight-ls--client))
+       (not highlight-ls--needs-whole)
+       (null highlight-ls--request)))
+
+(defun highlight-ls-test-edit (client what edit &optional recovering)
+  "Make EDIT, a function, and send it through CLIENT; check how it was drawn.
+WHAT names the edit.  The buffer must catch up with its version, and
+unless RECOVERING, from deltas only, without asking for the whole set;
+when RECOVERING, by asking for the whole set once."
+  (let ((requests highlight-ls-test-requests)
+        (drawn highlight-ls-test-drawn))
+    (funcall edit)
+    (highlight-ls-test-send-changes client)
+    (highlight-ls-test-wait #'highlight-ls-test-caught-up-p)
+    (highlight-ls-test-check (highlight-ls-test-caught-up-p)
+                             "%s: the buffer shows its version %S (drawn %S, needs whole %S, request %S)"
+                             what (highlight-ls--client-version highlight-ls--client)
+                             highlight-ls-test-drawn-version highlight-ls--needs-whole highlight-ls--request)
+    (let ((kinds (mapcar #'cadr (cl-ldiff highlight-ls-test-drawn drawn))))
+      (if recovering
+          (highlight-ls-test-check (and (= highlight-ls-test-requests (1+ requests)) (memq 'whole kinds))
+                                   "%s: recovered by asking for the whole set once: %d requests, drawn %S"
+                                   what (- highlight-ls-test-requests requests) kinds)
+        (highlight-ls-test-check (and (= highlight-ls-test-requests requests) kinds
+                                      (cl-every (lambda (kind) (eq kind 'delta)) kinds))
+                                 "%s: drawn from deltas only: %d requests, drawn %S"
+                                 what (- highlight-ls-test-requests requests) kinds)))))
+
+(defun highlight-ls-test-goto-line (line)
+  "Move to the start of LINE, zero-based."
+  (goto-char (point-min))
+  (forward-line line))
+
+(defun highlight-ls-test-chain (client)
+  "Check in the current buffer, through CLIENT, how deltas that do not apply are handled.
+A delta that names a payload the buffer does not show is dropped and asks for
+the whole set, once however many such deltas come while it is asked for; a
+delta for an older version is dropped without asking; a dropped notification
+breaks the chain, and the next edit mends it."
+  (let* ((uri (highlight-ls--client-uri highlight-ls--client))
+         (version (highlight-ls--client-version highlight-ls--client))
+         (requests highlight-ls-test-requests)
+         (delta (lambda (version previous)
+                  (list :textDocument (list :uri uri :version version)
+                        :positionEncoding "utf-32" :resultId "x" :previousResultId previous
+                        :styles [] :edit (list :startLine 0 :endLine 1 :oldEndLine 1 :ranges [])))))
+    (highlight-ls-test-check (null (highlight-ls-apply-decorations (funcall delta version "nonesuch")))
+                             "a delta on a payload the buffer does not show is dropped")
+    (highlight-ls-test-check (and highlight-ls--needs-whole highlight-ls--request
+                                  (= highlight-ls-test-requests (1+ requests)))
+                             "and the whole set is asked for: %d requests" (- highlight-ls-test-requests requests))
+    (highlight-ls-apply-decorations (funcall delta version "nonesuch"))
+    (highlight-ls-apply-decorations (funcall delta version highlight-ls--result-id))
+    (highlight-ls-test-check (= highlight-ls-test-requests (1+ requests))
+                             "no second request while one is pending: %d requests"
+                             (- highlight-ls-test-requests requests))
+    (highlight-ls-test-wait #'highlight-ls-test-caught-up-p)
+    (highlight-ls-test-check (highlight-ls-test-caught-up-p) "the answer is drawn")
+    (highlight-ls-test-check-as-whole "after the answer")
+    ;; A delta for an older version: its lines are not this text's.
+    (setq requests highlight-ls-test-requests)
+    (highlight-ls-test-check (null (highlight-ls-apply-decorations
+                                    (funcall delta (1- version) highlight-ls--result-id)))
+                             "a delta for an older version is dropped")
+    (highlight-ls-test-check (and highlight-ls--needs-whole (null highlight-ls--request)
+                                  (= highlight-ls-test-requests requests))
+                             "and the whole set is asked for only once a payload for this version comes")
+    (highlight-ls-test-edit client "the edit after a stale delta"
+                            (lambda () (highlight-ls-test-goto-line 1) (insert "x")) t)
+    (highlight-ls-test-check-as-whole "after the edit after a stale delta")
+    ;; A notification lost: the buffer cannot know until the next one, a delta that names
+    ;; the payload it never drew.
+    (setq highlight-ls-test-drop 1)
+    (highlight-ls-test-goto-line 1)
+    (insert "TODO ")
+    (highlight-ls-test-send-changes client)
+    (highlight-ls-test-wait (lambda () (= highlight-ls-test-drop 0)))
+    (highlight-ls-test-check (= highlight-ls-test-drop 0) "the notification after an edit was dropped")
+    (highlight-ls-test-edit client "the edit after the lost notification"
+                            (lambda () (highlight-ls-test-goto-line 3) (insert "\n")) t)
+    (highlight-ls-test-check-as-whole "after the lost notification")
+    (highlight-ls-test-edit client "the edit after the chain was mended"
+                            (lambda () (highlight-ls-test-goto-line 2) (insert "FIXME ")))
+    (highlight-ls-test-check-as-whole "after the edit after the chain was mended")))
+
+(defun highlight-ls-test-settle (client)
+  "Wait until the server of the current buffer has settled after its start.
+The server asks CLIENT for settings once it is initialized (Eglot makes it
+ask a second time), and publishes every document whole again when they
+arrive, though nothing changed.  A `highlight/decorations' request after
+the answers makes that publication redundant (the server then sends none),
+and its answer is the payload the next delta builds on.  Return non-nil when
+it settled."
+  (let ((answers (if (eq client 'eglot) 2 1)))
+    (highlight-ls-test-wait (lambda () (>= highlight-ls-test-configuration-answers answers)))
+    (highlight-ls-refresh)
+    (highlight-ls-test-wait (lambda () (null highlight-ls--request)))
+    (and (>= highlight-ls-test-configuration-answers answers) (null highlight-ls--request)
+         highlight-ls--result-id)))
+
+(defun highlight-ls-test-send-changes (client)
+  "Send the buffer's changes now, as CLIENT does after an edit.
+lsp-mode sends them from `after-change-functions'; Eglot from an idle timer,
+and batch Emacs is never idle."
+  (when (eq client 'eglot)
+    (eglot--signal-textDocument/didChange)))
+
+(defun highlight-ls-test-drawn ()
+  "What the current buffer shows: (RANGES LINES).
+RANGES are the decoration overlays as (START END FACE), LINES the line
+overlays as (START END FACE SIGN-FACE SIGN-TEXT), each in buffer order and
+read with `overlays-in', not from the package's own lists."
+  (save-restriction
+    (widen)
+    (let ((ranges nil)
+          (lines nil))
+      (dolist (overlay (overlays-in (point-min) (point-max)))
+        (cond ((overlay-get overlay 'highlight-ls)
+               (push (list (overlay-start overlay) (overlay-end overlay) (overlay-get overlay 'face))
+                     ranges))
+              ((overlay-get overlay 'highlight-ls-line)
+               (push (list (overlay-start overlay) (overlay-end overlay) (overlay-get overlay 'face)
+                           (overlay-get overlay 'highlight-ls-sign-face)
+                           (overlay-get overlay 'highlight-ls-sign-text))
+                     lines))))
+      (let ((order (lambda (a b) (or (< (car a) (car b))
+                                     (and (= (car a) (car b)) (< (cadr a) (cadr b)))))))
+        (list (sort ranges order) (sort lines order))))))
+
+(defun highlight-ls-test-whole ()
+  "Ask the server for the current buffer's whole decorations; return the payload."
+  (highlight-ls--request-sync
+   highlight-ls-decorations-request
+   (list :textDocument (list :uri (highlight-ls--client-uri highlight-ls--client)))))
+
+(defun highlight-ls-test-drawn-fresh (payload)
+  "What PAYLOAD, a whole payload, draws in a fresh buffer with the current text."
+  (let ((text (save-restriction (widen) (buffer-substring-no-properties (point-min) (point-max)))))
+    (with-temp-buffer
+      (insert text)
+      (highlight-ls--draw payload)
+      (highlight-ls-test-drawn))))
+
+(defun highlight-ls-test-first-difference (expected actual)
+  "The first place where the lists EXPECTED and ACTUAL differ, as (INDEX WANT GOT)."
+  (let ((index 0))
+    (while (and (or expected actual) (equal (car expected) (car actual)))
+      (setq expected (cdr expected)
+            actual (cdr actual)
+            index (1+ index)))
+    (when (or expected actual)
+      (list index (car expected) (car actual)))))
+
+(defun highlight-ls-test-check-as-whole (what)
+  "Check that the current buffer shows what a fresh whole payload draws, naming WHAT.
+The server is asked for the whole set; what it draws in a fresh buffer with
+the same text must equal what the buffer shows (ranges and line marks).
+The answer then becomes the buffer's payload (the server builds the next
+delta on it), and drawing it must make and delete nothing.  Return the
+whole payload."
+  (let* ((drawn (highlight-ls-test-drawn))
+         (payload (highlight-ls-test-whole))
+         (fresh (highlight-ls-test-drawn-fresh payload)))
+    (highlight-ls-test-check
+     (equal drawn fresh)
+     "%s: drawn as a fresh whole payload draws (%d ranges, %d lines; fresh %d, %d); first difference of ranges %S, of lines %S"
+     what (length (car drawn)) (length (cadr drawn)) (length (car fresh)) (length (cadr fresh))
+     (highlight-ls-test-first-difference (car fresh) (car drawn))
+     (highlight-ls-test-first-difference (cadr fresh) (cadr drawn)))
+    (let ((churn (highlight-ls-test-churn-of
+                  (lambda () (highlight-ls-apply-decorations payload)))))
+      (highlight-ls-test-check (equal churn '(0 0))
+                               "%s: the whole payload, drawn over the buffer, makes and deletes nothing: %S"
+                               what churn))
+    (highlight-ls-test-check
+     (and (= (length highlight-ls--overlays) (length (car drawn)))
+          (= (length highlight-ls--line-overlays) (length (cadr drawn))))
+     "%s: the package's lists hold the overlays drawn, no more: %d and %d, %d and %d"
+     what (length highlight-ls--overlays) (length (car drawn))
+     (length highlight-ls--line-overlays) (length (cadr drawn)))
+    payload))
+
+(defun highlight-ls-test-churn-of (thunk)
+  "Call THUNK; return (RANGES LINES), the overlays its drawings made and deleted."
+  (let* ((ranges 0)
+         (lines 0)
+         (count (lambda (churn)
+                  (setq ranges (+ ranges (car churn))
+                        lines (+ lines (cdr churn)))
+                  churn)))
+    (advice-add 'highlight-ls--draw-spans :filter-return count)
+    (unwind-protect (funcall thunk)
+      (advice-remove 'highlight-ls--draw-spans count))
+    (list ranges lines)))
 
 (provide 'highlight-ls-test-support)
 ;;; highlight-ls-test-support.el ends here

@@ -328,11 +328,7 @@ extension Server {
             guard let self else { return }
             switch result {
             case .success(let answer):
-                let settings = answer.arrayValue?.first
-                let layer = self.parseSettingsLayer(settings, source: "settings (highlight)")
-                self.configuration.settings = layer
-                self.configuration.settingsJSON = settings
-                self.configurationChanged()
+                self.applySettings(answer.arrayValue?.first)
             case .failure(let error):
                 self.log(.warning, "workspace/configuration failed: \(error.message)")
             }
@@ -341,12 +337,24 @@ extension Server {
 
     func didChangeConfiguration(_ params: JSON?) {
         if let settings = params.value(at: "settings.highlight"), settings.objectValue != nil {
-            configuration.settings = parseSettingsLayer(settings, source: "settings (highlight)")
-            configuration.settingsJSON = settings
-            configurationChanged()
+            applySettings(settings)
         } else {
             requestSettings()
         }
+    }
+
+    /// Takes the client's settings. Settings that say what the last ones said (a client that
+    /// answers `{}` or `null` at start, or sends the same again) change nothing, so no document
+    /// is highlighted or sent again for them.
+    func applySettings(_ settings: JSON?) {
+        func meaning(_ json: JSON?) -> JSON? {
+            guard let object = json?.objectValue, !object.isEmpty else { return nil }
+            return json
+        }
+        guard meaning(settings) != meaning(configuration.settingsJSON) else { return }
+        configuration.settings = parseSettingsLayer(settings, source: "settings (highlight)")
+        configuration.settingsJSON = settings
+        configurationChanged()
     }
 
     /// Notes each `.highlights.json` the event names for the next reload (BackgroundJobs.swift);

@@ -93,18 +93,64 @@ def labels_of(text, open_paren):
     return labels
 
 
+TYPE_DECLARATION = re.compile(r"\b(?:struct|class|enum|protocol|actor|extension)\s+([A-Za-z_][A-Za-z0-9_.]*)")
+
+
 def index_sources():
+    """Every declared name; every func's label lists; and per type, the names declared in the files
+    that declare or extend it, with their funcs' label lists."""
     names, signatures = set(), {}
+    members = {}
     # Modules and targets are names too.
     with open(os.path.join(ROOT, "Package.swift"), encoding="utf-8") as handle:
         names.update(re.findall(r'name:\s*"([A-Za-z0-9_-]+)"', handle.read()))
     for path in source_files():
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
-        names.update(DECLARATION.findall(text))
+        declared = set(DECLARATION.findall(text))
+        names.update(declared)
+        file_signatures = {}
         for match in FUNC_SIGNATURE.finditer(text):
-            signatures.setdefault(match.group(1), []).append(labels_of(text, match.end() - 1))
-    return names, signatures
+            labels = labels_of(text, match.end() - 1)
+            signatures.setdefault(match.group(1), []).append(labels)
+            file_signatures.setdefault(match.group(1), []).append(labels)
+        for match in TYPE_DECLARATION.finditer(text):
+            body = body_after(text, match.end())
+            entry = members.setdefault(match.group(1).split(".")[-1], (set(), {}))
+            entry[0].update(DECLARATION.findall(body))
+            for function in FUNC_SIGNATURE.finditer(body):
+                entry[1].setdefault(function.group(1), []).append(labels_of(body, function.end() - 1))
+    return names, signatures, members
+
+
+def body_after(text, start):
+    """The text between the `{` that follows `start` and its matching `}`, skipping string literals
+    and comments, roughly: enough to tell which declarations a type holds."""
+    open_brace = text.find("{", start)
+    if open_brace < 0:
+        return ""
+    depth, index, length = 0, open_brace, len(text)
+    while index < length:
+        character = text[index]
+        if text.startswith("//", index):
+            index = text.find("\n", index)
+            if index < 0:
+                break
+            continue
+        if character == '"':
+            end = text.find('"', index + 1)
+            while end > 0 and text[end - 1] == "\\":
+                end = text.find('"', end + 1)
+            index = end + 1 if end > 0 else length
+            continue
+        if character == "{":
+            depth += 1
+        elif character == "}":
+            depth -= 1
+            if depth == 0:
+                return text[open_brace + 1:index]
+        index += 1
+    return text[open_brace + 1:]
 
 
 def is_path(span):
@@ -128,17 +174,25 @@ def callable_as(labels):
     return [[label for label, _ in labels], [label for label, default in labels if not default]]
 
 
-def check(span, names, signatures, files):
+def check(span, index, files):
     """None when `span` names something that exists, else the reason it does not."""
+    names, signatures, members = index
     if is_path(span):
         wanted = span.strip("/")
         if any(f == wanted or f.endswith("/" + wanted) or ("/" + wanted + "/") in ("/" + f) for f in files):
             return None
         return "no such file"
     base, _, arguments = span.partition("(")
-    for part in base.split("."):
+    parts = base.split(".")
+    for part in parts:
         if part not in names:
             return "'%s' is declared nowhere in Sources/ or Tests/" % part
+    # A member is looked for with its type: in the files that declare or extend the part before it.
+    if len(parts) > 1 and parts[-2] in members:
+        type_names, type_signatures = members[parts[-2]]
+        if parts[-1] not in type_names:
+            return "'%s' is not declared with %s" % (parts[-1], parts[-2])
+        signatures = type_signatures
     if arguments:
         wanted = [label for label in arguments.rstrip(")").split(":") if label]
         function = base.split(".")[-1]
@@ -155,21 +209,22 @@ def spans(text):
 
 
 def main():
-    names, signatures = index_sources()
+    index = index_sources()
     files = list(repository_files())
     if "--self-test" in sys.argv:
         # A renamed symbol, a wrong label and a missing file must each be caught.
-        bad = ["RuleSetThatWasRenamed", "RuleSet.searchWindow(of:inside:startLimit:)", "Regex/NoSuchFile.swift"]
+        bad = ["RuleSetThatWasRenamed", "RuleSet.searchWindow(of:inside:startLimit:)", "Regex/NoSuchFile.swift",
+               "ConfigFile.governingWhatever", "ConfigFile.place(ofFile:)"]
         good = ["RuleSet.searchWindow(of:in:startLimit:)", "LineIndex", "Regex/LazyDFA.swift"]
-        failures = [s for s in bad if check(s, names, signatures, files) is None]
-        failures += [s for s in good if check(s, names, signatures, files) is not None]
+        failures = [s for s in bad if check(s, index, files) is None]
+        failures += [s for s in good if check(s, index, files) is not None]
         print("self-test: %s" % ("ok" if not failures else "wrong on " + ", ".join(failures)))
         return 1 if failures else 0
     with open(DOC, encoding="utf-8") as handle:
         checked = [span for span in spans(handle.read()) if is_path(span) or is_code(span)]
     failed = 0
     for span in checked:
-        reason = check(span, names, signatures, files)
+        reason = check(span, index, files)
         if reason:
             failed += 1
             print("docs/ARCHITECTURE.md names `%s`: %s" % (span, reason))

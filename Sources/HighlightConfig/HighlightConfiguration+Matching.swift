@@ -159,30 +159,30 @@ public struct LocatedMatch: Sendable, Hashable {
         return located
     }
 
-    /// Locates sorted, non-overlapping `matches` of `text`, a piece of a larger text that begins at `pieceStart` in it
-    /// (the match offsets count from the piece's start), appends them to `located` counted from the larger text's
-    /// start, and returns where the piece ends, counted the same way. A text searched piece after piece is located
-    /// this way into one array, with no copy per piece. With `pieceEnd` (where the piece ends, counted from its start,
+    /// Locates sorted, non-overlapping `matches` of `text`, a chunk of a larger text that begins at `chunkStart` in it
+    /// (the match offsets count from the chunk's start), appends them to `located` counted from the larger text's
+    /// start, and returns where the chunk ends, counted the same way. A text searched chunk after chunk is located
+    /// this way into one array, with no copy per chunk. With `chunkEnd` (where the chunk ends, counted from its start,
     /// as the pass that checked it found), the walk stops at the last match; with that pass's `landmarks` too (see
     /// `TextPoint.points(ofUTF8Offsets:in:landmarks:usesAVX2:)`), it starts from the landmark before each match.
     ///
-    /// - Complexity: O(*n*) in the piece's bytes (up to the last match with `pieceEnd`; with landmarks, the bytes from
+    /// - Complexity: O(*n*) in the chunk's bytes (up to the last match with `chunkEnd`; with landmarks, the bytes from
     ///   the landmark before each match), plus each match's bytes and its excerpt.
     @discardableResult
     public static func locate(
-        _ matches: [Match], inPiece text: UnsafeBufferPointer<UInt8>, at pieceStart: TextPoint, endingAt pieceEnd: TextPoint? = nil,
+        _ matches: [Match], inChunk text: UnsafeBufferPointer<UInt8>, at chunkStart: TextPoint, endingAt chunkEnd: TextPoint? = nil,
         landmarks: [TextPoint.Landmark] = [], maximumExcerptBytes: Int = 0, appendingTo located: inout [LocatedMatch]
     ) -> TextPoint {
         let walkedEnd = locate(
-            matches, in: text, at: pieceStart, walksToEnd: pieceEnd == nil, landmarks: landmarks,
+            matches, in: text, at: chunkStart, walksToEnd: chunkEnd == nil, landmarks: landmarks,
             maximumExcerptBytes: maximumExcerptBytes, appendingTo: &located)
-        return pieceEnd.map { $0.counted(from: pieceStart) } ?? walkedEnd ?? pieceStart
+        return chunkEnd.map { $0.counted(from: chunkStart) } ?? walkedEnd ?? chunkStart
     }
 
-    /// Locates `matches` and appends them to `located`, counted from `pieceStart` (if any); with `walksToEnd`, the walk
+    /// Locates `matches` and appends them to `located`, counted from `chunkStart` (if any); with `walksToEnd`, the walk
     /// goes on through the text's end, which is returned (else nil: the walk stops at the last match).
     private static func locate(
-        _ matches: [Match], in text: UnsafeBufferPointer<UInt8>, at pieceStart: TextPoint?, walksToEnd: Bool = false,
+        _ matches: [Match], in text: UnsafeBufferPointer<UInt8>, at chunkStart: TextPoint?, walksToEnd: Bool = false,
         landmarks: [TextPoint.Landmark] = [], maximumExcerptBytes: Int, appendingTo located: inout [LocatedMatch]
     ) -> TextPoint? {
         var offsets: [Int] = []
@@ -200,7 +200,7 @@ public struct LocatedMatch: Sendable, Hashable {
             matchedBytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[match.utf8Range.clamped(to: whole)]))
         }
         located.reserveCapacity(located.count + matches.count)
-        let base = pieceStart ?? .start
+        let base = chunkStart ?? .start
         let shift = base.utf8Offset
         var textStart = 0
         for (index, match) in matches.enumerated() {

@@ -54,15 +54,15 @@ public struct TextPoint: Sendable, Hashable {
     /// The start of a text.
     public static let start = TextPoint(line: 0, utf8Offset: 0, utf16Offset: 0, utf32Offset: 0, utf8Column: 0, utf16Column: 0, utf32Column: 0)
 
-    /// This point of a piece of a text, counted from the start of the whole text instead, where the piece begins at
-    /// `pieceStart`: lines and offsets add up, and so do columns on the piece's first line.
-    public func counted(from pieceStart: TextPoint) -> TextPoint {
+    /// This point of a chunk of a text, counted from the start of the whole text instead, where the chunk begins at
+    /// `chunkStart`: lines and offsets add up, and so do columns on the chunk's first line.
+    public func counted(from chunkStart: TextPoint) -> TextPoint {
         TextPoint(
-            line: pieceStart.line + line, utf8Offset: pieceStart.utf8Offset + utf8Offset,
-            utf16Offset: pieceStart.utf16Offset + utf16Offset, utf32Offset: pieceStart.utf32Offset + utf32Offset,
-            utf8Column: line == 0 ? pieceStart.utf8Column + utf8Column : utf8Column,
-            utf16Column: line == 0 ? pieceStart.utf16Column + utf16Column : utf16Column,
-            utf32Column: line == 0 ? pieceStart.utf32Column + utf32Column : utf32Column)
+            line: chunkStart.line + line, utf8Offset: chunkStart.utf8Offset + utf8Offset,
+            utf16Offset: chunkStart.utf16Offset + utf16Offset, utf32Offset: chunkStart.utf32Offset + utf32Offset,
+            utf8Column: line == 0 ? chunkStart.utf8Column + utf8Column : utf8Column,
+            utf16Column: line == 0 ? chunkStart.utf16Column + utf16Column : utf16Column,
+            utf32Column: line == 0 ? chunkStart.utf32Column + utf32Column : utf32Column)
     }
 
     /// The zero-based column in the units of `encoding`.

@@ -15,7 +15,7 @@
 // bytes are in registers, what TextIndex's walk would count (line feeds,
 // lane by lane, summed at each segment's end; continuation bytes and
 // four-byte leads, in the groups that are not ASCII), notes any `\r`, and
-// leaves a landmark at each segment's end: a streamed piece is then checked
+// leaves a landmark at each segment's end: a streamed chunk is then checked
 // and measured in one pass, and its matches are located from the landmark
 // before each rather than by a walk from the one before.
 

@@ -22,7 +22,7 @@ import Darwin
 //
 // A large file whose rules allow it may be streamed instead (`read(_:limit:
 // mapsLargeFiles:binaryCheckBytes:streamingFrom:lines:)`): read a window
-// (256 KiB) at a time into the same buffer and handed over in pieces of whole
+// (256 KiB) at a time into the same buffer and handed over in chunks of whole
 // lines, each checked, searched and located while the core's cache still
 // holds it. Mapped, a file's bytes come from memory once per pass (the UTF-8
 // check, the search, the line walk); streamed, from memory once, in the copy.
@@ -44,8 +44,8 @@ final class FileReadBuffer {
     let streamingWindow: Int
 
     /// Creates a buffer of `capacity` bytes (at least one) that streams `streamingWindow` bytes at a time (at least
-    /// one; the default: small enough that a piece is still in the core's cache when it is searched and located,
-    /// large enough that the calls per piece do not count).
+    /// one; the default: small enough that a chunk is still in the core's cache when it is searched and located,
+    /// large enough that the calls per chunk do not count).
     init(capacity: Int = 256 << 10, streamingWindow: Int = 256 << 10) {
         storage = .allocate(capacity: max(1, capacity))
         self.streamingWindow = max(1, streamingWindow)
@@ -81,17 +81,17 @@ final class FileReadBuffer {
     enum Contents: Equatable {
         /// Whole, in the buffer (or mapped): `withBytes(count:)` shows this many bytes.
         case whole(Int)
-        /// In pieces of whole lines, each handed to the reader's `lines` as it was read.
+        /// In chunks of whole lines, each handed to the reader's `lines` as it was read.
         case streamed
     }
 
-    /// What a reader of pieces wants after one.
-    enum NextPiece {
-        /// The next piece, if the file goes on.
+    /// What a reader of chunks wants after one.
+    enum NextChunk {
+        /// The next chunk, if the file goes on.
         case more
         /// No more: the rest of the file is left unread.
         case stop
-        /// The whole file instead, in the buffer: the pieces handed over so far do not count.
+        /// The whole file instead, in the buffer: the chunks handed over so far do not count.
         case whole
     }
 
@@ -115,11 +115,11 @@ final class FileReadBuffer {
     }
 
     /// Reads `file` as `read(_:limit:mapsLargeFiles:binaryCheckBytes:)` does, except that a file of `streamingFrom`
-    /// bytes or more (and not binary) is read in pieces of whole lines that reuse the buffer, so that the bytes are
-    /// searched while the cache still holds them, and each piece is handed to `lines` as it is read (see `stream`).
+    /// bytes or more (and not binary) is read in chunks of whole lines that reuse the buffer, so that the bytes are
+    /// searched while the cache still holds them, and each chunk is handed to `lines` as it is read (see `stream`).
     func read(
         _ file: WalkedFile, limit: Int, mapsLargeFiles: Bool = false, binaryCheckBytes: Int = 0, streamingFrom: Int,
-        lines: (_ text: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>) -> NextPiece
+        lines: (_ text: UnsafeBufferPointer<UInt8>, _ chunk: Range<Int>) -> NextChunk
     ) -> Result<Contents, ScannedFile.Skipped> {
         unmap()
         lastFailure = nil
@@ -171,21 +171,21 @@ final class FileReadBuffer {
         return .success(.whole(filled))
     }
 
-    /// Reads the rest of the open file of `size` bytes, whose first `filled` bytes the buffer holds, in pieces of
+    /// Reads the rest of the open file of `size` bytes, whose first `filled` bytes the buffer holds, in chunks of
     /// whole lines, and hands each to `lines` until it says `.stop` or the file ends (true), or `.whole` (false).
     ///
-    /// `lines` gets `text` and the piece's range in it: the piece ends after a line feed (the last piece may not), and
-    /// `text` holds the line feed before the piece (except for the first) and the bytes read after it, so that
-    /// anything that looks at a piece's neighbours (`^`, `\b`) sees what the whole file would show. A line longer
+    /// `lines` gets `text` and the chunk's range in it: the chunk ends after a line feed (the last chunk may not), and
+    /// `text` holds the line feed before the chunk (except for the first) and the bytes read after it, so that
+    /// anything that looks at a chunk's neighbours (`^`, `\b`) sees what the whole file would show. A line longer
     /// than the window grows the buffer until it fits.
     ///
     /// - Complexity: O(size): each byte is read once, and moved once at most (the part of a line left at a window's end).
     private func stream(
         _ descriptor: Int32, size: Int, filled initial: Int,
-        _ lines: (_ text: UnsafeBufferPointer<UInt8>, _ piece: Range<Int>) -> NextPiece
+        _ lines: (_ text: UnsafeBufferPointer<UInt8>, _ chunk: Range<Int>) -> NextChunk
     ) -> Result<Bool, FillFailure> {
         var filled = initial
-        var pieceStart = 0
+        var chunkStart = 0
         var unread = size - initial
         var window = streamingWindow
         while true {
@@ -200,29 +200,29 @@ final class FileReadBuffer {
             filled += count
             unread -= count
             let atEnd = unread == 0 || count < wanted
-            var pieceEnd = filled
+            var chunkEnd = filled
             if !atEnd {
                 // The last line feed, looked for from the end: a line's length back, usually.
-                while pieceEnd > pieceStart, base[pieceEnd - 1] != 0x0A { pieceEnd -= 1 }
-                if pieceEnd == pieceStart {
+                while chunkEnd > chunkStart, base[chunkEnd - 1] != 0x0A { chunkEnd -= 1 }
+                if chunkEnd == chunkStart {
                     // No line ends in the window: a larger one.
                     window *= 2
                     continue
                 }
             }
-            if pieceEnd > pieceStart {
-                switch lines(UnsafeBufferPointer(start: base, count: filled), pieceStart..<pieceEnd) {
+            if chunkEnd > chunkStart {
+                switch lines(UnsafeBufferPointer(start: base, count: filled), chunkStart..<chunkEnd) {
                 case .more: break
                 case .stop: return .success(true)
                 case .whole: return .success(false)
                 }
             }
             if atEnd { return .success(true) }
-            // The line feed that ends the piece stays, before the next piece.
-            let kept = filled - (pieceEnd - 1)
-            memmove(base, base + pieceEnd - 1, kept)
+            // The line feed that ends the chunk stays, before the next chunk.
+            let kept = filled - (chunkEnd - 1)
+            memmove(base, base + chunkEnd - 1, kept)
             filled = kept
-            pieceStart = 1
+            chunkStart = 1
         }
     }
 

@@ -20,10 +20,10 @@ import VectorKernels
 // byte in the first 8 KiB marks a file as binary and skips it, and the search
 // runs on all cores, one file per work item, taken from a shared counter so
 // that a few large files do not leave a core idle. A large file whose rules
-// never match across a line feed is searched in pieces of whole lines: while
+// never match across a line feed is searched in chunks of whole lines: while
 // other files keep every core busy, streamed through the worker's buffer as it
 // is read (`FileReadBuffer`); else read whole and split over all cores
-// (`searchInPieces`). Either way the pieces give what one search gives.
+// (`searchInChunks`). Either way the chunks give what one search gives.
 
 /// The outcome of scanning one file.
 public struct ScannedFile: Sendable {
@@ -169,12 +169,12 @@ func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
     for _ in 0..<started { done.wait() }
 }
 
-/// The matches of a text searched in pieces, gathered piece after piece in text order, counted from the text's start.
-struct PieceMatches {
-    /// One piece's matches, located on their own (counted from the piece's start), and where the piece ends.
-    struct Piece {
+/// The matches of a text searched in chunks, gathered chunk after chunk in text order, counted from the text's start.
+struct ChunkMatches {
+    /// One chunk's matches, located on their own (counted from the chunk's start), and where the chunk ends.
+    struct Chunk {
         var matches: [LocatedMatch]
-        /// Whether the engine's match limit cut the piece's matches short.
+        /// Whether the engine's match limit cut the chunk's matches short.
         var truncated: Bool
         var end: TextPoint
     }
@@ -184,9 +184,9 @@ struct PieceMatches {
     /// Whether the match limit cut them short.
     private(set) var truncated = false
     private let limit: Int
-    /// The size of the whole text, when known (0 when not), to reserve room for its matches from the first pieces'.
+    /// The size of the whole text, when known (0 when not), to reserve room for its matches from the first chunks'.
     private let expectedBytes: Int
-    /// Where the pieces so far end.
+    /// Where the chunks so far end.
     private var end = TextPoint.start
 
     /// Gathers at most `limit` matches (nil: no limit) of a text of `expectedBytes` (0: unknown).
@@ -199,24 +199,24 @@ struct PieceMatches {
         matches.reserveCapacity(min(limit, count))
     }
 
-    /// Locates the next piece's matches (`found`, counted from the piece's start) into the matches so far, with the
-    /// piece's lines as its check counted them, if it did (see `WorkspaceScanner.checkPiece`); false once the match
-    /// limit is reached (`truncated`: the search reached it in the piece), when later pieces would not count.
+    /// Locates the next chunk's matches (`found`, counted from the chunk's start) into the matches so far, with the
+    /// chunk's lines as its check counted them, if it did (see `WorkspaceScanner.checkChunk`); false once the match
+    /// limit is reached (`truncated`: the search reached it in the chunk), when later chunks would not count.
     mutating func locate(
-        _ found: [Match], truncated: Bool, in piece: UnsafeBufferPointer<UInt8>, measured: WorkspaceScanner.PieceMeasure? = nil,
+        _ found: [Match], truncated: Bool, in chunk: UnsafeBufferPointer<UInt8>, measured: WorkspaceScanner.ChunkMeasure? = nil,
         maximumExcerptBytes: Int
     ) -> Bool {
         let kept = matches.count + found.count > limit ? Array(found.prefix(limit - matches.count)) : found
         if matches.count + kept.count > matches.capacity, expectedBytes > 0 {
-            // Room for as many matches as the pieces so far promise over the whole text, so that the array grows
+            // Room for as many matches as the chunks so far promise over the whole text, so that the array grows
             // once or twice rather than by doubling.
-            let done = max(1, end.utf8Offset + piece.count)
+            let done = max(1, end.utf8Offset + chunk.count)
             let projected = (matches.count + kept.count).multipliedFullWidth(by: max(expectedBytes, done))
             let estimate = projected.high == 0 ? Int(projected.low / UInt(done)) : Int.max
             reserveCapacity(max(matches.count + kept.count, estimate / 8 * 9))
         }
         end = LocatedMatch.locate(
-            kept, inPiece: piece, at: end, endingAt: measured?.end, landmarks: measured?.landmarks ?? [],
+            kept, inChunk: chunk, at: end, endingAt: measured?.end, landmarks: measured?.landmarks ?? [],
             maximumExcerptBytes: maximumExcerptBytes, appendingTo: &matches)
         if kept.count < found.count || truncated {
             self.truncated = true
@@ -225,27 +225,27 @@ struct PieceMatches {
         return true
     }
 
-    /// Adds the next piece, located on its own; false once the match limit is reached, when later pieces would not count.
-    mutating func append(_ piece: consuming Piece) -> Bool {
+    /// Adds the next chunk, located on its own; false once the match limit is reached, when later chunks would not count.
+    mutating func append(_ chunk: consuming Chunk) -> Bool {
         if end != .start {
-            for index in piece.matches.indices {
-                let range = piece.matches[index].utf8Range
-                piece.matches[index].utf8Range = (range.lowerBound + end.utf8Offset)..<(range.upperBound + end.utf8Offset)
-                piece.matches[index].start = piece.matches[index].start.counted(from: end)
-                piece.matches[index].end = piece.matches[index].end.counted(from: end)
+            for index in chunk.matches.indices {
+                let range = chunk.matches[index].utf8Range
+                chunk.matches[index].utf8Range = (range.lowerBound + end.utf8Offset)..<(range.upperBound + end.utf8Offset)
+                chunk.matches[index].start = chunk.matches[index].start.counted(from: end)
+                chunk.matches[index].end = chunk.matches[index].end.counted(from: end)
             }
         }
-        if matches.count + piece.matches.count > limit {
-            matches.append(contentsOf: piece.matches.prefix(limit - matches.count))
+        if matches.count + chunk.matches.count > limit {
+            matches.append(contentsOf: chunk.matches.prefix(limit - matches.count))
             truncated = true
             return false
         }
-        matches.append(contentsOf: piece.matches)
-        if piece.truncated {
+        matches.append(contentsOf: chunk.matches)
+        if chunk.truncated {
             truncated = true
             return false
         }
-        end = piece.end.counted(from: end)
+        end = chunk.end.counted(from: end)
         return true
     }
 }
@@ -483,8 +483,8 @@ public enum WorkspaceScanner {
     }
 
     /// Scans one file from `origin` with the rules `filter` enables, read into `buffer`; with `streams`, a large file
-    /// whose rules allow it is searched piece by piece as it is read (see `FileReadBuffer.stream`), else in pieces on
-    /// all cores once read whole (see `searchInPieces`). A walk streams while other files keep every core busy.
+    /// whose rules allow it is searched chunk by chunk as it is read (see `FileReadBuffer.stream`), else in chunks on
+    /// all cores once read whole (see `searchInChunks`). A walk streams while other files keep every core busy.
     static func scan(
         _ file: WalkedFile, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration, options: ScanOptions,
         buffer: FileReadBuffer, streams: Bool = false
@@ -492,22 +492,22 @@ public enum WorkspaceScanner {
         var result = ScannedFile(file: file, languageID: origin.languageID, matches: [], skipped: nil, truncated: false)
         if filter.isEmpty { return result }
 
-        // Made at the first piece: reading the limit copies the rule set, a retain of each of its arrays.
-        var streamed: PieceMatches?
+        // Made at the first chunk: reading the limit copies the rule set, a retain of each of its arrays.
+        var streamed: ChunkMatches?
         // Files of two windows or more: a smaller one is read at once anyway.
-        let streamingFrom = streams && searchesInPieces(filter: filter, configuration: configuration)
+        let streamingFrom = streams && searchesInChunks(filter: filter, configuration: configuration)
             ? 2 * buffer.streamingWindow : Int.max
         // A NUL byte in the first `binaryCheckBytes` makes the file binary: the read stops there.
         let read = buffer.read(
             file, limit: options.maximumFileSize, mapsLargeFiles: options.mapsLargeFiles, binaryCheckBytes: binaryCheckBytes,
             streamingFrom: streamingFrom
         ) { text, range in
-            guard let found = searchPiece(range, of: text, origin: origin, filter: filter, configuration: configuration) else {
+            guard let found = searchChunk(range, of: text, origin: origin, filter: filter, configuration: configuration) else {
                 streamed = nil
                 return .whole
             }
             // Taken out, so that its array is not shared while it grows.
-            var gathered = streamed.take() ?? PieceMatches(
+            var gathered = streamed.take() ?? ChunkMatches(
                 limit: configuration.ruleSet.limits.maximumMatchCount, expectedBytes: buffer.lastFileSize)
             let more = gathered.locate(
                 found.matches, truncated: found.truncated, in: UnsafeBufferPointer(rebasing: text[range]), measured: found.measure,
@@ -530,7 +530,7 @@ public enum WorkspaceScanner {
             return result
         }
         buffer.withBytes(count: count) { bytes in
-            if searchInPieces(bytes, origin: origin, filter: filter, configuration: configuration, options: options, into: &result) {
+            if searchInChunks(bytes, origin: origin, filter: filter, configuration: configuration, options: options, into: &result) {
                 return
             }
             if isValidUTF8(bytes) {
@@ -558,27 +558,27 @@ public enum WorkspaceScanner {
         }
     }
 
-    /// Texts of at least this many bytes are searched in pieces on all cores, when their rules allow it.
-    static let pieceThreshold = 4 << 20
+    /// Texts of at least this many bytes are searched in chunks on all cores, when their rules allow it.
+    static let chunkThreshold = 4 << 20
 
-    /// Whether a text may be searched in pieces that begin at line starts: no rule is scoped (comments and strings
+    /// Whether a text may be searched in chunks that begin at line starts: no rule is scoped (comments and strings
     /// are found from the start of the text) and no rule's match may hold a line feed, so that no match crosses a
-    /// piece's start.
-    static func searchesInPieces(filter: RuleFilter, configuration: HighlightConfiguration) -> Bool {
+    /// chunk's start.
+    static func searchesInChunks(filter: RuleFilter, configuration: HighlightConfiguration) -> Bool {
         !filter.needsSyntax && configuration.ruleSet.maximumMatchLineBreaks.lineFeeds == 0
     }
 
-    /// The matches of the piece `range` of `text`, which begins at a line start and ends after a line feed (or at the
-    /// text's end), counted from the piece's start, whether the match limit cut them short, and what the check found
-    /// of the piece's lines (see `checkPiece`); nil when the piece is not valid UTF-8 (the whole text must then be
+    /// The matches of the chunk `range` of `text`, which begins at a line start and ends after a line feed (or at the
+    /// text's end), counted from the chunk's start, whether the match limit cut them short, and what the check found
+    /// of the chunk's lines (see `checkChunk`); nil when the chunk is not valid UTF-8 (the whole text must then be
     /// searched as one, which replaces the bad bytes).
     ///
-    /// The piece is searched inside `text` (`startingIn`), so that `^`, `\b` and the like see the bytes around it.
-    static func searchPiece(
+    /// The chunk is searched inside `text` (`startingIn`), so that `^`, `\b` and the like see the bytes around it.
+    static func searchChunk(
         _ range: Range<Int>, of text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter,
         configuration: HighlightConfiguration
-    ) -> (matches: [Match], truncated: Bool, measure: PieceMeasure?)? {
-        guard case .valid(let measure) = checkPiece(UnsafeBufferPointer(rebasing: text[range])) else { return nil }
+    ) -> (matches: [Match], truncated: Bool, measure: ChunkMeasure?)? {
+        guard case .valid(let measure) = checkChunk(UnsafeBufferPointer(rebasing: text[range])) else { return nil }
         var syntax: SyntaxIndex?
         let list = filter.matches(of: configuration.ruleSet, in: text, startingIn: range, languageID: origin.languageID, syntax: &syntax)
         let local = list.matches.map {
@@ -587,42 +587,42 @@ public enum WorkspaceScanner {
         return (local, list.truncated, measure)
     }
 
-    /// What checking a piece found.
-    enum PieceCheck: Equatable {
+    /// What checking a chunk found.
+    enum ChunkCheck: Equatable {
         /// Not valid UTF-8.
         case invalid
         /// Valid UTF-8, and its lines when the check could count them (nil: the walk must find them).
-        case valid(PieceMeasure?)
+        case valid(ChunkMeasure?)
     }
 
-    /// A piece's lines as the check counted them, counted from its start.
-    struct PieceMeasure: Equatable {
-        /// Where the piece ends.
+    /// A chunk's lines as the check counted them, counted from its start.
+    struct ChunkMeasure: Equatable {
+        /// Where the chunk ends.
         var end: TextPoint
         /// Where each of the check's segments ended (see `AVX2.validUTF8Counts`), for locating matches from there.
         var landmarks: [TextPoint.Landmark]
     }
 
-    /// Checks that `piece` is valid UTF-8 and, where the CPU has AVX2 (and `usesAVX2`) and the piece holds no `\r`,
+    /// Checks that `chunk` is valid UTF-8 and, where the CPU has AVX2 (and `usesAVX2`) and the chunk holds no `\r`,
     /// counts its lines in the same pass (`AVX2.validUTF8Counts`: its lines are its line feeds), so that locating its
     /// matches walks only from the landmark before each, and only up to the last of them.
-    static func checkPiece(_ piece: UnsafeBufferPointer<UInt8>, usesAVX2: Bool = true) -> PieceCheck {
-        guard usesAVX2, VectorUnit.hasAVX2, piece.count >= 64, let base = piece.baseAddress else {
-            return isValidUTF8(piece, usesAVX2: usesAVX2) ? .valid(nil) : .invalid
+    static func checkChunk(_ chunk: UnsafeBufferPointer<UInt8>, usesAVX2: Bool = true) -> ChunkCheck {
+        guard usesAVX2, VectorUnit.hasAVX2, chunk.count >= 64, let base = chunk.baseAddress else {
+            return isValidUTF8(chunk, usesAVX2: usesAVX2) ? .valid(nil) : .invalid
         }
-        guard let start = afterFirstCharacters(piece) else { return .invalid }
-        var counted = [Int](repeating: 0, count: ((piece.count - start) / AVX2.segmentBytes + 1) * 4)
+        guard let start = afterFirstCharacters(chunk) else { return .invalid }
+        var counted = [Int](repeating: 0, count: ((chunk.count - start) / AVX2.segmentBytes + 1) * 4)
         let run = counted.withUnsafeMutableBufferPointer {
-            AVX2.validUTF8Counts(text: UnsafeRawPointer(base), from: start, count: piece.count, landmarks: $0.baseAddress)
+            AVX2.validUTF8Counts(text: UnsafeRawPointer(base), from: start, count: chunk.count, landmarks: $0.baseAddress)
         }
-        guard run.position >= 0, isValidUTF8(UnsafeBufferPointer(rebasing: piece[run.position...]), usesAVX2: false) else {
+        guard run.position >= 0, isValidUTF8(UnsafeBufferPointer(rebasing: chunk[run.position...]), usesAVX2: false) else {
             return .invalid
         }
         if run.hasCarriageReturn { return .valid(nil) }
         // The few bytes before and after the loop's, counted one by one.
         func counts(_ range: Range<Int>) -> (lineFeeds: Int, continuations: Int, fourByteLeads: Int)? {
             var counts = (lineFeeds: 0, continuations: 0, fourByteLeads: 0)
-            for byte in piece[range] {
+            for byte in chunk[range] {
                 if byte == 0x0D { return nil }
                 if byte == 0x0A { counts.lineFeeds += 1 }
                 if byte & 0xC0 == 0x80 { counts.continuations += 1 }
@@ -630,7 +630,7 @@ public enum WorkspaceScanner {
             }
             return counts
         }
-        guard let before = counts(0..<start), let after = counts(run.position..<piece.count) else { return .valid(nil) }
+        guard let before = counts(0..<start), let after = counts(run.position..<chunk.count) else { return .valid(nil) }
         let landmarks = (0..<run.landmarkCount).map { index in
             let offset = counted[4 * index]
             let utf32 = offset - before.continuations - counted[4 * index + 2]
@@ -639,37 +639,37 @@ public enum WorkspaceScanner {
                 utf16Offset: utf32 + before.fourByteLeads + counted[4 * index + 3], utf32Offset: utf32)
         }
         // The last line's units, from its start (after the last line feed: the last byte, unless the text ends there).
-        var lineStart = piece.count
-        while lineStart > 0, piece[lineStart - 1] != 0x0A { lineStart -= 1 }
-        let (lineUTF16, lineUTF32) = TextPoint.units(of: UnsafeBufferPointer(rebasing: piece[lineStart...]))
-        let utf32 = piece.count - before.continuations - run.continuations - after.continuations
+        var lineStart = chunk.count
+        while lineStart > 0, chunk[lineStart - 1] != 0x0A { lineStart -= 1 }
+        let (lineUTF16, lineUTF32) = TextPoint.units(of: UnsafeBufferPointer(rebasing: chunk[lineStart...]))
+        let utf32 = chunk.count - before.continuations - run.continuations - after.continuations
         let end = TextPoint(
-            line: before.lineFeeds + run.lineFeeds + after.lineFeeds, utf8Offset: piece.count,
+            line: before.lineFeeds + run.lineFeeds + after.lineFeeds, utf8Offset: chunk.count,
             utf16Offset: utf32 + before.fourByteLeads + run.fourByteLeads + after.fourByteLeads, utf32Offset: utf32,
-            utf8Column: piece.count - lineStart, utf16Column: lineUTF16, utf32Column: lineUTF32)
-        return .valid(PieceMeasure(end: end, landmarks: landmarks))
+            utf8Column: chunk.count - lineStart, utf16Column: lineUTF16, utf32Column: lineUTF32)
+        return .valid(ChunkMeasure(end: end, landmarks: landmarks))
     }
 
-    /// Checks, searches and locates a large text in pieces that begin at line starts, one piece per work item on all
+    /// Checks, searches and locates a large text in chunks that begin at line starts, one chunk per work item on all
     /// cores, and stores the matches in `result`; false (and `result` untouched) when the text is small, there is
-    /// one core, or the rules do not allow pieces (`searchesInPieces`).
+    /// one core, or the rules do not allow chunks (`searchesInChunks`).
     ///
-    /// The pieces give the same matches as one search (see `searchPiece`); each is located on its own and shifted
-    /// by the lines and units of the pieces before it (`PieceMatches`). A piece that is not valid UTF-8 makes the
+    /// The chunks give the same matches as one search (see `searchChunk`); each is located on its own and shifted
+    /// by the lines and units of the chunks before it (`ChunkMatches`). A chunk that is not valid UTF-8 makes the
     /// whole text go the single way, which replaces it.
     ///
-    /// - Complexity: O(n) spread over the cores: each piece is read to check it, to search it, and to locate it.
-    static func searchInPieces(
+    /// - Complexity: O(n) spread over the cores: each chunk is read to check it, to search it, and to locate it.
+    static func searchInChunks(
         _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
-        options: ScanOptions, into result: inout ScannedFile, minimumBytes: Int = pieceThreshold, pieceBytes: Int = 256 << 10
+        options: ScanOptions, into result: inout ScannedFile, minimumBytes: Int = chunkThreshold, chunkBytes: Int = 256 << 10
     ) -> Bool {
-        guard text.count >= minimumBytes, cores > 1, searchesInPieces(filter: filter, configuration: configuration),
+        guard text.count >= minimumBytes, cores > 1, searchesInChunks(filter: filter, configuration: configuration),
               let base = text.baseAddress
         else { return false }
-        // Pieces of about `pieceBytes` (a streamed window's size), so that each is checked, searched and located while
-        // the core's cache holds it (pieces of an eighth of a 100 MB file were read from memory three times); four a
-        // core at least, so that a piece full of matches does not leave the other cores idle.
-        let wanted = max(cores * 4, text.count / max(pieceBytes, 1))
+        // Chunks of about `chunkBytes` (a streamed window's size), so that each is checked, searched and located while
+        // the core's cache holds it (chunks of an eighth of a 100 MB file were read from memory three times); four a
+        // core at least, so that a chunk full of matches does not leave the other cores idle.
+        let wanted = max(cores * 4, text.count / max(chunkBytes, 1))
         var starts = [0]
         for number in 1..<max(wanted, 1) {
             let cut = text.count / wanted * number
@@ -679,36 +679,36 @@ public enum WorkspaceScanner {
         }
         let ranges = starts.indices.map { starts[$0]..<(starts.indices.contains($0 + 1) ? starts[$0 + 1] : text.count) }
 
-        let pieces = Mutex([PieceMatches.Piece?](repeating: nil, count: ranges.count))
+        let chunks = Mutex([ChunkMatches.Chunk?](repeating: nil, count: ranges.count))
         let shared = ReadOnlyBytes(bytes: text)
         forEachOnAllCores(ranges.count) { number in
-            guard let found = searchPiece(ranges[number], of: shared.bytes, origin: origin, filter: filter, configuration: configuration)
+            guard let found = searchChunk(ranges[number], of: shared.bytes, origin: origin, filter: filter, configuration: configuration)
             else { return }
-            let piece = UnsafeBufferPointer(rebasing: shared.bytes[ranges[number]])
-            var located = PieceMatches.Piece(matches: [], truncated: found.truncated, end: .start)
-            // The last piece's end is not needed: without the check's count, it is located up to its last match only.
+            let chunk = UnsafeBufferPointer(rebasing: shared.bytes[ranges[number]])
+            var located = ChunkMatches.Chunk(matches: [], truncated: found.truncated, end: .start)
+            // The last chunk's end is not needed: without the check's count, it is located up to its last match only.
             if number < ranges.count - 1 || found.measure != nil {
                 located.end = LocatedMatch.locate(
-                    found.matches, inPiece: piece, at: .start, endingAt: found.measure?.end, landmarks: found.measure?.landmarks ?? [],
+                    found.matches, inChunk: chunk, at: .start, endingAt: found.measure?.end, landmarks: found.measure?.landmarks ?? [],
                     maximumExcerptBytes: options.maximumExcerptBytes,
                     appendingTo: &located.matches)
             } else {
-                located.matches = LocatedMatch.locate(found.matches, in: piece, maximumExcerptBytes: options.maximumExcerptBytes)
+                located.matches = LocatedMatch.locate(found.matches, in: chunk, maximumExcerptBytes: options.maximumExcerptBytes)
             }
-            pieces.withLock { $0[number] = located }
+            chunks.withLock { $0[number] = located }
         }
-        // Taken out of the lock, so that each piece's matches are the only reference and are shifted in place.
-        var found = pieces.withLock { all in
+        // Taken out of the lock, so that each chunk's matches are the only reference and are shifted in place.
+        var found = chunks.withLock { all in
             let taken = all
             all = []
             return taken.compactMap { $0 }
         }
         guard found.count == ranges.count else { return false }
-        var matches = PieceMatches(limit: configuration.ruleSet.limits.maximumMatchCount)
+        var matches = ChunkMatches(limit: configuration.ruleSet.limits.maximumMatchCount)
         matches.reserveCapacity(found.reduce(0) { $0 + $1.matches.count })
         found.reverse()
-        // Popped, so that each piece's matches are the only reference and are shifted in place.
-        while let piece = found.popLast(), matches.append(piece) {}
+        // Popped, so that each chunk's matches are the only reference and are shifted in place.
+        while let chunk = found.popLast(), matches.append(chunk) {}
         result.matches = matches.matches
         result.truncated = matches.truncated
         return true

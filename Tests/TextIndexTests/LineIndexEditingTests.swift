@@ -49,13 +49,13 @@ private func checkEdit(
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func randomRawEditsMatchAFullRebuild(seed: UInt64) {
         var generator = SplitMix64(seed: seed)
-        var text = Array(randomText(using: &generator, pieces: 40).utf8)
+        var text = Array(randomText(using: &generator, chunks: 40).utf8)
         var index = LineIndex(utf8: text)
         for step in 0..<300 {
             let lower = Int(generator.next() % UInt64(text.count + 1))
             let maximumLength = generator.next() % 4 == 0 ? text.count - lower : min(text.count - lower, 12)
             let upper = lower + Int(generator.next() % UInt64(maximumLength + 1))
-            let inserted = Array(randomText(using: &generator, pieces: Int(generator.next() % 6)).utf8)
+            let inserted = Array(randomText(using: &generator, chunks: Int(generator.next() % 6)).utf8)
             text.replaceSubrange(lower..<upper, with: inserted)
             text.withUnsafeBufferPointer { buffer in
                 index.replace(utf8Range: lower..<upper, withUTF8Count: inserted.count, in: buffer)
@@ -75,13 +75,13 @@ private func checkEdit(
     @Test(arguments: [11, 12, 13, 14] as [UInt64])
     func randomBufferEditsMatchTheReference(seed: UInt64) {
         var generator = SplitMix64(seed: seed)
-        var buffer = TextBuffer(randomText(using: &generator, pieces: 30))
+        var buffer = TextBuffer(randomText(using: &generator, chunks: 30))
         for step in 0..<150 {
             let count = UInt64(buffer.utf8Count + 1)
             // Possibly reversed and out of range on purpose: the buffer normalises them.
             let start = Int(generator.next() % (count + 4)) - 2
             let end = generator.next() % 3 == 0 ? start - Int(generator.next() % 5) : start + Int(generator.next() % 10)
-            let inserted = randomText(using: &generator, pieces: Int(generator.next() % 5))
+            let inserted = randomText(using: &generator, chunks: Int(generator.next() % 5))
             buffer.replace(fromUTF8Offset: start, toUTF8Offset: end, with: Array(inserted.utf8))
 
             let text = buffer.text
@@ -112,13 +112,13 @@ private func checkEdit(
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Int(state >> 33) % bound
         }
-        let pieces = ["\r", "\n", "\r\n", "a", "é"]
+        let chunks = ["\r", "\n", "\r\n", "a", "é"]
         var buffer = TextBuffer("a\r\nb\rc")
         for step in 0..<2_000 {
             let count = buffer.utf8Count
             let start = next(count + 1)
             let end = min(count, start + next(3))
-            let inserted = (0..<next(3)).map { _ in pieces[next(pieces.count)] }.joined()
+            let inserted = (0..<next(3)).map { _ in chunks[next(chunks.count)] }.joined()
             buffer.replace(fromUTF8Offset: start, toUTF8Offset: end, with: Array(inserted.utf8))
             let bytes = buffer.utf8
             let expected = bytes.indices.filter { bytes[$0] == 0x0D && ($0 + 1 == bytes.count || bytes[$0 + 1] != 0x0A) }.count
@@ -173,14 +173,14 @@ private func checkEdit(
     }
 }
 
-/// Random text from pieces that stress position conversion and line splitting.
-func randomText(using generator: inout SplitMix64, pieces: Int) -> String {
+/// Random text from chunks that stress position conversion and line splitting.
+func randomText(using generator: inout SplitMix64, chunks: Int) -> String {
     let alphabet = [
         "a", "TODO", " ", "\t", "\n", "\r", "\r\n", "é", "e\u{301}", "中文", "👍", "👨‍👩‍👧", "🇫🇷", "\u{FEFF}",
         "abcdefghijklmnop",
     ]
     var result = ""
-    for _ in 0..<pieces {
+    for _ in 0..<chunks {
         result += alphabet[Int(generator.next() % UInt64(alphabet.count))]
     }
     return result

@@ -5,13 +5,13 @@ import Testing
 
 /// The one-pass locator against positions computed the obvious way, and against the line index.
 @Suite struct TextPointTests {
-    static let pieces = ["abcdefghijklmnopqrstuvwxyz0123456789", "ab", "\n", "\r", "\r\n", "\t", "é", "中", "🔥", "e\u{301}", "👩‍👩‍👧", "TODO"]
+    static let chunks = ["abcdefghijklmnopqrstuvwxyz0123456789", "ab", "\n", "\r", "\r\n", "\t", "é", "中", "🔥", "e\u{301}", "👩‍👩‍👧", "TODO"]
 
     @Test(arguments: UInt64(1)...40)
     func pointsAgreeWithReferencePositionsAndTheLineIndex(seed: UInt64) {
         var random = SplitMix64(seed: seed)
         var text = ""
-        for _ in 0..<random.next(below: 60) { text += Self.pieces[random.next(below: Self.pieces.count)] }
+        for _ in 0..<random.next(below: 60) { text += Self.chunks[random.next(below: Self.chunks.count)] }
         let bytes = Array(text.utf8)
         let reference = ReferencePositions(text)
         let index = LineIndex(utf8: bytes)
@@ -65,11 +65,11 @@ import Testing
     @Test(arguments: UInt64(1)...12, [false, true])
     func pointsOfLongNonASCIITextsAgreeWithTheLineIndex(seed: UInt64, avx2: Bool) {
         var random = SplitMix64(seed: seed)
-        let pieces = ["a", "let x = 1; ", "é", "日本語", "😀", "x😀y", "abcdefghijklmnopqrstuvwxyz0123456789", " "]
+        let chunks = ["a", "let x = 1; ", "é", "日本語", "😀", "x😀y", "abcdefghijklmnopqrstuvwxyz0123456789", " "]
         var text = ""
         for _ in 0..<(150 + random.next(below: 300)) {
             let length = random.next(below: 10) == 0 ? 20 + random.next(below: 60) : random.next(below: 8)
-            for _ in 0..<length { text += pieces[random.next(below: pieces.count)] }
+            for _ in 0..<length { text += chunks[random.next(below: chunks.count)] }
             text += "\n"
         }
         checkPointsAgreeWithTheLineIndex(text, seed: seed, avx2: avx2)

@@ -29,8 +29,8 @@ import TextIndex
         return HighlightConfiguration(layers: [layer].compactMap { $0 })
     }
 
-    /// Rules a text may be searched in pieces with: words, and regexes whose assertions look at a piece's edges
-    /// (`^` without multi-line mode and `\A` must not match at a piece's start; `\b`, `$`, `\z`).
+    /// Rules a text may be searched in chunks with: words, and regexes whose assertions look at a chunk's edges
+    /// (`^` without multi-line mode and `\A` must not match at a chunk's start; `\b`, `$`, `\z`).
     static var splittable: HighlightConfiguration {
         configuration(#"""
             { "name": "w", "words": ["ab", "TODO", "日本"] }, { "name": "start", "regex": "(?-m)^#\\w+|\\Aab|\\A[ \\t]" },
@@ -39,7 +39,7 @@ import TextIndex
             """#)
     }
 
-    /// A rule whose match may hold a line feed: never searched in pieces.
+    /// A rule whose match may hold a line feed: never searched in chunks.
     static var spanning: HighlightConfiguration { configuration(#"{ "name": "s", "regex": "ab\\s+TODO" }"#) }
 
     @Test func walkerObeysIgnoreFilesAndSkipsHiddenEntries() throws {
@@ -136,12 +136,12 @@ import TextIndex
         #expect(names("c.rs") == ["any-to@4", "strings@12", "comment-todo@18"])
     }
 
-    /// A text searched in pieces on all cores gives what one search gives: matches, lines, columns and offsets in every
+    /// A text searched in chunks on all cores gives what one search gives: matches, lines, columns and offsets in every
     /// unit, with CRLF and lone CR line ends, non-ASCII text, `^` without multi-line mode and `\A` (which must not
-    /// match at a piece's start) and `\b` at piece edges; invalid UTF-8 goes the single way; and rules that may hold a line feed,
-    /// or are scoped, are never searched in pieces.
+    /// match at a chunk's start) and `\b` at chunk edges; invalid UTF-8 goes the single way; and rules that may hold a line feed,
+    /// or are scoped, are never searched in chunks.
     @Test(arguments: [UInt64(1), 2, 3, 4])
-    func piecesGiveWhatOneSearchGives(seed: UInt64) throws {
+    func chunksGiveWhatOneSearchGives(seed: UInt64) throws {
         var state = seed
         func next(_ bound: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -162,26 +162,26 @@ import TextIndex
                 let origin = TextOrigin(relativePath: "a.txt", languageID: "python")
                 let filter = configuration.ruleFilter(for: origin, selecting: .all)
                 var whole = ScannedFile(file: file, languageID: nil, matches: [], skipped: nil, truncated: false)
-                var pieces = whole
-                let pieceBytes = 16 + next(200)
+                var chunks = whole
+                let chunkBytes = 16 + next(200)
                 let didSplit = bytes.withUnsafeBufferPointer { buffer in
                     WorkspaceScanner.search(buffer, origin: origin, filter: filter, configuration: configuration, options: options, into: &whole)
-                    return WorkspaceScanner.searchInPieces(
-                        buffer, origin: origin, filter: filter, configuration: configuration, options: options, into: &pieces,
-                        minimumBytes: 0, pieceBytes: pieceBytes)
+                    return WorkspaceScanner.searchInChunks(
+                        buffer, origin: origin, filter: filter, configuration: configuration, options: options, into: &chunks,
+                        minimumBytes: 0, chunkBytes: chunkBytes)
                 }
                 #expect(didSplit == splits, "seed \(seed) round \(round) \(name)")
                 guard didSplit else { continue }
                 #expect(whole.matches.count > 10)
-                #expect(pieces.matches == whole.matches, "seed \(seed) round \(round) \(name), pieces of \(pieceBytes) bytes")
-                #expect(pieces.truncated == whole.truncated)
+                #expect(chunks.matches == whole.matches, "seed \(seed) round \(round) \(name), chunks of \(chunkBytes) bytes")
+                #expect(chunks.truncated == whole.truncated)
             }
         }
     }
 
     /// A file streamed through a small window gives what one search of the whole file gives: matches, lines, columns,
     /// offsets and excerpts, with lines longer than the window (which grows for them), CRLF and lone CR line ends,
-    /// `^` without multi-line mode and `\A` (which must not match at a piece's start), `\b` at piece edges, with and
+    /// `^` without multi-line mode and `\A` (which must not match at a chunk's start), `\b` at chunk edges, with and
     /// without a final line feed; a file that is not valid UTF-8 is searched whole instead, with its bytes replaced;
     /// a file with a NUL in its first bytes is binary either way; rules that may hold a line feed are never streamed.
     @Test(arguments: [UInt64(1), 2, 3, 4])
@@ -234,7 +234,7 @@ import TextIndex
 
     /// The validator agrees with the standard library on random mixes of ASCII, valid and broken sequences.
     @Test func utf8ValidationAgreesWithTheStandardLibrary() {
-        let pieces: [[UInt8]] = [
+        let chunks: [[UInt8]] = [
             Array("abcdefgh".utf8), Array("é".utf8), Array("中".utf8), Array("🔥".utf8), [0xC0, 0x80], [0xE0, 0x80, 0x80],
             [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF8], [0x80], [0xE2, 0x82], [0x41],
         ]
@@ -244,7 +244,7 @@ import TextIndex
             state = state &* 6364136223846793005 &+ 1442695040888963407
             for _ in 0..<Int(state >> 60) {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
-                bytes += pieces[Int(state >> 33) % pieces.count]
+                bytes += chunks[Int(state >> 33) % chunks.count]
             }
             #expect(WorkspaceScanner.isValidUTF8(bytes) == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
         }
@@ -280,11 +280,11 @@ import TextIndex
         #expect(invalid > 1_000)
     }
 
-    /// A piece's check (`checkPiece`) tells valid from invalid as the standard library does, and where it counts the
-    /// piece's lines in the same pass (AVX2, no `\r`), its end is where walking the whole piece ends, each landmark is
+    /// A chunk's check (`checkChunk`) tells valid from invalid as the standard library does, and where it counts the
+    /// chunk's lines in the same pass (AVX2, no `\r`), its end is where walking the whole chunk ends, each landmark is
     /// where the walk stands at its offset, and locating offsets from the landmarks gives what the walk gives.
     @Test(arguments: UInt64(1)...4, [false, true])
-    func pieceCheckFindsTheEndTheWalkFinds(seed: UInt64, avx2: Bool) {
+    func chunkCheckFindsTheEndTheWalkFinds(seed: UInt64, avx2: Bool) {
         let characters = ["a", "let x = 1 ", "é", "中", "🔥", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}",
                           "\n", "\n\n", " x\n", String(repeating: " ", count: 130), "\r\n", "\r"].map { Array($0.utf8) }
         let edges: [UInt8] = [0x0A, 0x0D, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
@@ -304,7 +304,7 @@ import TextIndex
                 bytes.insert(contentsOf: defect, at: random.next(below: bytes.count + 1))
             }
             let valid = String(validating: bytes, as: UTF8.self) != nil
-            let check = bytes.withUnsafeBufferPointer { WorkspaceScanner.checkPiece($0, usesAVX2: avx2) }
+            let check = bytes.withUnsafeBufferPointer { WorkspaceScanner.checkChunk($0, usesAVX2: avx2) }
             guard case .valid(let measure) = check else {
                 #expect(!valid, "\(bytes)")
                 invalid += 1
@@ -341,7 +341,7 @@ import TextIndex
         }
         // Every byte a line feed: each lane of each ASCII step counts four, the most the sum between flushes allows.
         for text in [[UInt8](repeating: 0x0A, count: 70_000), Array(String(repeating: "é\n", count: 9_000).utf8)] {
-            let check = text.withUnsafeBufferPointer { WorkspaceScanner.checkPiece($0, usesAVX2: avx2) }
+            let check = text.withUnsafeBufferPointer { WorkspaceScanner.checkChunk($0, usesAVX2: avx2) }
             let walked = text.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: [$0.count], in: $0) }.last
             if case .valid(let measure) = check {
                 #expect(measure?.end == (avx2 && VectorUnit.hasAVX2 ? walked : nil))
@@ -360,7 +360,7 @@ import TextIndex
             while bytes.count < 100_000 {
                 bytes += Array(String(repeating: "é 🔥 x ", count: lineBytes / 10).utf8) + [0x0A]
             }
-            guard case .valid(let measure?) = bytes.withUnsafeBufferPointer({ WorkspaceScanner.checkPiece($0) }) else {
+            guard case .valid(let measure?) = bytes.withUnsafeBufferPointer({ WorkspaceScanner.checkChunk($0) }) else {
                 #expect(!VectorUnit.hasAVX2, "a valid text was not measured")
                 continue
             }

@@ -4,12 +4,12 @@ import Testing
 import TextIndex
 @testable import WorkspaceScan
 
-/// The pieces a large file is searched in, gathered (`PieceMatches`), and the queue that hands results back.
-@Suite struct ScanPiecesTests {
-    /// A text cut after line feeds and gathered piece by piece, whether each piece is located straight into the
-    /// gathered array (streaming) or on its own and shifted (pieces on all cores), gives what locating the whole
-    /// text gives; a limit keeps the first matches, over piece boundaries, and says it cut them.
-    @Test func gatheredPiecesEqualTheWholeText() {
+/// The chunks a large file is searched in, gathered (`ChunkMatches`), and the queue that hands results back.
+@Suite struct ScanChunksTests {
+    /// A text cut after line feeds and gathered chunk by chunk, whether each chunk is located straight into the
+    /// gathered array (streaming) or on its own and shifted (chunks on all cores), gives what locating the whole
+    /// text gives; a limit keeps the first matches, over chunk boundaries, and says it cut them.
+    @Test func gatheredChunksEqualTheWholeText() {
         let text = Array("ab é\r\nx ab\n\nab 🔥 ab\r\nlast ab".utf8)
         var matches: [Match] = []
         var start = 0
@@ -19,24 +19,24 @@ import TextIndex
         }
         let whole = text.withUnsafeBufferPointer { LocatedMatch.locate(matches, in: $0) }
         #expect(whole.count == 5)
-        // Pieces end after each line feed.
+        // Chunks end after each line feed.
         var cuts = [0]
         for (index, byte) in text.enumerated() where byte == 0x0A { cuts.append(index + 1) }
         cuts.append(text.count)
-        let pieces = zip(cuts, cuts.dropFirst()).map { $0..<$1 }
+        let chunks = zip(cuts, cuts.dropFirst()).map { $0..<$1 }
         for limit in [nil, 5, 4, 2, 1, 0] as [Int?] {
-            var streamed = PieceMatches(limit: limit, expectedBytes: text.count)
-            var shifted = PieceMatches(limit: limit)
+            var streamed = ChunkMatches(limit: limit, expectedBytes: text.count)
+            var shifted = ChunkMatches(limit: limit)
             text.withUnsafeBufferPointer { buffer in
-                for range in pieces {
+                for range in chunks {
                     let local = matches.filter { range.contains($0.utf8Range.lowerBound) }.map {
                         Match(ruleIndex: 0, utf8Range: ($0.utf8Range.lowerBound - range.lowerBound)..<($0.utf8Range.upperBound - range.lowerBound))
                     }
-                    let piece = UnsafeBufferPointer(rebasing: buffer[range])
+                    let chunk = UnsafeBufferPointer(rebasing: buffer[range])
                     var own: [LocatedMatch] = []
-                    let end = LocatedMatch.locate(local, inPiece: piece, at: .start, appendingTo: &own)
-                    let streaming = streamed.locate(local, truncated: false, in: piece, maximumExcerptBytes: 0)
-                    let gathering = shifted.append(PieceMatches.Piece(matches: own, truncated: false, end: end))
+                    let end = LocatedMatch.locate(local, inChunk: chunk, at: .start, appendingTo: &own)
+                    let streaming = streamed.locate(local, truncated: false, in: chunk, maximumExcerptBytes: 0)
+                    let gathering = shifted.append(ChunkMatches.Chunk(matches: own, truncated: false, end: end))
                     #expect(streaming == gathering, "limit \(String(describing: limit))")
                     if !streaming { break }
                 }

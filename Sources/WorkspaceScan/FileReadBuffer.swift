@@ -65,8 +65,6 @@ final class FileReadBuffer {
     /// The bytes the buffer can hold without growing.
     var capacity: Int { storage.count }
 
-    /// Why the last read failed, as a short phrase ("permission denied"), when it was `.unreadable`.
-    private(set) var lastFailure: String?
     /// The size of the last file read, as the open file gave it (0 when it could not say).
     private(set) var lastFileSize = 0
 
@@ -122,7 +120,6 @@ final class FileReadBuffer {
         lines: (_ text: UnsafeBufferPointer<UInt8>, _ chunk: Range<Int>) -> NextChunk
     ) -> Result<Contents, ScannedFile.Skipped> {
         unmap()
-        lastFailure = nil
         lastFileSize = 0
         let (descriptor, openError) = file.withFileSystemPath { path in
             let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -255,8 +252,7 @@ final class FileReadBuffer {
     }
 
     private func unreadable<Read>(_ reason: String) -> Result<Read, ScannedFile.Skipped> {
-        lastFailure = reason
-        return .failure(.unreadable)
+        .failure(.unreadable(reason: reason))
     }
 
     /// Calls `body` with the first `count` bytes (clamped to the capacity).

@@ -31,27 +31,42 @@ public struct ScannedFile: Sendable {
     public enum Skipped: Error, Sendable, Hashable {
         case binary
         case tooLarge
-        case unreadable
+        /// It could not be read, and why ("permission denied").
+        case unreadable(reason: String)
+    }
+
+    /// Whether the file was searched.
+    public enum Outcome: Sendable, Hashable {
+        /// Searched; `truncated` when the engine's match limit cut its matches short.
+        case searched(truncated: Bool)
+        case skipped(Skipped)
     }
 
     /// The file as walked.
     public var file: WalkedFile
     /// The language id guessed from the file name, if any (nil too when no rule depends on the language).
     public var languageID: String?
-    /// The matches, sorted.
-    public var matches: [LocatedMatch]
-    /// Set when the file was not searched.
-    public var skipped: Skipped?
-    /// Whether the engine's match limit cut the matches short.
-    public var truncated: Bool
-    /// Why the file could not be read ("permission denied"), when `skipped` is `.unreadable`.
-    public var unreadableReason: String? = nil
-}
+    /// The matches, sorted; none unless the file was searched.
+    public var matches: [LocatedMatch] = []
+    public var outcome: Outcome
 
-extension ScannedFile {
+    /// A file searched, with no match found yet.
+    init(searched file: WalkedFile, languageID: String?) {
+        self.file = file
+        self.languageID = languageID
+        outcome = .searched(truncated: false)
+    }
+
     /// A file (or folder) that could not be read, and why ("permission denied"), for reports.
     public init(unreadable file: WalkedFile, reason: String) {
-        self.init(file: file, languageID: nil, matches: [], skipped: .unreadable, truncated: false, unreadableReason: reason)
+        self.file = file
+        outcome = .skipped(.unreadable(reason: reason))
+    }
+
+    /// Whether the engine's match limit cut the matches short.
+    public var truncated: Bool {
+        if case .searched(truncated: true) = outcome { return true }
+        return false
     }
 }
 
@@ -489,7 +504,7 @@ public enum WorkspaceScanner {
         _ file: WalkedFile, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration, options: ScanOptions,
         buffer: FileReadBuffer, streams: Bool = false
     ) -> ScannedFile {
-        var result = ScannedFile(file: file, languageID: origin.languageID, matches: [], skipped: nil, truncated: false)
+        var result = ScannedFile(searched: file, languageID: origin.languageID)
         if filter.isEmpty { return result }
 
         // Made at the first chunk: reading the limit copies the rule set, a retain of each of its arrays.
@@ -520,11 +535,10 @@ public enum WorkspaceScanner {
         case .success(.whole(let read)): count = read
         case .success(.streamed):
             result.matches = streamed?.matches ?? []
-            result.truncated = streamed?.truncated ?? false
+            result.outcome = .searched(truncated: streamed?.truncated ?? false)
             return result
         case .failure(let reason):
-            result.skipped = reason
-            result.unreadableReason = buffer.lastFailure
+            result.outcome = .skipped(reason)
             // The size judged against the limit (a walk may not have looked it up).
             if reason == .tooLarge { result.file.size = buffer.lastFileSize }
             return result
@@ -552,7 +566,7 @@ public enum WorkspaceScanner {
         options: ScanOptions, into result: inout ScannedFile
     ) {
         let list = filter.matches(of: configuration.ruleSet, in: text, languageID: origin.languageID)
-        result.truncated = list.truncated
+        result.outcome = .searched(truncated: list.truncated)
         if !list.matches.isEmpty {
             result.matches = LocatedMatch.locate(list.matches, in: text, maximumExcerptBytes: options.maximumExcerptBytes)
         }
@@ -710,7 +724,7 @@ public enum WorkspaceScanner {
         // Popped, so that each chunk's matches are the only reference and are shifted in place.
         while let chunk = found.popLast(), matches.append(chunk) {}
         result.matches = matches.matches
-        result.truncated = matches.truncated
+        result.outcome = .searched(truncated: matches.truncated)
         return true
     }
 

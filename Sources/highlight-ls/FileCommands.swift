@@ -126,19 +126,18 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 warnings.append("highlight-ls: \(message)\n")
             }
             var skipReason: String?
-            switch result.skipped {
-            case .tooLarge?:
+            switch result.outcome {
+            case .skipped(.tooLarge):
                 skipReason = "\(describeSize(result.file.size)) > \(describeSize(request.maximumFileSize)) limit"
                 warnInOrder("skipped \(result.file.path): \(skipReason ?? ""); name it or pass --max-filesize")
-            case .binary?:
+            case .skipped(.binary):
                 skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"
                 warnInOrder("skipped \(result.file.path): \(skipReason ?? "")")
-            case .unreadable?:
-                let reason = result.unreadableReason ?? "unknown error"
+            case .skipped(.unreadable(let reason)):
                 skipReason = "cannot read it: \(reason)"
                 warnInOrder("cannot read \(result.file.path): \(reason); it was not searched")
                 status = isCheck ? 2 : max(status, 1)
-            case nil:
+            case .searched:
                 searchedCount += 1
             }
             if result.truncated { warnInOrder("\(result.file.path): too many matches; only the first \(finished.matchCount) are shown") }

@@ -337,7 +337,7 @@ struct GitHubWriter: ReportWriter {
         let path = report.scanned.file.path.hasPrefix("./") ? String(report.scanned.file.path.dropFirst(2)) : report.scanned.file.path
         if let reason = report.skipReason {
             // A file the gate could not read fails the run: an error, not a warning.
-            let level = report.scanned.skipped == .unreadable ? "error" : "warning"
+            let level = if case .skipped(.unreadable) = report.scanned.outcome { "error" } else { "warning" }
             out += "::\(level) file=\(property(path))::\(data("not searched: \(reason)"))\n"
         }
         for (match, message) in zip(report.scanned.matches, report.messages) {
@@ -547,7 +547,7 @@ struct JUnitWriter: ReportWriter {
     private mutating func fileText(_ report: FileReport) -> String {
         let path = report.scanned.file.path
         var testCase = "    <testcase classname=\"highlight-ls.\(command.rawValue)\" name=\(xmlAttribute(path)) file=\(xmlAttribute(path))"
-        if report.scanned.skipped == .unreadable {
+        if case .skipped(.unreadable) = report.scanned.outcome {
             errors += 1
             let reason = report.skipReason ?? "cannot read it"
             testCase += ">\n      <error message=\(xmlAttribute("\(path): \(reason)")) type=\"unreadable\"/>\n    </testcase>\n"

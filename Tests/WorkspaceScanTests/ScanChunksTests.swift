@@ -60,8 +60,9 @@ import TextIndex
             let text: [UInt8] = [0x61]
             let located = text.withUnsafeBufferPointer { LocatedMatch.locate([Match(ruleIndex: 0, utf8Range: 0..<1)], in: $0) }
             let match = located[0]
-            return ScannedFile(
-                file: item(name).file, languageID: nil, matches: Array(repeating: match, count: matches), skipped: nil, truncated: false)
+            var scanned = ScannedFile(searched: item(name).file, languageID: nil)
+            scanned.matches = Array(repeating: match, count: matches)
+            return scanned
         }
         let queue = ScanQueue<ScannedFile>()
         queue.add([item("a"), item("b"), item("c")])

@@ -72,8 +72,8 @@ import TextIndex
         let scanned = WorkspaceScanner.scan(files, configuration: configuration, options: ScanOptions(maximumFileSize: 50, maximumExcerptBytes: 6))
         #expect(scanned.map(\.file.path) == files.map(\.path))
         let byName = Dictionary(uniqueKeysWithValues: scanned.map { ($0.file.relativePath, $0) })
-        #expect(byName["binary.dat"]?.skipped == .binary)
-        #expect(byName["big.txt"]?.skipped == .tooLarge)
+        #expect(byName["binary.dat"]?.outcome == .skipped(.binary))
+        #expect(byName["big.txt"]?.outcome == .skipped(.tooLarge))
         let matches = byName["a.txt"]?.matches ?? []
         #expect(matches.map(\.start.line) == [1, 2])
         #expect(matches.map(\.start.utf8Column) == [2, 0])
@@ -161,7 +161,7 @@ import TextIndex
             for (name, configuration, splits) in [("splittable", splittable, round != 11), ("spanning", spanning, false), ("scoped", scoped, false)] {
                 let origin = TextOrigin(relativePath: "a.txt", languageID: "python")
                 let filter = configuration.ruleFilter(for: origin, selecting: .all)
-                var whole = ScannedFile(file: file, languageID: nil, matches: [], skipped: nil, truncated: false)
+                var whole = ScannedFile(searched: file, languageID: nil)
                 var chunks = whole
                 let chunkBytes = 16 + next(200)
                 let didSplit = bytes.withUnsafeBufferPointer { buffer in
@@ -219,9 +219,9 @@ import TextIndex
                 let differ = zip(streamed.matches, whole.matches).enumerated().first { $1.0 != $1.1 }?.offset
                 #expect(differ == nil && streamed.matches.count == whole.matches.count,
                         "\(context): \(streamed.matches.count) against \(whole.matches.count) matches, first differing \(differ.map { "\(streamed.matches[$0]) against \(whole.matches[$0])" } ?? "none")")
-                #expect(streamed.truncated == whole.truncated && streamed.skipped == whole.skipped, "\(context)")
+                #expect(streamed.truncated == whole.truncated && streamed.outcome == whole.outcome, "\(context)")
                 if round == 9 {
-                    #expect(whole.skipped == .binary, "\(context)")
+                    #expect(whole.outcome == .skipped(.binary), "\(context)")
                     continue
                 }
                 if name == "splittable" { #expect(whole.matches.count > 100, "\(context)") }
@@ -398,7 +398,7 @@ extension WorkspaceScanTests {
         }
         #expect(buffer.capacity >= large.count)
         #expect(throws: ScannedFile.Skipped.tooLarge) { try buffer.read(root + "/large.bin", limit: 99_999).get() }
-        #expect(throws: ScannedFile.Skipped.unreadable) { try buffer.read(root + "/missing.txt", limit: 1 << 20).get() }
+        #expect(throws: ScannedFile.Skipped.unreadable(reason: "no such file or directory")) { try buffer.read(root + "/missing.txt", limit: 1 << 20).get() }
     }
 
     /// With a binary check, a NUL in the first bytes gives `.binary` without the rest being read (the
@@ -473,7 +473,7 @@ extension WorkspaceScanTests {
         let byName = Dictionary(uniqueKeysWithValues: scanned.map { ($0.file.relativePath, $0) })
         #expect(byName["grew.txt"]?.matches.map(\.excerpt) == ["TODO later"])
         #expect(byName["shrank.txt"]?.matches.map(\.excerpt) == ["TODO one"])
-        #expect(byName["gone.txt"]?.skipped == .unreadable)
+        #expect(byName["gone.txt"].map { if case .skipped(.unreadable) = $0.outcome { true } else { false } } == true)
     }
 
     /// Walking and scanning at once gives what walking, then scanning gives, in the same order, several roots included.
@@ -498,8 +498,8 @@ extension WorkspaceScanTests {
         #expect(streamed.map(\.file.path) == expected.map(\.path))
         #expect(streamed.allSatisfy { $0.file.relativePath.hasPrefix("x/") })
         #expect(streamed.map(\.matches) == separate.map(\.matches))
-        #expect(streamed.map(\.skipped) == separate.map(\.skipped))
-        #expect(separate.contains { $0.skipped == .binary })
+        #expect(streamed.map(\.outcome) == separate.map(\.outcome))
+        #expect(separate.contains { $0.outcome == .skipped(.binary) })
         #expect(separate.contains { !$0.matches.isEmpty })
     }
 
@@ -530,7 +530,7 @@ extension WorkspaceScanTests {
             walking: [root], walkOptions: .init(readsFileStatus: false), configuration: .builtInOnly,
             options: ScanOptions(maximumFileSize: 4096))
         let big = scanned.first { $0.file.relativePath == "big.txt" }
-        #expect(big?.skipped == .tooLarge)
+        #expect(big?.outcome == .skipped(.tooLarge))
         #expect(big?.file.size == 5000)
         #expect(scanned.first { $0.file.relativePath == "a.swift" }?.matches.count == 1)
     }

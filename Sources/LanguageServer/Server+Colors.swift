@@ -11,8 +11,8 @@ import TextIndex
 
 extension Server {
     /// `textDocument/documentColor`: every colour literal with its colour (channels 0...1).
-    func documentColorRequest(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
+    func documentColorRequest(_ params: DocumentParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
         guard let colorRuleIndex = configuration(forDocumentURI: uri).colorRuleIndex,
             let (document, config, list) = matches(ofDocument: uri), config.colorRuleIndex == colorRuleIndex
         else { return [] }
@@ -35,17 +35,11 @@ extension Server {
     }
 
     /// `textDocument/colorPresentation`: the ways to write the chosen colour over `range`.
-    func colorPresentationRequest(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
-        let range = try params.requiredRange("range")
-        var channels: [Double] = []
-        for name in ["red", "green", "blue", "alpha"] {
-            guard let value = params.value(at: "color.\(name)")?.doubleValue else {
-                throw .invalidParams("params.color.\(name) must be a number")
-            }
-            channels.append(value)
-        }
-        let color = RGBAColor(fractions: channels[0], channels[1], channels[2], channels[3])
+    func colorPresentationRequest(_ params: ColorPresentationParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
+        let range = params.range
+        let channels = params.color
+        let color = RGBAColor(fractions: channels.red, channels.green, channels.blue, channels.alpha)
         guard let document = documents[uri] else { throw .requestFailed("document \(uri) is not open") }
         let index = document.text.lineIndex
         let start = index.utf8Offset(of: range.start, encoding: positionEncoding)
@@ -55,7 +49,7 @@ extension Server {
             String(decoding: UnsafeBufferPointer(rebasing: text[utf8Range.clamped(to: 0..<text.count)]), as: UTF8.self)
         }
         let editRange = lspRange(of: utf8Range, in: index)
-        return .array(ColorLiteral.presentations(of: color, exactAlpha: channels[3], replacing: original).map { label in
+        return .array(ColorLiteral.presentations(of: color, exactAlpha: channels.alpha, replacing: original).map { label in
             ["label": .string(label), "textEdit": ["range": editRange, "newText": .string(label)]]
         })
     }

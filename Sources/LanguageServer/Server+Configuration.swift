@@ -53,7 +53,7 @@ struct ConfigurationState {
     /// The folders the running load reads.
     var foldersLoading: Set<String> = []
     /// `didOpen` parameters of documents waiting for their folder's first load, by folder.
-    var opensWaitingForLoad: [String: [JSON?]] = [:]
+    var opensWaitingForLoad: [String: [DidOpenParams]] = [:]
     /// How many loads that changed known files have been applied (named in the log).
     var reloadCount = 0
     /// The LSP diagnostics of each configuration file with problems, by path.
@@ -259,13 +259,9 @@ extension Server {
     func openDocumentsWaiting(forFolders folders: Set<String>) {
         for folder in folders.sorted() {
             for params in configuration.opensWaitingForLoad.removeValue(forKey: folder) ?? [] {
-                guard let uri = params.value(at: "textDocument.uri")?.stringValue else { continue }
+                let uri = params.uri
                 let held = documentsOpening.removeValue(forKey: uri) ?? []
-                do {
-                    try didOpen(params, waitingForConfiguration: false)
-                } catch {
-                    log(.warning, "textDocument/didOpen: \(error.message)")
-                }
+                didOpen(params, waitingForConfiguration: false)
                 if let opening = documentsOpening[uri] {
                     // A large document is now opened by a job of its own, which handles the messages when it ends.
                     documentsOpening[uri] = held + opening

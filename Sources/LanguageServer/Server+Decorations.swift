@@ -45,8 +45,8 @@ extension Server {
         documentsNeedingDecorations.removeAll()
     }
 
-    func decorationsRequest(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
+    func decorationsRequest(_ params: DocumentParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
         return decorations(ofDocument: uri) ?? .null
     }
 
@@ -183,8 +183,8 @@ extension Server {
     }
 
     /// `highlight/matches`: every match with its rule and UTF-8 byte range; for tools and tests.
-    func matchesRequest(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
+    func matchesRequest(_ params: DocumentParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
         guard let (document, config, list) = matches(ofDocument: uri) else { return [] }
         let index = document.text.lineIndex
         return .array(list.matches.map { match in

@@ -41,11 +41,11 @@ extension Server {
     }
 
     /// `textDocument/diagnostic`: the full report, or `unchanged` when the client has the current one.
-    func documentDiagnosticRequest(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
+    func documentDiagnosticRequest(_ params: DocumentDiagnosticParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
         let version = documents[uri]?.version ?? 0
         let resultID = "\(configuration.generation)-\(version)"
-        if params.value(at: "previousResultId")?.stringValue == resultID {
+        if params.previousResultID == resultID {
             return ["kind": "unchanged", "resultId": .string(resultID)]
         }
         return ["kind": "full", "resultId": .string(resultID), "items": .array(diagnostics(ofDocument: uri))]

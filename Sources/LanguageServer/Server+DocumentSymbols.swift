@@ -27,8 +27,8 @@ import TextIndex
 
 extension Server {
     /// `textDocument/documentSymbol`: the listed matches of an open document, grouped by rule when the client can show a tree.
-    func documentSymbolRequest(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
+    func documentSymbolRequest(_ params: DocumentParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
         guard let (document, config, list) = matches(ofDocument: uri), config.outline,
               config.applicability.contains(where: \.list)
         else { return [] }

@@ -12,11 +12,11 @@ extension Server {
     /// Opens a document. When the `.highlights.json` that governs it was never read, the document
     /// waits, like a large one, for a job to read it (Server+Configuration.swift), unless
     /// `waitingForConfiguration` is false (the read is done).
-    func didOpen(_ params: JSON?, waitingForConfiguration: Bool = true) throws(ResponseError) {
-        let uri = try params.requiredString("textDocument.uri")
-        let text = try params.requiredString("textDocument.text")
-        let version = params.value(at: "textDocument.version")?.integerValue ?? 0
-        let languageId = params.value(at: "textDocument.languageId")?.stringValue ?? ""
+    func didOpen(_ params: DidOpenParams, waitingForConfiguration: Bool = true) {
+        let uri = params.uri
+        let text = params.text
+        let version = params.version
+        let languageId = params.languageID
         if documents[uri] != nil { log(.info, "\(uri) opened again; its text is replaced") }
         previousTokens[uri] = nil
         sentDecorations[uri] = nil
@@ -66,28 +66,11 @@ extension Server {
     }
 
     /// Applies the changes in order, all or nothing: a malformed change leaves the document as it was.
-    func didChange(_ params: JSON?) throws(ResponseError) {
-        let uri = try params.requiredString("textDocument.uri")
-        let changes = try params.requiredArray("contentChanges")
+    func didChange(_ params: DidChangeParams) {
+        let uri = params.uri
         guard documents[uri] != nil else {
             log(.warning, "didChange for \(uri), which is not open, ignored")
             return
-        }
-        var edits: [(range: (start: Position, end: Position)?, text: String)] = []
-        for (index, change) in changes.enumerated() {
-            let change: JSON? = change
-            guard let text = change.value(at: "text")?.stringValue else {
-                throw .invalidParams("params.contentChanges[\(index)].text must be a string; no change applied")
-            }
-            guard change.value(at: "range") != nil else {
-                edits.append((nil, text))
-                continue
-            }
-            do {
-                edits.append((try change.requiredRange("range"), text))
-            } catch {
-                throw .invalidParams("params.contentChanges[\(index)]: \(error.message); no change applied")
-            }
         }
         // Nothing can fail from here on. The document is taken out of the table while it changes,
         // so that its text is edited in place rather than copied.
@@ -98,7 +81,7 @@ extension Server {
             document.highlights = nil
             highlightsChanged(uri, .dropped("the configuration changed"))
         }
-        for edit in edits {
+        for edit in params.changes {
             if let range = edit.range {
                 // Read through the buffer rather than a copy of its index, which would keep the
                 // index's storage shared and make the edit below copy it.
@@ -117,7 +100,7 @@ extension Server {
                 highlightsChanged(uri, .dropped("the whole text was replaced"))
             }
         }
-        if let version = params.value(at: "textDocument.version")?.integerValue {
+        if let version = params.version {
             if version <= document.version { log(.info, "\(uri): version \(version) after \(document.version) accepted") }
             document.version = version
         }
@@ -126,8 +109,8 @@ extension Server {
         configurationDocumentChanged(uri)
     }
 
-    func didClose(_ params: JSON?) throws(ResponseError) {
-        let uri = try params.requiredString("textDocument.uri")
+    func didClose(_ params: DocumentParams) {
+        let uri = params.uri
         guard let closed = documents.removeValue(forKey: uri) else {
             log(.warning, "didClose for \(uri), which is not open, ignored")
             return
@@ -142,8 +125,8 @@ extension Server {
         configurationDocumentChanged(uri)
     }
 
-    func didSave(_ params: JSON?) throws(ResponseError) {
-        let uri = try params.requiredString("textDocument.uri")
+    func didSave(_ params: DocumentParams) throws(ResponseError) {
+        let uri = params.uri
         // Saving the config file itself reloads it even where the client watches no files.
         if let path = filePath(fromURI: uri), path.hasSuffix("/" + ConfigFile.name) {
             try didChangeWatchedFiles(["changes": [["uri": .string(uri), "type": 2]]])
@@ -178,8 +161,7 @@ extension Server {
     }
 
     /// The open document, or RequestFailed when it is not open.
-    func openDocument(_ params: JSON?) throws(ResponseError) -> String {
-        let uri = try params.requiredString("textDocument.uri")
+    func openDocument(_ uri: String) throws(ResponseError) -> String {
         guard documents[uri] != nil else { throw .requestFailed("document \(uri) is not open") }
         return uri
     }

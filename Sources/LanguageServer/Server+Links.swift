@@ -10,8 +10,8 @@ import TextIndex
 
 extension Server {
     /// `textDocument/documentLink`: a link per match of a rule with a `link` template.
-    func documentLinkRequest(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
+    func documentLinkRequest(_ params: DocumentParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
         guard configuration(forDocumentURI: uri).details.contains(where: { $0.link != nil }),
             let (document, config, list) = matches(ofDocument: uri)
         else { return [] }
@@ -36,9 +36,9 @@ extension Server {
 
     /// `textDocument/hover`: the rule of the match under the position, with its severity,
     /// message and link; `null` when there is no match there.
-    func hoverRequest(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
-        let position = try params.requiredPosition("position")
+    func hoverRequest(_ params: DocumentPositionParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
+        let position = params.position
         guard let (document, config, list) = matches(ofDocument: uri) else { return .null }
         let index = document.text.lineIndex
         let offset = index.utf8Offset(of: position, encoding: positionEncoding)

@@ -32,10 +32,10 @@ extension Server {
 
     /// `textDocument/codeAction`: mark the word or selection for the session or in `.highlights.json`,
     /// remove a mark under the cursor, or remove them all. Nothing on blank text or across lines.
-    func codeActionRequest(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
-        let range = try params.requiredRange("range")
-        if let only = params.value(at: "context.only")?.arrayValue?.compactMap(\.stringValue),
+    func codeActionRequest(_ params: DocumentRangeParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
+        let range = params.range
+        if let only = params.only,
            !only.contains(where: { Self.markActionKind == $0 || Self.markActionKind.hasPrefix($0 + ".") }) {
             return []
         }

@@ -96,8 +96,8 @@ extension Server {
         return data
     }
 
-    func semanticTokensFull(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
+    func semanticTokensFull(_ params: DocumentParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
         let (data, count) = tokenData(ofDocument: uri)
         let resultID = String(nextResultID)
         nextResultID += 1
@@ -110,13 +110,12 @@ extension Server {
     /// encoded and compared; after a recomputation, every token is.
     /// - Complexity: O(k) for the k tokens in the replaced part, plus O(log m) to find them and
     ///   moving the integers after them in the copy of what the client holds.
-    func semanticTokensDelta(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
-        let previousID = try params.requiredString("previousResultId")
-        guard var sent = previousTokens.removeValue(forKey: uri), sent.resultID == previousID,
+    func semanticTokensDelta(_ params: SemanticTokensDeltaParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
+        guard var sent = previousTokens.removeValue(forKey: uri), sent.resultID == params.previousResultID,
               let (_, config, segments) = segments(ofDocument: uri, encoding: positionEncoding)
         else {
-            return try semanticTokensFull(params)
+            return try semanticTokensFull(DocumentParams(uri: uri))
         }
         // The integers that replace `old` of what the client holds, found from the edits when known.
         var old = 0..<sent.data.count
@@ -149,9 +148,9 @@ extension Server {
         return ["resultId": .string(resultID), "edits": .array(edits)]
     }
 
-    func semanticTokensRange(_ params: JSON?) throws(ResponseError) -> JSON {
-        let uri = try openDocument(params)
-        let range = try params.requiredRange("range")
+    func semanticTokensRange(_ params: DocumentRangeParams) throws(ResponseError) -> JSON {
+        let uri = try openDocument(params.uri)
+        let range = params.range
         let data = tokenData(ofDocument: uri, range: (min(range.start, range.end), max(range.start, range.end))).data
         return ["data": .array(data.map { .integer($0) })]
     }

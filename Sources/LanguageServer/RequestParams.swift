@@ -1,0 +1,140 @@
+import JSONRPC
+import JSONValue
+import TextIndex
+
+// The parameters of each message the server takes, decoded once, at the dispatch site
+// (`Server.respond(to:id:params:)`, `Server.receive(_:params:)`), into a typed value: a handler
+// reads fields, never JSON. A missing or mistyped field is one InvalidParams error there, naming
+// the field (`params.textDocument.uri must be a string, found number`).
+
+/// `{ textDocument: { uri } }`: the requests about one document as a whole.
+struct DocumentParams {
+    var uri: String
+
+    init(_ params: JSON?) throws(ResponseError) {
+        uri = try params.requiredString("textDocument.uri")
+    }
+
+    init(uri: String) {
+        self.uri = uri
+    }
+}
+
+/// `textDocument/semanticTokens/full/delta`.
+struct SemanticTokensDeltaParams {
+    var uri: String
+    var previousResultID: String
+
+    init(_ params: JSON?) throws(ResponseError) {
+        uri = try params.requiredString("textDocument.uri")
+        previousResultID = try params.requiredString("previousResultId")
+    }
+}
+
+/// A document and a range in it (`textDocument/semanticTokens/range`, `textDocument/codeAction`).
+struct DocumentRangeParams {
+    var uri: String
+    /// Zero-based, in the negotiated encoding, as the client sent it (start and end may be reversed).
+    var range: (start: Position, end: Position)
+    /// `context.only`: the kinds of code action asked for; nil for all.
+    var only: [String]?
+
+    init(_ params: JSON?) throws(ResponseError) {
+        uri = try params.requiredString("textDocument.uri")
+        range = try params.requiredRange("range")
+        only = params.value(at: "context.only")?.arrayValue?.compactMap(\.stringValue)
+    }
+}
+
+/// A document and a position in it (`textDocument/hover`).
+struct DocumentPositionParams {
+    var uri: String
+    var position: Position
+
+    init(_ params: JSON?) throws(ResponseError) {
+        uri = try params.requiredString("textDocument.uri")
+        position = try params.requiredPosition("position")
+    }
+}
+
+/// `textDocument/diagnostic`.
+struct DocumentDiagnosticParams {
+    var uri: String
+    var previousResultID: String?
+
+    init(_ params: JSON?) throws(ResponseError) {
+        uri = try params.requiredString("textDocument.uri")
+        previousResultID = params.value(at: "previousResultId")?.stringValue
+    }
+}
+
+/// `textDocument/colorPresentation`.
+struct ColorPresentationParams {
+    var uri: String
+    var range: (start: Position, end: Position)
+    /// Red, green, blue and alpha, each from 0 to 1.
+    var color: (red: Double, green: Double, blue: Double, alpha: Double)
+
+    init(_ params: JSON?) throws(ResponseError) {
+        uri = try params.requiredString("textDocument.uri")
+        range = try params.requiredRange("range")
+        func component(_ name: String) throws(ResponseError) -> Double {
+            guard let value = params.value(at: "color.\(name)")?.doubleValue else {
+                throw .invalidParams("params.color.\(name) must be a number")
+            }
+            return value
+        }
+        color = (try component("red"), try component("green"), try component("blue"), try component("alpha"))
+    }
+}
+
+/// `textDocument/didOpen`.
+struct DidOpenParams {
+    var uri: String
+    var text: String
+    var version: Int
+    var languageID: String
+
+    init(_ params: JSON?) throws(ResponseError) {
+        uri = try params.requiredString("textDocument.uri")
+        text = try params.requiredString("textDocument.text")
+        version = params.value(at: "textDocument.version")?.integerValue ?? 0
+        languageID = params.value(at: "textDocument.languageId")?.stringValue ?? ""
+    }
+}
+
+/// `textDocument/didChange`: every change decoded before any is applied, so that a malformed one
+/// applies none.
+struct DidChangeParams {
+    /// One change: a range and its new text, or (no range) the whole new text.
+    struct Change {
+        var range: (start: Position, end: Position)?
+        var text: String
+    }
+
+    var uri: String
+    var version: Int?
+    var changes: [Change]
+
+    init(_ params: JSON?) throws(ResponseError) {
+        uri = try params.requiredString("textDocument.uri")
+        version = params.value(at: "textDocument.version")?.integerValue
+        var changes: [Change] = []
+        for (index, change) in try params.requiredArray("contentChanges").enumerated() {
+            let change: JSON? = change
+            guard let text = change.value(at: "text")?.stringValue else {
+                throw .invalidParams("params.contentChanges[\(index)].text must be a string; no change applied")
+            }
+            guard change.value(at: "range") != nil else {
+                changes.append(Change(range: nil, text: text))
+                continue
+            }
+            do {
+                changes.append(Change(range: try change.requiredRange("range"), text: text))
+            } catch {
+                throw .invalidParams("params.contentChanges[\(index)]: \(error.message); no change applied")
+            }
+        }
+        self.changes = changes
+    }
+}

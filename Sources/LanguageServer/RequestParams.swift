@@ -138,3 +138,40 @@ struct DidChangeParams {
         self.changes = changes
     }
 }
+
+/// `workspace/symbol`.
+struct WorkspaceSymbolParams {
+    var query: String
+    /// The client's own progress token, when it sent one.
+    var workDoneToken: JSON?
+    /// The token for partial results, when the client asked for them.
+    var partialResultToken: JSON?
+
+    init(_ params: JSON?) {
+        query = params.value(at: "query")?.stringValue ?? ""
+        workDoneToken = params.value(at: "workDoneToken")
+        partialResultToken = params.value(at: "partialResultToken")
+    }
+}
+
+/// `workspace/executeCommand`: the command and its first argument (the mark commands take one).
+struct ExecuteCommandParams {
+    var command: String
+    var argument: JSON?
+
+    init(_ params: JSON?) throws(ResponseError) {
+        command = try params.requiredString("command")
+        argument = params.value(at: "arguments")?.arrayValue?.first
+    }
+}
+
+/// `workspace/didChangeWorkspaceFolders`: the folders removed and added, by URI.
+struct WorkspaceFoldersChangeParams {
+    var removed: [String]
+    var added: [String]
+
+    init(_ params: JSON?) {
+        removed = (params.value(at: "event.removed")?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue }
+        added = (params.value(at: "event.added")?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue }
+    }
+}

@@ -157,11 +157,11 @@ extension Server {
         return []
     }
 
-    func didChangeWorkspaceFolders(_ params: JSON?) {
-        let removed = Set((params.value(at: "event.removed")?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue })
+    func didChangeWorkspaceFolders(_ params: WorkspaceFoldersChangeParams) {
+        let removed = Set(params.removed)
         workspaceFolders.removeAll { removed.contains($0.uri) }
-        for entry in params.value(at: "event.added")?.arrayValue ?? [] {
-            guard let uri = entry["uri"]?.stringValue, let path = filePath(fromURI: uri) else { continue }
+        for uri in params.added {
+            guard let path = filePath(fromURI: uri) else { continue }
             workspaceFolders.append(WorkspaceFolder(uri: uri, path: path))
         }
         // The files governing new folders are read by the next load; workspace/symbol's list is scanned again.

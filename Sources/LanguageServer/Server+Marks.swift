@@ -66,9 +66,9 @@ extension Server {
     }
 
     /// `workspace/executeCommand` for the mark commands; every open and later-opened document follows.
-    func executeCommandRequest(_ params: JSON?) throws(ResponseError) -> JSON {
-        let command = try params.requiredString("command")
-        let argument: JSON? = params.value(at: "arguments")?.arrayValue?.first
+    func executeCommandRequest(_ params: ExecuteCommandParams) throws(ResponseError) -> JSON {
+        let command = params.command
+        let argument = params.argument
         switch command {
         case MarkCommand.mark, MarkCommand.unmark:
             guard let text = argument.value(at: "text")?.stringValue else {

@@ -304,7 +304,7 @@ extension Server {
 
     /// `workspace/symbol`: listed matches whose text (or rule name) contains the query's characters
     /// in order, case-insensitively. Answered by a background job; a newer request supersedes it.
-    func workspaceSymbols(id: RequestID, _ params: JSON?) throws(ResponseError) -> Reply {
+    func workspaceSymbols(id: RequestID, _ params: WorkspaceSymbolParams) -> Reply {
         cancelJobs(answering: .requestCancelled) { $0.kind == .workspaceSymbols }
         if workspaceList.generation != configuration.generation {
             workspaceList.entries = [:]
@@ -320,12 +320,12 @@ extension Server {
         let readyToken = workspaceList.readyProgressToken
         workspaceList.readyProgressToken = nil
         let search = WorkspaceSymbolSearch(
-            query: params.value(at: "query")?.stringValue ?? "", folders: folders, configurations: configuration.byFolder,
+            query: params.query, folders: folders, configurations: configuration.byFolder,
             fallback: configuration.fallback, loader: configurationLoad(of: []), placement: configuration.placement,
             generation: configuration.generation,
             entries: workspaceList.entries,
-            openDocuments: openDocuments, encoding: positionEncoding, clientProgressToken: params.value(at: "workDoneToken"),
-            partialResultToken: params.value(at: "partialResultToken"),
+            openDocuments: openDocuments, encoding: positionEncoding, clientProgressToken: params.workDoneToken,
+            partialResultToken: params.partialResultToken,
             readyProgressToken: readyToken)
         startJob(.workspaceSymbols, answering: id) { .workspaceSymbols(search.run($0), answering: id) }
         return .later

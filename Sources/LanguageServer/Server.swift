@@ -147,14 +147,14 @@ public final class Server {
         case "textDocument/semanticTokens/range": return .now(try semanticTokensRange(DocumentRangeParams(params)))
         case "highlight/decorations": return .now(try decorationsRequest(DocumentParams(params)))
         case "highlight/matches": return .now(try matchesRequest(DocumentParams(params)))
-        case "workspace/symbol": return try workspaceSymbols(id: id, params)
+        case "workspace/symbol": return workspaceSymbols(id: id, WorkspaceSymbolParams(params))
         case "textDocument/diagnostic": return .now(try documentDiagnosticRequest(DocumentDiagnosticParams(params)))
         case "textDocument/documentLink": return .now(try documentLinkRequest(DocumentParams(params)))
         case "textDocument/hover": return .now(try hoverRequest(DocumentPositionParams(params)))
         case "textDocument/documentColor": return .now(try documentColorRequest(DocumentParams(params)))
         case "textDocument/colorPresentation": return .now(try colorPresentationRequest(ColorPresentationParams(params)))
         case "textDocument/codeAction": return .now(try codeActionRequest(DocumentRangeParams(params)))
-        case "workspace/executeCommand": return .now(try executeCommandRequest(params))
+        case "workspace/executeCommand": return .now(try executeCommandRequest(ExecuteCommandParams(params)))
         case "textDocument/documentSymbol": return .now(try documentSymbolRequest(DocumentParams(params)))
         default: throw ResponseError.methodNotFound(method)
         }
@@ -178,7 +178,7 @@ public final class Server {
         case "textDocument/didSave": try didSave(DocumentParams(params))
         case "workspace/didChangeConfiguration": didChangeConfiguration(params)
         case "workspace/didChangeWatchedFiles": try didChangeWatchedFiles(params)
-        case "workspace/didChangeWorkspaceFolders": didChangeWorkspaceFolders(params)
+        case "workspace/didChangeWorkspaceFolders": didChangeWorkspaceFolders(WorkspaceFoldersChangeParams(params))
         case "$/cancelRequest": cancelRequest(params)
         case "$/setTrace": logsDebugLines = params.value(at: "value")?.stringValue == "verbose"
         default: break

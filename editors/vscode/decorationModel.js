@@ -18,7 +18,7 @@
 // Nothing outside the replaced lines is parsed, converted or rebuilt.
 'use strict';
 
-const { renderOptions, styleKey, lineMarkKinds, lineMarkOptions, utf16Column } = require('./decorations');
+const { renderOptions, styleKey, lineMarkKinds, lineMarkOptions, utf16Span } = require('./decorations');
 
 function isIndex(value) {
   return Number.isInteger(value) && value >= 0;
@@ -254,15 +254,9 @@ class DocumentDecorations {
       if (line < low || line >= high) continue;
       const slot = table.ranges[styleIndex];
       if (slot < 0) continue;
-      let startCharacter = start;
-      let endCharacter = end;
-      if (encoding !== 'utf-16' && lineText) {
-        const text = lineText(line);
-        if (typeof text !== 'string') continue;
-        startCharacter = utf16Column(text, start, encoding);
-        endCharacter = utf16Column(text, end, encoding);
-      }
-      if (endCharacter <= startCharacter) continue;
+      const span = utf16Span(line, start, end, encoding, lineText);
+      if (!span) continue;
+      const { startCharacter, endCharacter } = span;
       const entries = bucket(slot);
       entries.lines.push(line);
       entries.starts.push(startCharacter);

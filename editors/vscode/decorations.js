@@ -232,6 +232,23 @@ function isIndex(value) {
 }
 
 /**
+ * The columns of a single-line range as VS Code counts them (UTF-16 units), or null when the
+ * range cannot be drawn: its line's text is unknown, or it is empty once converted. `lineText`
+ * gives a line's text (needed for `utf-8` and `utf-32` columns).
+ */
+function utf16Span(line, start, end, encoding, lineText) {
+  let startCharacter = start;
+  let endCharacter = end;
+  if (encoding !== 'utf-16' && lineText) {
+    const text = lineText(line);
+    if (typeof text !== 'string') return null;
+    startCharacter = utf16Column(text, start, encoding);
+    endCharacter = utf16Column(text, end, encoding);
+  }
+  return endCharacter > startCharacter ? { startCharacter, endCharacter } : null;
+}
+
+/**
  * Converts a column in `encoding` units to UTF-16 code units (VS Code's columns) within
  * `lineText`, clamped to the line. `utf-16` columns are returned as they are.
  */
@@ -270,16 +287,9 @@ function planDecorations(payload, lineText) {
   for (let offset = 0; offset + 3 < ranges.length; offset += 4) {
     const [line, start, end, styleIndex] = ranges.slice(offset, offset + 4);
     if (!isIndex(line) || !isIndex(start) || !isIndex(end) || !isIndex(styleIndex) || styleIndex >= plan.length) continue;
-    let startCharacter = start;
-    let endCharacter = end;
-    if (encoding !== 'utf-16' && lineText) {
-      const text = lineText(line);
-      if (typeof text !== 'string') continue;
-      startCharacter = utf16Column(text, start, encoding);
-      endCharacter = utf16Column(text, end, encoding);
-    }
-    if (endCharacter <= startCharacter) continue;
-    plan[styleIndex].ranges.push({ line, startCharacter, endCharacter });
+    const span = utf16Span(line, start, end, encoding, lineText);
+    if (!span) continue;
+    plan[styleIndex].ranges.push({ line, ...span });
   }
   return plan.concat(lineEntries);
 }
@@ -319,6 +329,6 @@ function isStale(payload, version) {
 }
 
 module.exports = {
-  isColor, parseColor, contrast, composite, themes, renderOptions, styleKey, utf16Column, planDecorations, isStale,
+  isColor, parseColor, contrast, composite, themes, renderOptions, styleKey, utf16Column, utf16Span, planDecorations, isStale,
   lineMarkKinds, gutterSvg, gutterIconUri, lineMarkOptions,
 };

@@ -131,6 +131,15 @@ public enum FileSystemPath {
 
 /// Lists the files of a tree, respecting ignore files.
 public enum WorkspaceWalker {
+    /// The name of a directory entry, read through the entry up to its NUL: the C library sizes each
+    /// entry to its name (`d_reclen`), so copying the whole 256-byte `d_name` field would read past
+    /// a short entry's end.
+    static func name(of entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+        guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return [] }
+        let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+        return Array(UnsafeRawBufferPointer(start: start, count: strlen(start)))
+    }
+
     /// What to skip.
     public struct Options: Sendable, Hashable {
         /// Whether `.gitignore` and `.ignore` files are obeyed (default true).
@@ -234,7 +243,7 @@ public enum WorkspaceWalker {
                 }
                 break
             }
-            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            let bytes = Self.name(of: entry)
             let valid = FileSystemPath.validText(bytes)
             let name = valid ?? FileSystemPath.displayed(bytes)
             if name == ".gitignore" || name == ".ignore" { ignoreFilesPresent.insert(name) }

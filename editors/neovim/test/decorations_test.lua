@@ -80,13 +80,8 @@ local function check_group(group, expected)
   end
 end
 
-local binary = os.getenv("HIGHLIGHT_LS")
-if binary == nil or binary == "" then
-  binary = "highlight-ls"
-end
-if vim.fn.executable(binary) ~= 1 then
-  say("FAIL: highlight-ls binary not executable: " .. binary .. " (set HIGHLIGHT_LS)")
-  T.failures = T.failures + 1
+local binary = T.server_binary()
+if not binary then
   finish()
   return
 end

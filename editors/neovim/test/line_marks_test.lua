@@ -14,13 +14,8 @@ local T = dofile("editors/neovim/test/support.lua")
 local say, check, write_file = T.say, T.check, T.write_file
 local timeout_ms = tonumber(os.getenv("HIGHLIGHT_LS_TEST_TIMEOUT_MS") or "") or 15000
 
-local binary = os.getenv("HIGHLIGHT_LS")
-if binary == nil or binary == "" then
-  binary = "highlight-ls"
-end
-if vim.fn.executable(binary) ~= 1 then
-  say("FAIL: highlight-ls binary not executable: " .. binary .. " (set HIGHLIGHT_LS)")
-  T.failures = T.failures + 1
+local binary = T.server_binary()
+if not binary then
   T.finish("neovim line marks", false)
   return
 end

@@ -26,6 +26,21 @@ function M.check(condition, message)
   return condition
 end
 
+--- The server binary from $HIGHLIGHT_LS (default: `highlight-ls` on PATH), or nil, with a
+--- failure recorded, when it is not executable.
+function M.server_binary()
+  local binary = os.getenv("HIGHLIGHT_LS")
+  if binary == nil or binary == "" then
+    binary = "highlight-ls"
+  end
+  if vim.fn.executable(binary) ~= 1 then
+    M.say("FAIL: highlight-ls binary not executable: " .. binary .. " (set HIGHLIGHT_LS)")
+    M.failures = M.failures + 1
+    return nil
+  end
+  return binary
+end
+
 function M.write_file(path, text)
   local file = assert(io.open(path, "wb"))
   file:write(text)

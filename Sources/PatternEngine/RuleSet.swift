@@ -20,24 +20,24 @@
 // another stream's overlapping match, the next question, "the regex's first
 // match at or after that match's end", would re-read the rest of the lost
 // candidate (words `ab` against `b[a-z]*c` on `abab…abc` ask it at every
-// `ab`: quadratic in the line). Instead the stream marks, in one backward pass
-// (LazyDFA's `markMatchStarts`), every position where one of its matches
+// `ab`: quadratic in the line). Instead the stream records, in one backward pass
+// (LazyDFA's `recordMatchStarts`), every position where one of its matches
 // starts, up to where those matches must end: the next line break the regex
 // cannot cross (the k+1st for a regex that spans at most k), or its maximum
 // length. From then on the stream's candidate is only a *start* read off the
-// marks; its end is searched only when that start can still win (it is at or
+// recorded starts; its end is searched only when that start can still win (it is at or
 // before every other candidate's start), and a candidate that is then chosen
 // or beaten on length costs what the winner covers. So each byte is read a
 // bounded number of times per stream:
 //
 //     words ab, regex b[a-z]*c     a b a b a b … a b c
 //     literal candidates           [ab][ab][ab] … [ab]
-//     regex starts (marks)           ^   ^   ^  …   ^     ends never searched:
+//     regex starts (recorded)        ^   ^   ^  …   ^     ends never searched:
 //                                                         each start is beaten by an earlier `ab`
 //
-// What remains: a regex whose matches can span any number of lines marks up
+// What remains: a regex whose matches can span any number of lines records up
 // to the end of the text, once per scan; a DFA cache that thrashes while
-// marking leaves that stretch to ordinary searches (the old O(n · L)); and a
+// recording leaves that stretch to ordinary searches (the old O(n · L)); and a
 // candidate rejected by `accept` costs its length.
 //
 // A regex stream's candidate is the regex's own leftmost-first match (RE2's
@@ -307,8 +307,8 @@ public struct RuleSet: Sendable {
                 }
                 if let start, start >= position { continue }
                 if start != nil {
-                    // The candidate lost to an overlapping match: mark the stream's starts rather than re-read it.
-                    cursors[index].markStartsIfNeeded(in: windows[index], from: position, startLimit: upper)
+                    // The candidate lost to an overlapping match: record the stream's starts rather than re-read it.
+                    cursors[index].recordStartsIfNeeded(in: windows[index], from: position, startLimit: upper)
                 }
                 cursors[index].findCandidate(in: windows[index], from: position, startLimit: upper, accept: accept)
             }
@@ -316,7 +316,7 @@ public struct RuleSet: Sendable {
             var best = literalCandidate
             var bestStream: Int?
             for index in cursors.indices {
-                // A start from the marks competes by its start alone until it could win; then its end is searched.
+                // A recorded start competes by its start alone until it could win; then its end is searched.
                 while case .some(.start(let start)) = cursors[index].candidate,
                       best.map({ start <= $0.utf8Range.lowerBound }) ?? true {
                     cursors[index].resolveCandidate(in: windows[index], start: start, startLimit: upper, accept: accept)
@@ -359,14 +359,14 @@ public struct RuleSet: Sendable {
         return text
     }
 
-    /// Where a regex stream stands in a scan: its next candidate, and the starts it has marked.
+    /// Where a regex stream stands in a scan: its next candidate, and the starts it has recorded.
     struct RegexCursor {
         let stream: RegexStream
         /// The regex's search buffers, checked out for the scan.
         let scan: SearchScratch
 
         enum Candidate {
-            /// A match that starts at this offset (from the marks); its end is not searched yet.
+            /// A match that starts at this offset (recorded); its end is not searched yet.
             case start(Int)
             /// A whole, accepted match.
             case match(Match)
@@ -376,26 +376,26 @@ public struct RuleSet: Sendable {
 
         /// nil before the first search and after the candidate was chosen.
         var candidate: Candidate?
-        var marks = RegexStartMarks()
-        /// Below this offset marking gave up (the DFA cache thrashed); ordinary searches serve it.
-        var unmarkableBelow = 0
+        var starts = RegexStartSet()
+        /// Below this offset recording gave up (the DFA cache thrashed); ordinary searches serve it.
+        var unrecordableBelow = 0
     }
 
-    /// The starts of a regex's matches in `lowerBound..<markedEnd`, one bit per byte offset.
-    struct RegexStartMarks {
+    /// The starts of a regex's matches in `lowerBound..<recordedEnd`, one bit per byte offset.
+    struct RegexStartSet {
         var lowerBound = 0
-        var markedEnd = 0
+        var recordedEnd = 0
         var bits: [UInt64] = []
 
-        /// Whether the marks say where the next start at or after `utf8Offset` is (or that none is before `markedEnd`).
+        /// Whether the recorded starts say where the next start at or after `utf8Offset` is (or that none is before `recordedEnd`).
         func covers(_ utf8Offset: Int) -> Bool {
-            utf8Offset >= lowerBound && utf8Offset < markedEnd
+            utf8Offset >= lowerBound && utf8Offset < recordedEnd
         }
 
-        /// The first marked start in `utf8Offset..<markedEnd`, or nil; `utf8Offset` must be covered.
+        /// The first recorded start in `utf8Offset..<recordedEnd`, or nil; `utf8Offset` must be covered.
         func firstStart(atOrAfter utf8Offset: Int) -> Int? {
             var bit = utf8Offset - lowerBound
-            let limit = markedEnd - lowerBound
+            let limit = recordedEnd - lowerBound
             while bit < limit {
                 let word = bits[bit >> 6] >> UInt64(bit & 63)
                 if word != 0 {
@@ -439,47 +439,47 @@ public struct RuleSet: Sendable {
 }
 
 extension RuleSet.RegexCursor {
-    /// Marks the stream's match starts from `utf8Offset` on, unless marks already cover it or marking gave up there.
+    /// Records the stream's match starts from `utf8Offset` on, unless they are recorded already or recording gave up there.
     ///
-    /// For a regex that spans at most k line breaks the marks cover the starts up to the next line break, and the
+    /// For a regex that spans at most k line breaks the recorded starts reach up to the next line break, and the
     /// backward pass begins at the k+1st, where every match from those starts has ended (or sooner, at the
     /// longest match length); for one that spans any number, they cover everything up to `startLimit`.
-    mutating func markStartsIfNeeded(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int) {
-        guard !marks.covers(utf8Offset), utf8Offset >= unmarkableBelow, utf8Offset < startLimit else { return }
-        var markedEnd = startLimit
+    mutating func recordStartsIfNeeded(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int) {
+        guard !starts.covers(utf8Offset), utf8Offset >= unrecordableBelow, utf8Offset < startLimit else { return }
+        var recordedEnd = startLimit
         var end = text.count
         if let most = stream.regex.maximumLineTerminatorCount {
             let terminators = RuleSet.lineTerminatorOffsets(in: text, from: utf8Offset, count: most + 1)
-            if let first = terminators.first { markedEnd = min(markedEnd, first + 1) }
+            if let first = terminators.first { recordedEnd = min(recordedEnd, first + 1) }
             if terminators.count > most { end = terminators[most] }
         }
         if let length = stream.regex.maximumMatchUTF8Length {
-            end = min(end, markedEnd - 1 + length)
+            end = min(end, recordedEnd - 1 + length)
         }
         end = min(max(end, utf8Offset), text.count)
-        var bits = marks.bits
-        marks.bits = []
-        if stream.regex.markMatchStarts(in: text, lowerBound: utf8Offset, end: end, marks: &bits, scan: scan) {
-            marks = RuleSet.RegexStartMarks(lowerBound: utf8Offset, markedEnd: markedEnd, bits: bits)
+        var bits = starts.bits
+        starts.bits = []
+        if stream.regex.recordMatchStarts(in: text, lowerBound: utf8Offset, end: end, bits: &bits, scan: scan) {
+            starts = RuleSet.RegexStartSet(lowerBound: utf8Offset, recordedEnd: recordedEnd, bits: bits)
         } else {
-            marks = RuleSet.RegexStartMarks(lowerBound: 0, markedEnd: 0, bits: bits)
-            unmarkableBelow = markedEnd
+            starts = RuleSet.RegexStartSet(lowerBound: 0, recordedEnd: 0, bits: bits)
+            unrecordableBelow = recordedEnd
         }
     }
 
     /// Sets `candidate` to the regex's next acceptable candidate starting in `utf8Offset..<startLimit`: only its start
-    /// where the marks cover it, else a match found by a search.
+    /// where the recorded starts cover it, else a match found by a search.
     mutating func findCandidate(
         in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int, accept: RuleSet.MatchFilter?
     ) {
         var from = utf8Offset
         while from < startLimit {
-            if marks.covers(from) {
-                if let start = marks.firstStart(atOrAfter: from) {
+            if starts.covers(from) {
+                if let start = starts.firstStart(atOrAfter: from) {
                     candidate = start < startLimit ? .start(start) : .exhausted
                     return
                 }
-                from = marks.markedEnd
+                from = starts.recordedEnd
                 continue
             }
             guard let range = stream.regex.firstMatch(in: text, from: from, scan: scan) else { break }
@@ -499,12 +499,12 @@ extension RuleSet.RegexCursor {
         candidate = .exhausted
     }
 
-    /// Sets `candidate` to the match at a marked start, searched for its end; when `accept` rejects it, to the next
+    /// Sets `candidate` to the match at a recorded start, searched for its end; when `accept` rejects it, to the next
     /// candidate.
     mutating func resolveCandidate(
         in text: UnsafeBufferPointer<UInt8>, start: Int, startLimit: Int, accept: RuleSet.MatchFilter?
     ) {
-        // A match starts at `start`, so the search from there finds it at once; trust the search over the marks.
+        // A match starts at `start`, so the search from there finds it at once; trust the search over the recorded starts.
         guard let range = stream.regex.firstMatch(in: text, from: start, scan: scan) else {
             candidate = .exhausted
             return

@@ -139,7 +139,7 @@ import Testing
     }
 }
 
-/// Regex candidates that lose to overlapping matches of other rules, again and again: the rule set's marks of
+/// Regex candidates that lose to overlapping matches of other rules, again and again: the rule set's recorded starts of
 /// where each regex's matches start (one backward pass) must resolve exactly as the brute-force reference.
 @Suite struct LostCandidateTests {
     /// Long regexes that overlap the words and each other: some stay on a line, some cross lines, some are bounded.
@@ -204,8 +204,8 @@ import Testing
         }
     }
 
-    /// The marks of one backward pass are exactly the offsets where a search from that offset finds a match starting there.
-    @Test func marksAreTheStartsOfMatches() throws {
+    /// The starts one backward pass records are exactly the offsets where a search from that offset finds a match starting there.
+    @Test func recordedStartsAreTheStartsOfMatches() throws {
         let baseSeed: UInt64 = 0x4D_41_52_4B
         for iteration in 0..<600 {
             let seed = baseSeed &+ UInt64(iteration)
@@ -215,19 +215,19 @@ import Testing
                 pattern, caseInsensitive: Bool.random(using: &generator), wholeWord: Int.random(in: 0..<4, using: &generator) == 0)
             let text = Self.randomText(&generator)
             let lower = Int.random(in: 0...text.count, using: &generator)
-            var marks: [UInt64] = []
-            let marked = text.withUnsafeBufferPointer { buffer in
+            var bits: [UInt64] = []
+            let recorded = text.withUnsafeBufferPointer { buffer in
                 let scan = regex.beginScan()
                 defer { regex.endScan(scan) }
-                return regex.markMatchStarts(in: buffer, lowerBound: lower, end: buffer.count, marks: &marks, scan: scan)
+                return regex.recordMatchStarts(in: buffer, lowerBound: lower, end: buffer.count, bits: &bits, scan: scan)
             }
-            #expect(marked, "seed \(seed)")
+            #expect(recorded, "seed \(seed)")
             var disagreements: [Int] = []
             for offset in lower..<text.count {
                 let bit = offset - lower
-                let isMarked = marks[bit >> 6] & (1 << UInt64(bit & 63)) != 0
+                let isRecorded = bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0
                 let startsHere = ReferenceRegexMatcher.firstMatch(regex, in: text, from: offset)?.lowerBound == offset
-                if isMarked != startsHere { disagreements.append(offset) }
+                if isRecorded != startsHere { disagreements.append(offset) }
             }
             #expect(disagreements.isEmpty, "seed \(seed): \(pattern) on \(String(decoding: text, as: UTF8.self).debugDescription) from \(lower): offsets \(disagreements)")
             if !disagreements.isEmpty { return }

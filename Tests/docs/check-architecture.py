@@ -6,7 +6,7 @@
 A span in backticks is checked when it looks like code of ours:
   - a path (`Regex/LazyDFA.swift`, `scripts/release.sh`, `BackgroundJobs.swift`): some file
     of the repository ends with it;
-  - a type or a member (`LineIndex`, `RuleSet.RegexCursor`, `markMatchStarts`,
+  - a type or a member (`LineIndex`, `RuleSet.RegexCursor`, `recordMatchStarts`,
     `RuleSet.searchWindow(of:in:startLimit:)`): each dotted part is declared in Sources/ or
     Tests/ (a type, func, var, let, case or init of that name), and a call's argument labels
     are those of a declared func of that name.

@@ -160,24 +160,24 @@ extension CompiledRegex {
         program.checkIn(scratch)
     }
 
-    /// Within a scan: sets bit `q - lowerBound` of `marks` for every start q in `lowerBound...end` of a non-empty
+    /// Within a scan: sets bit `q - lowerBound` of `bits` for every start q in `lowerBound...end` of a non-empty
     /// match that ends at or before `end` (bytes outside are context); false when the DFA gave up.
     ///
-    /// `firstMatch(in:from:scan:)` from a marked start finds the match there, with its end.
+    /// `firstMatch(in:from:scan:)` from a recorded start finds the match there, with its end.
     ///
     /// - Complexity: O(end - lowerBound) in one backward pass.
-    func markMatchStarts(
-        in text: UnsafeBufferPointer<UInt8>, lowerBound: Int, end: Int, marks: inout [UInt64], scan scratch: SearchScratch
+    func recordMatchStarts(
+        in text: UnsafeBufferPointer<UInt8>, lowerBound: Int, end: Int, bits: inout [UInt64], scan scratch: SearchScratch
     ) -> Bool {
         // Searched in place through optional chaining: binding it to a local copied the whole DFA (a retain and a
         // release of each of its tables) per call, and even `== nil` copied it to read its tag.
-        if let marked = scratch.state.everyStartDFA?.markMatchStarts(in: text, end: end, lowerBound: lowerBound, marks: &marks) {
-            return marked
+        if let recorded = scratch.state.everyStartDFA?.recordMatchStarts(in: text, end: end, lowerBound: lowerBound, bits: &bits) {
+            return recorded
         }
         scratch.state.everyStartDFA = LazyDFA(
             nfa: program.reverseNFA, reverse: true, kind: .leftmostLongest, limits: scratch.state.limits,
-            flagsStartLikeStates: false, marksEveryStart: true)
-        return scratch.state.everyStartDFA?.markMatchStarts(in: text, end: end, lowerBound: lowerBound, marks: &marks) ?? false
+            flagsStartLikeStates: false, recordsEveryStart: true)
+        return scratch.state.everyStartDFA?.recordMatchStarts(in: text, end: end, lowerBound: lowerBound, bits: &bits) ?? false
     }
 
     /// `firstMatch(in:from:)` within a scan: the same text as every other search with this scratch since `beginScan`.
@@ -221,7 +221,7 @@ struct SearchState {
     var reverseDFA: LazyDFA
     /// Over the reversed prefix of the inner literal, when the pattern has one.
     var reversePrefixDFA: LazyDFA?
-    /// Over the reverse NFA, marking every match start (`CompiledRegex.markMatchStarts`); built on first use.
+    /// Over the reverse NFA, recording every match start (`CompiledRegex.recordMatchStarts`); built on first use.
     var everyStartDFA: LazyDFA?
     /// The limits both DFAs were built with.
     var limits: DFALimits

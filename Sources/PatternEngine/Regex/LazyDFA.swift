@@ -97,18 +97,18 @@
 // the text. The memo describes one text, so only searches that say so (a rule
 // set's scan, which resets it first) use it.
 //
-// Every start at once (`marksEveryStart`). A rule set whose regex candidate
+// Every start at once (`recordsEveryStart`). A rule set whose regex candidate
 // lost to another rule's overlapping match needs the regex's next start after
 // that match, again and again along a line. One backward pass answers all of
 // those questions: the DFA of the reversed pattern, started at every position
 // (new threads at each step, never cut, all NFA states in one group), is in a
 // match state at q exactly when some non-empty match [q, j) with j no later
 // than where the pass began exists. So one pass from `end` down to `lowerBound`
-// marks every start whose matches all end by `end`:
+// records every start whose matches all end by `end`:
 //
 //     lowerBound                                      end
 //     |<---------------- one pass, every thread ------|
-//     ^ ^   ^ ^                                          marks: where matches start
+//     ^ ^   ^ ^                                          recorded: where matches start
 //
 // The rule set then asks the forward search for a match's end only when that
 // match can still win, so a lost candidate is never read again (RuleSet.swift).
@@ -201,8 +201,8 @@ struct LazyDFA: Sendable {
     /// Whether start-like states are flagged so the search can skip ahead with a prefilter.
     private let flagsStartLikeStates: Bool
     /// Whether every position starts a thread and no match cuts anything (one group): a match state at q
-    /// means some match ends at q, whatever its start (`markMatchStarts`).
-    private let marksEveryStart: Bool
+    /// means some match ends at q, whatever its start (`recordMatchStarts`).
+    private let recordsEveryStart: Bool
 
     private var keys: [DFAStateKey] = []
     private var index: [DFAStateKey: Int32] = [:]
@@ -237,10 +237,10 @@ struct LazyDFA: Sendable {
     private var stack: [Int32] = []
     private var closureStates: [Int32] = []
 
-    /// A DFA over `nfa`, scanning backwards when `reverse`; with `marksEveryStart`, for `markMatchStarts` only.
-    init(nfa: NFA, reverse: Bool, kind: RegexMatchKind, limits: DFALimits, flagsStartLikeStates: Bool, marksEveryStart: Bool = false) {
+    /// A DFA over `nfa`, scanning backwards when `reverse`; with `recordsEveryStart`, for `recordMatchStarts` only.
+    init(nfa: NFA, reverse: Bool, kind: RegexMatchKind, limits: DFALimits, flagsStartLikeStates: Bool, recordsEveryStart: Bool = false) {
         self.nfa = nfa
-        self.marksEveryStart = marksEveryStart
+        self.recordsEveryStart = recordsEveryStart
         self.kind = kind
         self.isReverse = reverse
         self.limits = limits
@@ -546,15 +546,15 @@ struct LazyDFA: Sendable {
         return lastStart >= 0 ? .found(lastStart) : .notFound
     }
 
-    /// Sets bit `q - lowerBound` of `marks` for every q in `lowerBound...end` where a non-empty match of the
-    /// forward pattern starts and ends at or before `end` (a DFA built with `marksEveryStart` over the reverse
-    /// NFA); bytes outside are context for assertions. Returns false when the cache thrashed (marks unusable).
+    /// Sets bit `q - lowerBound` of `bits` for every q in `lowerBound...end` where a non-empty match of the
+    /// forward pattern starts and ends at or before `end` (a DFA built with `recordsEveryStart` over the reverse
+    /// NFA); bytes outside are context for assertions. Returns false when the cache thrashed (the bits unusable).
     ///
     /// - Complexity: O(end - lowerBound), amortised over cache misses.
-    mutating func markMatchStarts(in text: UnsafeBufferPointer<UInt8>, end: Int, lowerBound: Int, marks: inout [UInt64]) -> Bool {
-        marks.removeAll(keepingCapacity: true)
-        guard marksEveryStart, isReverse, lowerBound >= 0, lowerBound <= end, end <= text.count else { return false }
-        marks.append(contentsOf: repeatElement(0, count: (end - lowerBound) / 64 + 1))
+    mutating func recordMatchStarts(in text: UnsafeBufferPointer<UInt8>, end: Int, lowerBound: Int, bits: inout [UInt64]) -> Bool {
+        bits.removeAll(keepingCapacity: true)
+        guard recordsEveryStart, isReverse, lowerBound >= 0, lowerBound <= end, end <= text.count else { return false }
+        bits.append(contentsOf: repeatElement(0, count: (end - lowerBound) / 64 + 1))
         clearsThisSearch = 0
         guard var row = startRow(behind: SideClass.after(end, in: text), startsNewThreads: true),
               let base = text.baseAddress else { return text.isEmpty }
@@ -569,13 +569,13 @@ struct LazyDFA: Sendable {
             if entry & EntryFlag.match != 0 {
                 // The closure at `position` (both sides known now) holds a match: one starts here.
                 let bit = position - lowerBound
-                marks[bit >> 6] |= 1 << UInt64(bit & 63)
+                bits[bit >> 6] |= 1 << UInt64(bit & 63)
             }
             row = entry & ~EntryFlag.mask
             position -= 1
         }
         if matchesAtEnd(row: row, ahead: SideClass.before(lowerBound, in: text)) {
-            marks[0] |= 1
+            bits[0] |= 1
         }
         return true
     }
@@ -803,7 +803,7 @@ struct LazyDFA: Sendable {
             kernel.removeLast()
         }
         let key = DFAStateKey(
-            kernel: kernel, behind: aheadClass, startsNewThreads: source.startsNewThreads && (marksEveryStart || !closure.matched),
+            kernel: kernel, behind: aheadClass, startsNewThreads: source.startsNewThreads && (recordsEveryStart || !closure.matched),
             matchedBeforeLastByte: closure.matched)
         let clearsBefore = totalClears
         guard let entry = intern(key) else { return nil }
@@ -849,7 +849,7 @@ struct LazyDFA: Sendable {
     {
         newGeneration()
         closureStates.removeAll(keepingCapacity: true)
-        if marksEveryStart {
+        if recordsEveryStart {
             // One group, nothing cut, a new start at every position: a match anywhere counts.
             var matched = false
             for state in kernel where state >= 0 {

@@ -470,7 +470,7 @@ struct LayerReader {
             enabled: enabled)
         definition.origin = ruleOrigin
         definition.patternOrigin = patternOrigin
-        definition.compiledRegex = compiledRegex.map(RuleDefinition.Precompiled.init)
+        definition.compiledRegex = compiledRegex
         definition.styleOrigin = styleOrigin
         definition.groupStyles = details.groupStyles
         definition.severity = details.severity

@@ -215,7 +215,7 @@ struct RuleDetailsResolver {
             var regex: CompiledRegex?
             if usesGroups, case .regex(let pattern)? = definition.pattern {
                 // The parser's regex when there is one; a definition made in code is compiled here.
-                regex = definition.compiledRegex?.regex ?? (try? CompiledRegex(pattern, caseInsensitive: !definition.caseSensitive))
+                regex = definition.compiledRegex ?? (try? CompiledRegex(pattern, caseInsensitive: !definition.caseSensitive))
                 captureNames = regex?.captureNames ?? [nil]
             }
             func template(_ text: String?, key: String) -> MatchTemplate? {

@@ -137,7 +137,7 @@ public struct HighlightConfiguration: Sendable {
         // The engine keeps rule indices stable and leaves out only what failed to compile (a rule,
         // or one word of a rule), so the problems are reported and `rules` stays aligned with `styles`.
         let rules = definitions.compactMap(\.rule)
-        let ruleSet = RuleSet(rules: rules, compiled: definitions.map { $0.compiledRegex?.regex })
+        let ruleSet = RuleSet(rules: rules, compiled: definitions.map { $0.compiledRegex })
         for error in ruleSet.errors where definitions.indices.contains(error.ruleIndex) {
             let definition = definitions[error.ruleIndex]
             let origin = definition.patternOrigin ?? definition.origin ?? ConfigOrigin(source: "configuration")

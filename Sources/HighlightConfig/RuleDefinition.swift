@@ -45,17 +45,9 @@ public struct RuleDefinition: Sendable, Hashable {
     /// Where the rule's `style` value was written.
     var styleOrigin: ConfigOrigin?
     /// The rule's regex as the parser compiled it (with the rule's case and whole-word options),
-    /// so that a configuration built from it does not compile it again.
-    var compiledRegex: Precompiled?
-
-    /// A regex compiled from the definition's own pattern and options: it follows from them, so
-    /// it takes no part in equality or hashing.
-    struct Precompiled: Sendable, Hashable {
-        let regex: CompiledRegex
-
-        static func == (lhs: Precompiled, rhs: Precompiled) -> Bool { true }
-        func hash(into hasher: inout Hasher) {}
-    }
+    /// so that a configuration built from it does not compile it again. It follows from the
+    /// pattern and options, so it takes no part in equality or hashing (see `==` below).
+    var compiledRegex: CompiledRegex?
 
     /// A rule definition from its parts.
     public init(

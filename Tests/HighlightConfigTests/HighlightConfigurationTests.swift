@@ -219,7 +219,7 @@ import Testing
         let text = #"{ "rules": [ { "name": "ticket", "regex": "\\b[A-Z]{2,}-[0-9]+\\b", "wholeWord": true, "caseSensitive": false } ] }"#
         let (layer, diagnostics) = ConfigLayer.parse(fileContents: Array(text.utf8), source: ".highlights.json")
         #expect(diagnostics.isEmpty)
-        let parsed = try #require(layer?.rules.first?.compiledRegex?.regex)
+        let parsed = try #require(layer?.rules.first?.compiledRegex)
         #expect(parsed.wholeWord && parsed.caseInsensitive)
         let configuration = HighlightConfiguration(layers: [try #require(layer)])
         let searched = try #require(configuration.ruleSet.regexStreams.first { $0.ruleIndex == 0 }?.regex)

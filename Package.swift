@@ -48,8 +48,8 @@ let package = Package(
         .testTarget(name: "LanguageSyntaxTests", dependencies: ["LanguageSyntax", "Seeded"], swiftSettings: strict),
 
         // MARK: JSONValue — a JSON value, a parser (with comments and locations) and a fast writer.
-        .target(name: "JSONValue", dependencies: ["UTF8Decoding"], swiftSettings: strict),
-        .testTarget(name: "JSONValueTests", dependencies: ["JSONValue", "Seeded"], swiftSettings: strict),
+        .target(name: "JSONValue", dependencies: ["UTF8Decoding", "TextIndex"], swiftSettings: strict),
+        .testTarget(name: "JSONValueTests", dependencies: ["JSONValue", "TextIndex", "Seeded"], swiftSettings: strict),
 
         // MARK: HighlightConfig — .highlights.json schema, layers, styles, built-in rules, errors with line/column,
         // which rules apply to a file, and the one path from a text to its matches.

@@ -62,8 +62,6 @@ struct LayerReader {
     let bytes: [UInt8]
     /// Where each value is in the file; `nil` without a file.
     let sourceMap: JSONSourceMap?
-    /// Lines and columns of the file's offsets.
-    private let lineLocator: LineLocator
     /// The problems found so far, in the order found.
     private(set) var diagnostics: [ConfigDiagnostic] = []
     /// The compile budget of this source's regexes: one per rule, and one for the whole file.
@@ -74,7 +72,6 @@ struct LayerReader {
         self.source = source
         self.bytes = bytes
         self.sourceMap = sourceMap
-        self.lineLocator = LineLocator(bytes)
     }
 
     /// The diagnostics in file order (those without a position last, in the order found).
@@ -87,8 +84,8 @@ struct LayerReader {
     // MARK: Locations
 
     func origin(atUTF8Offset utf8Offset: Int?) -> ConfigOrigin {
-        guard sourceMap != nil, let utf8Offset else { return ConfigOrigin(source: source) }
-        let location = lineLocator.textLocation(ofUTF8Offset: utf8Offset)
+        guard let sourceMap, let utf8Offset else { return ConfigOrigin(source: source) }
+        let location = sourceMap.textLocation(ofUTF8Offset: utf8Offset)
         return ConfigOrigin(source: source, line: location.line, column: location.column, utf8Offset: utf8Offset)
     }
 

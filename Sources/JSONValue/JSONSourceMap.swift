@@ -1,3 +1,5 @@
+import TextIndex
+
 /// One step of a path into a JSON value: an object member or an array element.
 public enum JSONPathComponent: Hashable, Sendable, CustomStringConvertible {
     /// The member with this key of an object.
@@ -34,12 +36,15 @@ public struct JSONSourceMap: Sendable {
 
     /// All nodes; the root value is node 0.
     let nodes: [Node]
-    /// The parsed text, kept to turn offsets into lines and columns.
+    /// The parsed text.
     public let utf8: [UInt8]
+    /// The parsed text's lines, to turn offsets into lines and columns.
+    private let lines: LineIndex
 
     init(nodes: [Node], utf8: [UInt8]) {
         self.nodes = nodes
         self.utf8 = utf8
+        self.lines = LineIndex(utf8: utf8)
     }
 
     /// The UTF-8 offset of the first byte of the value at `path`, or `nil` if there is no such value.
@@ -59,9 +64,9 @@ public struct JSONSourceMap: Sendable {
 
     /// The one-based line and column of `utf8Offset` in the parsed text.
     ///
-    /// - Complexity: O(*n*) where *n* is `utf8Offset`.
-    func textLocation(ofUTF8Offset utf8Offset: Int) -> TextLocation {
-        TextLocation(utf8Offset: utf8Offset, in: utf8)
+    /// - Complexity: O(log *n*) in the length of the text.
+    public func textLocation(ofUTF8Offset utf8Offset: Int) -> TextLocation {
+        lines.textLocation(ofUTF8Offset: utf8Offset)
     }
 
     /// The one-based line and column of the value at `path`, or `nil` if there is no such value.

@@ -1,3 +1,5 @@
+import TextIndex
+
 /// A JSON text that could not be parsed, with the place where the parser gave up.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, as a lower-case phrase without a location ("expected ':' after an object key").

@@ -58,31 +58,6 @@ import Testing
         #expect(RuleName.isValid(name) == valid)
     }
 
-    @Test func lineLocatorAgreesWithTextLocation() {
-        let text = Array("ab\ncé\r\nd\re€\n\n😀x\r".utf8) + [0x80, 0x41]
-        let locator = LineLocator(text)
-        for offset in -1...(text.count + 1) {
-            #expect(locator.textLocation(ofUTF8Offset: offset) == TextLocation(utf8Offset: offset, in: text), "offset \(offset)")
-        }
-    }
-
-    /// A long one-line text (a minified configuration) across many blocks of the column table, with
-    /// multi-byte scalars, stray continuation bytes and line ends of every kind.
-    @Test func lineLocatorAgreesOnLongLines() {
-        let pieces: [[UInt8]] = [Array("a".utf8), Array("é".utf8), Array("😀".utf8), Array("€".utf8), [0x80], Array("\r\n".utf8), Array("\r".utf8), Array("\n".utf8)]
-        var text: [UInt8] = []
-        var state: UInt64 = 0x5EED
-        for index in 0..<3000 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            let choice = Int(state >> 33) % (index % 700 < 690 ? 4 : pieces.count)
-            text += pieces[choice]
-        }
-        let locator = LineLocator(text)
-        for offset in 0...text.count {
-            #expect(locator.textLocation(ofUTF8Offset: offset) == TextLocation(utf8Offset: offset, in: text), "offset \(offset)")
-        }
-    }
-
     @Test func diagnosticDescriptions() {
         #expect(ConfigDiagnostic(severity: .error, message: "m", source: "f", line: 3, column: 14).description == "f:3:14: m")
         #expect(ConfigDiagnostic(severity: .error, message: "m", source: "f", line: 3).description == "f:3: m")

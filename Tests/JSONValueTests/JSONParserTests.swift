@@ -1,6 +1,7 @@
 import Testing
 
 @testable import JSONValue
+import TextIndex
 
 /// Parses `text` and expects `expected`.
 func checkParses(

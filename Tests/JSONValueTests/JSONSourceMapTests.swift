@@ -1,6 +1,7 @@
 import Testing
 
 @testable import JSONValue
+import TextIndex
 
 /// Expects the value at `path` in the source map of `text` to start at `value`, and its key at `key`.
 private func checkLocation(

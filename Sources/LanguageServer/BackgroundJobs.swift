@@ -35,18 +35,54 @@ import Synchronization
 
 /// What a running job can see of the world: whether it was cancelled, and a way to send progress.
 final class JobContext: Sendable {
-    private let cancelled = Atomic<Bool>(false)
-    /// Sends a message to the client from the job's thread (progress notifications only).
-    let send: @Sendable (Message) -> Void
+    private struct Output {
+        let send: @Sendable (Message) -> Void
+        /// Set once the loop answers the job's request: LSP ends partial results with the response.
+        var answered = false
+        /// Work-done progress tokens begun and not yet ended, which the answer ends.
+        var begun: [JSON] = []
+    }
 
+    private let cancelled = Atomic<Bool>(false)
+    private let output: Mutex<Output>
+
+    /// A context whose progress goes to `send`, from the job's thread.
     init(send: @escaping @Sendable (Message) -> Void) {
-        self.send = send
+        output = Mutex(Output(send: send))
     }
 
     /// Whether the job should stop: its answer is no longer wanted.
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// Sends `$/progress` for `token` (work done, or a partial result), unless the request is
+    /// already answered. The check and the send are one step under the lock, so no progress can
+    /// follow the answer (`answer()`).
+    func sendProgress(token: JSON, value: JSON) {
+        output.withLock { output in
+            guard !output.answered else { return }
+            switch value["kind"]?.stringValue {
+            case "begin": output.begun.append(token)
+            case "end": output.begun.removeAll { $0 == token }
+            default: break
+            }
+            output.send(.notification(method: "$/progress", params: ["token": token, "value": value]))
+        }
+    }
+
+    /// Called by the loop just before it sends the answer: later progress is dropped, and work-done
+    /// progress still open is ended first, so the client's indicator does not spin on.
+    func answer() {
+        output.withLock { output in
+            guard !output.answered else { return }
+            output.answered = true
+            for token in output.begun {
+                output.send(.notification(method: "$/progress", params: ["token": token, "value": ["kind": "end"]]))
+            }
+            output.begun = []
+        }
+    }
 }
 
 /// What a job hands back to the loop: one case per kind of job, each with what applying it needs.
@@ -99,7 +135,8 @@ extension Server {
 
     /// Applies the result of a job the runner finished; a cancelled job's result is dropped.
     func finishJob(_ id: Int, result: JobResult) {
-        guard jobs.removeValue(forKey: id) != nil else { return }
+        guard let job = jobs.removeValue(forKey: id) else { return }
+        job.context.answer()
         apply(result.outcome)
     }
 
@@ -118,15 +155,15 @@ extension Server {
             guard let requestID = job.requestID, matching(job) else { continue }
             jobs[id] = nil
             job.context.cancel()
+            job.context.answer()
             send(.response(id: requestID, result: .failure(error)))
         }
     }
 
     /// `$/cancelRequest`: a job answering that request stops, or a request waiting for its
     /// document to open is taken back; either way it is answered RequestCancelled.
-    func cancelRequest(_ params: JSON?) {
-        guard let id = params?["id"] else { return }
-        let requestID = RequestID(id)
+    func cancelRequest(_ params: CancelParams) {
+        guard let requestID = params.id else { return }
         cancelJobs(answering: .requestCancelled) { $0.requestID == requestID }
         for uri in Array(documentsOpening.keys) {
             guard let waiting = documentsOpening[uri],

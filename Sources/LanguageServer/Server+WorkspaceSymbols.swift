@@ -146,7 +146,7 @@ struct WorkspaceSymbolSearch: Sendable {
         var token = clientProgressToken
         if token == nil, toScan.count > Server.progressFileThreshold, let readyProgressToken { token = .string(readyProgressToken) }
         let progress = { (value: JSON) in
-            if let token { context.send(.notification(method: "$/progress", params: ["token": token, "value": value])) }
+            if let token { context.sendProgress(token: token, value: value) }
         }
         // Partial results: first what is known without reading (open documents, files scanned
         // before), then each folder's files as they are scanned.
@@ -160,7 +160,7 @@ struct WorkspaceSymbolSearch: Sendable {
             partialSent += batch.count
             partialTotal += total
             if !batch.isEmpty {
-                context.send(.notification(method: "$/progress", params: ["token": partialResultToken, "value": .array(batch)]))
+                context.sendProgress(token: partialResultToken, value: .array(batch))
             }
         }
         if partialResultToken != nil {

@@ -175,3 +175,43 @@ struct WorkspaceFoldersChangeParams {
         added = (params.value(at: "event.added")?.arrayValue ?? []).compactMap { $0["uri"]?.stringValue }
     }
 }
+
+/// `workspace/didChangeConfiguration`.
+struct DidChangeConfigurationParams {
+    /// The `highlight` section of the pushed settings; nil when the client pushed none (it is
+    /// then asked with `workspace/configuration`).
+    var highlightSettings: JSON?
+
+    init(_ params: JSON?) {
+        let settings = params.value(at: "settings.highlight")
+        highlightSettings = settings?.objectValue != nil ? settings : nil
+    }
+}
+
+/// `workspace/didChangeWatchedFiles`: the local paths of the files that changed.
+struct DidChangeWatchedFilesParams {
+    var paths: [String]
+
+    init(_ params: JSON?) throws(ResponseError) {
+        paths = try params.requiredArray("changes").compactMap { $0["uri"]?.stringValue.flatMap(filePath(fromURI:)) }
+    }
+}
+
+/// `$/cancelRequest`: the id of the request to cancel, as the client sent it.
+struct CancelParams {
+    var id: RequestID?
+
+    init(_ params: JSON?) {
+        id = params.value(at: "id").map(RequestID.init)
+    }
+}
+
+/// `$/setTrace`.
+struct SetTraceParams {
+    /// `verbose`: debug lines are logged.
+    var verbose: Bool
+
+    init(_ params: JSON?) {
+        verbose = params.value(at: "value")?.stringValue == "verbose"
+    }
+}

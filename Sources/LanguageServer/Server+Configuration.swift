@@ -331,8 +331,8 @@ extension Server {
         }
     }
 
-    func didChangeConfiguration(_ params: JSON?) {
-        if let settings = params.value(at: "settings.highlight"), settings.objectValue != nil {
+    func didChangeConfiguration(_ params: DidChangeConfigurationParams) {
+        if let settings = params.highlightSettings {
             applySettings(settings)
         } else {
             requestSettings()
@@ -355,11 +355,8 @@ extension Server {
 
     /// Notes each `.highlights.json` the event names for the next reload (BackgroundJobs.swift);
     /// nothing is read here.
-    func didChangeWatchedFiles(_ params: JSON?) throws(ResponseError) {
-        for change in try params.requiredArray("changes") {
-            guard let uri = change["uri"]?.stringValue, let path = filePath(fromURI: uri) else { continue }
-            noteConfigurationFileChanged(path: path)
-        }
+    func didChangeWatchedFiles(_ params: DidChangeWatchedFilesParams) {
+        for path in params.paths { noteConfigurationFileChanged(path: path) }
     }
 
     /// After an open `.highlights.json` was opened, edited or closed: its layer follows the buffer

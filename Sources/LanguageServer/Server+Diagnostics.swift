@@ -29,9 +29,9 @@ extension Server {
             let items = diagnostics(ofDocument: uri)
             // A document that never had diagnostics is not sent an empty list on every keystroke.
             if items.isEmpty, !documentsWithPublishedDiagnostics.contains(uri) { continue }
-            sendNotification("textDocument/publishDiagnostics", params: [
-                "uri": .string(uri), "version": .integer(document.version), "diagnostics": .array(items),
-            ])
+            var params: [String: JSON] = ["uri": .string(uri), "diagnostics": .array(items)]
+            if client.diagnosticVersion { params["version"] = .integer(document.version) }
+            sendNotification("textDocument/publishDiagnostics", params: .object(params))
             if items.isEmpty {
                 documentsWithPublishedDiagnostics.remove(uri)
             } else {
@@ -88,7 +88,9 @@ extension Server {
                     "code": .string(ruleName),
                     "message": .string(filled.message(details.message, ruleName: ruleName)),
                 ]
-                if let link = schemes.filter(filled.link(details.link)) { item["codeDescription"] = ["href": .string(link)] }
+                if client.diagnosticCodeDescription, let link = schemes.filter(filled.link(details.link)) {
+                    item["codeDescription"] = ["href": .string(link)]
+                }
                 items.append(.object(item))
             }
             return items

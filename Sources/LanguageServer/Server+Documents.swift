@@ -125,11 +125,10 @@ extension Server {
         configurationDocumentChanged(uri)
     }
 
-    func didSave(_ params: DocumentParams) throws(ResponseError) {
-        let uri = params.uri
+    func didSave(_ params: DocumentParams) {
         // Saving the config file itself reloads it even where the client watches no files.
-        if let path = filePath(fromURI: uri), path.hasSuffix("/" + ConfigFile.name) {
-            try didChangeWatchedFiles(["changes": [["uri": .string(uri), "type": 2]]])
+        if let path = filePath(fromURI: params.uri), path.hasSuffix("/" + ConfigFile.name) {
+            noteConfigurationFileChanged(path: path)
         }
     }
 

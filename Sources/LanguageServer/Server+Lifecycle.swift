@@ -9,7 +9,11 @@ import JSONRPC
 import JSONValue
 import TextIndex
 
-/// What the client said it supports, reduced to what the server acts on.
+/// What the client said it supports, reduced to what the server acts on: the one view every
+/// encoder consults before it sends an optional field or a message kind.
+///
+/// Each flag is false (the field or message is left out) unless the client announced it, as
+/// LSP asks; `init(_:)` is the only place the `capabilities` object is read.
 struct ClientCapabilities {
     var positionEncodings: [String] = []
     var semanticTokensDynamicRegistration = false
@@ -20,35 +24,47 @@ struct ClientCapabilities {
     var decorationEncoding: PositionEncoding?
     /// The client takes decorations as the lines that changed (`"delta": true`).
     var decorationDeltas = false
-    var showMessage = true
     var workDoneProgress = false
     var diagnosticPull = false
     var diagnosticRefresh = false
+    /// `publishDiagnostics.codeDescriptionSupport`: a diagnostic may carry its rule's link.
+    var diagnosticCodeDescription = false
+    /// `publishDiagnostics.versionSupport`: pushed diagnostics may name the document version.
+    var diagnosticVersion = false
     var hoverMarkdown = false
+    /// `documentLink.tooltipSupport`: a link may carry its rule's message.
+    var documentLinkTooltip = false
     var codeActionLiterals = false
+    /// `workspace.applyEdit`: the server may ask the client to apply an edit.
+    var applyEdit = false
     var workspaceEditDocumentChanges = false
     var workspaceEditCreatesFiles = false
     var hierarchicalDocumentSymbols = false
 
     init() {}
 
-    init(initializeParams params: JSON?) {
-        let capabilities = params.value(at: "capabilities")
-        positionEncodings = capabilities.value(at: "general.positionEncodings")?.arrayValue?.compactMap(\.stringValue) ?? []
-        semanticTokensDynamicRegistration = capabilities.value(at: "textDocument.semanticTokens.dynamicRegistration")?.boolValue ?? false
-        semanticTokensRefresh = capabilities.value(at: "workspace.semanticTokens.refreshSupport")?.boolValue ?? false
-        watchedFilesDynamicRegistration = capabilities.value(at: "workspace.didChangeWatchedFiles.dynamicRegistration")?.boolValue ?? false
-        workspaceConfiguration = capabilities.value(at: "workspace.configuration")?.boolValue ?? false
-        workDoneProgress = capabilities.value(at: "window.workDoneProgress")?.boolValue ?? false
-        diagnosticPull = capabilities.value(at: "textDocument.diagnostic")?.objectValue != nil
-        diagnosticRefresh = capabilities.value(at: "workspace.diagnostics.refreshSupport")?.boolValue ?? false
-        hoverMarkdown = capabilities.value(at: "textDocument.hover.contentFormat")?.arrayValue?.contains("markdown") ?? false
-        codeActionLiterals = capabilities.value(at: "textDocument.codeAction.codeActionLiteralSupport")?.objectValue != nil
-        workspaceEditDocumentChanges = capabilities.value(at: "workspace.workspaceEdit.documentChanges")?.boolValue ?? false
-        workspaceEditCreatesFiles = capabilities.value(at: "workspace.workspaceEdit.resourceOperations")?.arrayValue?.contains("create") ?? false
-        hierarchicalDocumentSymbols = capabilities.value(at: "textDocument.documentSymbol.hierarchicalDocumentSymbolSupport")?.boolValue ?? false
+    init(_ capabilities: JSON?, initializationOptions options: JSON?) {
+        func flag(_ path: String) -> Bool { capabilities.value(at: path)?.boolValue ?? false }
+        func announced(_ path: String) -> Bool { capabilities.value(at: path)?.objectValue != nil }
+        func list(_ path: String) -> [String] { capabilities.value(at: path)?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        positionEncodings = list("general.positionEncodings")
+        semanticTokensDynamicRegistration = flag("textDocument.semanticTokens.dynamicRegistration")
+        semanticTokensRefresh = flag("workspace.semanticTokens.refreshSupport")
+        watchedFilesDynamicRegistration = flag("workspace.didChangeWatchedFiles.dynamicRegistration")
+        workspaceConfiguration = flag("workspace.configuration")
+        workDoneProgress = flag("window.workDoneProgress")
+        diagnosticPull = announced("textDocument.diagnostic")
+        diagnosticRefresh = flag("workspace.diagnostics.refreshSupport")
+        diagnosticCodeDescription = flag("textDocument.publishDiagnostics.codeDescriptionSupport")
+        diagnosticVersion = flag("textDocument.publishDiagnostics.versionSupport")
+        hoverMarkdown = list("textDocument.hover.contentFormat").contains("markdown")
+        documentLinkTooltip = flag("textDocument.documentLink.tooltipSupport")
+        codeActionLiterals = announced("textDocument.codeAction.codeActionLiteralSupport")
+        applyEdit = flag("workspace.applyEdit")
+        workspaceEditDocumentChanges = flag("workspace.workspaceEdit.documentChanges")
+        workspaceEditCreatesFiles = list("workspace.workspaceEdit.resourceOperations").contains("create")
+        hierarchicalDocumentSymbols = flag("textDocument.documentSymbol.hierarchicalDocumentSymbolSupport")
         // Decorations are opt-in, through initializationOptions or an experimental capability.
-        let options = params.value(at: "initializationOptions")
         for source in [options.value(at: "decorations"), capabilities.value(at: "experimental.highlightDecorations")] {
             switch source {
             case .bool(let enabled): decorations = decorations || enabled
@@ -59,6 +75,63 @@ struct ClientCapabilities {
             default: break
             }
         }
+    }
+
+    /// Whether the client takes the server-to-client request `method` with `params`: the one
+    /// check `Server.sendRequest` makes before anything is asked of the client.
+    func takes(request method: String, params: JSON?) -> Bool {
+        switch method {
+        case "workspace/semanticTokens/refresh": return semanticTokensRefresh
+        case "workspace/diagnostic/refresh": return diagnosticPull && diagnosticRefresh
+        case "workspace/configuration": return workspaceConfiguration
+        case "window/workDoneProgress/create": return workDoneProgress
+        case "workspace/applyEdit": return applyEdit
+        case "client/registerCapability", "client/unregisterCapability":
+            // LSP spells the list of `client/unregisterCapability` "unregisterations".
+            let list = params.value(at: "registrations") ?? params.value(at: "unregisterations")
+            let methods = list?.arrayValue?.compactMap { $0["method"]?.stringValue } ?? []
+            return !methods.isEmpty && methods.allSatisfy { method in
+                switch method {
+                case "textDocument/semanticTokens": return semanticTokensDynamicRegistration
+                case "workspace/didChangeWatchedFiles": return watchedFilesDynamicRegistration
+                default: return false
+                }
+            }
+        default: return false
+        }
+    }
+}
+
+/// `initialize`, decoded once: what the client announced and where the workspace is.
+struct InitializeParams {
+    var capabilities: ClientCapabilities
+    /// The client asked for a `verbose` trace: debug lines are logged.
+    var verboseTrace: Bool
+    var workspaceFolders: [WorkspaceFolder]
+    var initializationOptions: JSON?
+
+    init(_ params: JSON?) {
+        initializationOptions = params.value(at: "initializationOptions")
+        capabilities = ClientCapabilities(params.value(at: "capabilities"), initializationOptions: initializationOptions)
+        verboseTrace = params.value(at: "trace")?.stringValue == "verbose"
+        workspaceFolders = Self.folders(from: params)
+    }
+
+    /// `workspaceFolders`, else `rootUri`, else `rootPath`; entries that name no local folder are left out.
+    private static func folders(from params: JSON?) -> [WorkspaceFolder] {
+        if let list = params.value(at: "workspaceFolders")?.arrayValue {
+            return list.compactMap { entry in
+                guard let uri = entry["uri"]?.stringValue, let path = filePath(fromURI: uri) else { return nil }
+                return WorkspaceFolder(uri: uri, path: path)
+            }
+        }
+        if let uri = params.value(at: "rootUri")?.stringValue, let path = filePath(fromURI: uri) {
+            return [WorkspaceFolder(uri: uri, path: path)]
+        }
+        if let path = params.value(at: "rootPath")?.stringValue, !path.isEmpty {
+            return [WorkspaceFolder(uri: URL(fileURLWithPath: path).absoluteString, path: path)]
+        }
+        return []
     }
 }
 
@@ -76,14 +149,14 @@ func filePath(fromURI uri: String) -> String? {
 }
 
 extension Server {
-    func initialize(_ params: JSON?) throws(ResponseError) -> JSON {
+    func initialize(_ params: InitializeParams) throws(ResponseError) -> JSON {
         guard lifecycle == .uninitialized else { throw ResponseError.invalidRequest("initialize may be sent only once") }
-        client = ClientCapabilities(initializeParams: params)
-        logsDebugLines = params.value(at: "trace")?.stringValue == "verbose"
+        client = params.capabilities
+        logsDebugLines = params.verboseTrace
         positionEncoding = Self.chooseEncoding(from: client.positionEncodings)
-        workspaceFolders = Self.folders(from: params)
-        configuration.initializationOptions = parseSettingsLayer(params.value(at: "initializationOptions"), source: "initializationOptions")
-        configuration.initializationOptionsJSON = params.value(at: "initializationOptions")
+        workspaceFolders = params.workspaceFolders
+        configuration.initializationOptions = parseSettingsLayer(params.initializationOptions, source: "initializationOptions")
+        configuration.initializationOptionsJSON = params.initializationOptions
         rebuildConfigurations()
         loadWorkspaceFolderFiles()
         tokenLegend = TokenLegend(ruleNames: configuration.allRuleNames)
@@ -139,22 +212,6 @@ extension Server {
             if let encoding = PositionEncoding(rawValue: name) { return encoding }
         }
         return .utf16
-    }
-
-    static func folders(from params: JSON?) -> [WorkspaceFolder] {
-        if let list = params.value(at: "workspaceFolders")?.arrayValue {
-            return list.compactMap { entry in
-                guard let uri = entry["uri"]?.stringValue, let path = filePath(fromURI: uri) else { return nil }
-                return WorkspaceFolder(uri: uri, path: path)
-            }
-        }
-        if let uri = params.value(at: "rootUri")?.stringValue, let path = filePath(fromURI: uri) {
-            return [WorkspaceFolder(uri: uri, path: path)]
-        }
-        if let path = params.value(at: "rootPath")?.stringValue, !path.isEmpty {
-            return [WorkspaceFolder(uri: URL(fileURLWithPath: path).absoluteString, path: path)]
-        }
-        return []
     }
 
     func didChangeWorkspaceFolders(_ params: WorkspaceFoldersChangeParams) {

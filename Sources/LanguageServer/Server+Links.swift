@@ -25,7 +25,7 @@ extension Server {
                 // A link whose scheme is not allowed is left out, not sent without a target.
                 guard let target = schemes.filter(filled.link(template)) else { continue }
                 var link: [String: JSON] = ["range": lspRange(of: match.utf8Range, in: index), "target": .string(target)]
-                if let message = config.details[match.ruleIndex].message {
+                if client.documentLinkTooltip, let message = config.details[match.ruleIndex].message {
                     link["tooltip"] = .string(filled.message(message, ruleName: config.rules[match.ruleIndex].name))
                 }
                 links.append(.object(link))

@@ -140,7 +140,7 @@ public final class Server {
         default: break
         }
         switch method {
-        case "initialize": return .now(try initialize(params))
+        case "initialize": return .now(try initialize(InitializeParams(params)))
         case "shutdown": return .now(shutdown())
         case "textDocument/semanticTokens/full": return .now(try semanticTokensFull(DocumentParams(params)))
         case "textDocument/semanticTokens/full/delta": return .now(try semanticTokensDelta(SemanticTokensDeltaParams(params)))
@@ -175,12 +175,12 @@ public final class Server {
         case "textDocument/didOpen": didOpen(try DidOpenParams(params))
         case "textDocument/didChange": didChange(try DidChangeParams(params))
         case "textDocument/didClose": didClose(try DocumentParams(params))
-        case "textDocument/didSave": try didSave(DocumentParams(params))
-        case "workspace/didChangeConfiguration": didChangeConfiguration(params)
-        case "workspace/didChangeWatchedFiles": try didChangeWatchedFiles(params)
+        case "textDocument/didSave": didSave(try DocumentParams(params))
+        case "workspace/didChangeConfiguration": didChangeConfiguration(DidChangeConfigurationParams(params))
+        case "workspace/didChangeWatchedFiles": didChangeWatchedFiles(try DidChangeWatchedFilesParams(params))
         case "workspace/didChangeWorkspaceFolders": didChangeWorkspaceFolders(WorkspaceFoldersChangeParams(params))
-        case "$/cancelRequest": cancelRequest(params)
-        case "$/setTrace": logsDebugLines = params.value(at: "value")?.stringValue == "verbose"
+        case "$/cancelRequest": cancelRequest(CancelParams(params))
+        case "$/setTrace": logsDebugLines = SetTraceParams(params).verbose
         default: break
         }
     }
@@ -188,8 +188,15 @@ public final class Server {
     /// How many of its own requests the server keeps awaiting an answer.
     static let maximumPendingOutgoingRequests = 64
 
-    /// Sends a request to the client and calls `completion` with its answer.
+    /// Sends a request to the client and calls `completion` with its answer. A request the client
+    /// did not announce it takes (`ClientCapabilities.takes(request:params:)`) is not sent, and
+    /// `completion` gets MethodNotFound at once.
     func sendRequest(_ method: String, params: JSON?, completion: @escaping (Result<JSON, ResponseError>) -> Void = { _ in }) {
+        guard client.takes(request: method, params: params) else {
+            log(.debug, "\(method) not sent: the client did not announce it")
+            completion(.failure(.methodNotFound(method)))
+            return
+        }
         let id = RequestID(.string("highlight-ls-\(nextOutgoingRequestID)"))
         // A client that never answers must not make memory grow: keep a bounded number, and
         // give up on the one sent first (a dictionary has no order of its own).

@@ -12,8 +12,12 @@ enum MarkCommand {
     static let unmark = "highlight.unmark"
     /// Removes every session mark; no arguments.
     static let clearMarks = "highlight.clearMarks"
+    /// Writes a rule for a text into `.highlights.json` through `workspace/applyEdit`, for a client
+    /// that takes commands but not code action literals: arguments `[{"uri": String, "text":
+    /// String, "wholeWord": Bool}]`, the document the rule is for and the text.
+    static let addRule = "highlight.addRule"
 
-    static let all = [mark, unmark, clearMarks]
+    static let all = [mark, unmark, clearMarks, addRule]
 }
 
 /// What a code action would mark: the word under the cursor or a one-line selection.
@@ -50,9 +54,14 @@ extension Server {
         if !configuration.sessionMarks.marks.contains(where: { $0.text == target.text }) {
             actions.append(markAction(title: "Highlight «\(shown)»", command: MarkCommand.mark, arguments: [argument]))
         }
-        if let edit = markRuleFileEdit(forDocument: uri, target: target) {
-            actions.append(codeActionOrCommand(
-                title: "Highlight «\(shown)» in \(ConfigFile.name)", edit: edit))
+        // A client that takes literals gets the edit itself; one that takes only commands gets a
+        // command that makes the same edit when it runs, offered only when the edit can be made now.
+        let ruleTitle = "Highlight «\(shown)» in \(ConfigFile.name)"
+        if client.codeActionLiterals, let edit = markRuleFileEdit(forDocument: uri, target: target) {
+            actions.append(["title": .string(ruleTitle), "kind": .string(Self.markActionKind), "edit": edit])
+        } else if !client.codeActionLiterals, client.applyEdit, markRuleFileEdit(forDocument: uri, target: target) != nil {
+            let ruleArgument: JSON = ["uri": .string(uri), "text": .string(target.text), "wholeWord": .bool(target.wholeWord)]
+            actions.append(markAction(title: ruleTitle, command: MarkCommand.addRule, arguments: [ruleArgument]))
         }
         for mark in marks(at: target, inDocument: uri) {
             let markArgument: JSON = ["text": .string(mark.text), "wholeWord": .bool(mark.wholeWord)]
@@ -88,6 +97,18 @@ extension Server {
         case MarkCommand.clearMarks:
             guard !configuration.sessionMarks.marks.isEmpty else { return .null }
             configuration.sessionMarks.removeAll()
+        case MarkCommand.addRule:
+            guard let uri = argument.value(at: "uri")?.stringValue, let text = argument.value(at: "text")?.stringValue,
+                  Self.isMarkable(text) else {
+                throw .invalidParams("\(command): arguments[0] must have a string uri and a markable text")
+            }
+            let target = MarkTarget(text: text, wholeWord: argument.value(at: "wholeWord")?.boolValue ?? false, utf8Range: 0..<0)
+            // The edit is made against the file as it is now, when the command runs.
+            guard let edit = markRuleFileEdit(forDocument: try openDocument(uri), target: target) else {
+                throw .invalidParams("\(command): no rule can be written for \(uri) now; the server log says why")
+            }
+            sendRequest("workspace/applyEdit", params: ["label": .string("Highlight «\(Self.shortened(text))» in \(ConfigFile.name)"), "edit": edit])
+            return .null
         default:
             throw .invalidParams("unknown command \"\(command)\"; the commands are \(MarkCommand.all.joined(separator: ", "))")
         }
@@ -100,10 +121,6 @@ extension Server {
         let command: JSON = ["title": .string(title), "command": .string(command), "arguments": .array(arguments)]
         guard client.codeActionLiterals else { return command }
         return ["title": .string(title), "kind": .string(Self.markActionKind), "command": command]
-    }
-
-    private func codeActionOrCommand(title: String, edit: JSON) -> JSON {
-        ["title": .string(title), "kind": .string(Self.markActionKind), "edit": edit]
     }
 
     /// The session marks whose matches touch the target, or whose text is the target's.

@@ -201,4 +201,159 @@ import TextIndex
         #expect(!titles.contains { $0.hasSuffix("in .highlights.json") }, "\(titles)")
         #expect(logged.contains { $0.contains("no rule is written into it") })
     }
+
+    /// A workspace with `.highlights.json` made by `make`, a document, and a server whose client
+    /// announced `capabilities`; returns the answers and requests the server sent.
+    final class Session {
+        /// What the server sent and logged.
+        final class Recorder {
+            var answers: [JSON] = []
+            var requests: [(method: String, params: JSON?)] = []
+            var logged: [String] = []
+        }
+
+        let folder: URL
+        let server: Server
+        let recorder = Recorder()
+        let documentURI: JSON
+
+        init(capabilities: JSON) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("highlight-ls-mark-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("ws/.git"), withIntermediateDirectories: true)
+            documentURI = .string(folder.appendingPathComponent("ws/a.txt").absoluteString)
+            let recorder = recorder
+            server = Server(send: { message in
+                switch message {
+                case .response(_, .success(let result)): recorder.answers.append(result)
+                case .request(_, let method, let params): recorder.requests.append((method, params))
+                default: break
+                }
+            }, log: { recorder.logged.append($0) })
+            server.handle(.request(id: RequestID(1), method: "initialize", params: [
+                "processId": .null, "rootUri": .string(folder.appendingPathComponent("ws").absoluteString), "capabilities": capabilities,
+            ]))
+            server.handle(.notification(method: "initialized", params: [:]))
+            server.handle(.notification(method: "textDocument/didOpen", params: [
+                "textDocument": ["uri": documentURI, "languageId": "plaintext", "version": 1, "text": "deadline today\n"],
+            ]))
+        }
+
+        var lastAnswer: JSON? { recorder.answers.last }
+        var sentRequests: [(method: String, params: JSON?)] { recorder.requests }
+        var logLines: [String] { recorder.logged }
+
+        var configPath: String { folder.appendingPathComponent("ws/.highlights.json").path }
+
+        /// The code actions offered on "deadline".
+        func codeActions() -> [JSON] {
+            server.handle(.request(id: RequestID(2), method: "textDocument/codeAction", params: [
+                "textDocument": ["uri": documentURI], "range": ["start": ["line": 0, "character": 2], "end": ["line": 0, "character": 2]],
+                "context": ["diagnostics": []],
+            ]))
+            return lastAnswer?.arrayValue ?? []
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    static let literalClient: JSON = ["textDocument": ["codeAction": ["codeActionLiteralSupport": [:]]],
+                                      "workspace": ["workspaceEdit": ["documentChanges": true]]]
+
+    /// Applies the one text edit of a `WorkspaceEdit` to `text` as a client sees it: with the byte
+    /// order mark kept as the first character of the first line, or stripped.
+    static func apply(_ edit: JSON, to bytes: [UInt8], keepingByteOrderMark: Bool) -> [UInt8] {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let text = keepingByteOrderMark || !bytes.starts(with: mark) ? bytes : Array(bytes.dropFirst(3))
+        let change = edit["documentChanges"]?.arrayValue?.first?["edits"]?.arrayValue?.first
+        guard let change, let range = change["range"], let newText = change["newText"]?.stringValue else { return text }
+        func offset(_ position: JSON?) -> Int {
+            LineIndex(utf8: text).utf8Offset(
+                of: Position(line: position?["line"]?.integerValue ?? 0, character: position?["character"]?.integerValue ?? 0), encoding: .utf16)
+        }
+        let start = offset(range["start"])
+        let end = offset(range["end"])
+        return Array(text[0..<start]) + Array(newText.utf8) + Array(text[end..<text.count])
+    }
+
+    static let rules = #"{"name": "first", "words": ["a"]}, {"name": "second", "words": ["b"]}"#
+    /// Files that can take a rule, and how each is written on disk.
+    static let editable: [(name: String, bytes: [UInt8])] = [
+        ("lines", Array("{\n  \"rules\": [\n    \(rules)\n  ]\n}\n".utf8)),
+        ("lines after a byte order mark", [0xEF, 0xBB, 0xBF] + Array("{\n  \"rules\": [\n    \(rules)\n  ]\n}\n".utf8)),
+        ("one line", Array("{\"rules\": [\(rules)]}".utf8)),
+        ("one line after a byte order mark", [0xEF, 0xBB, 0xBF] + Array("{\"rules\": [\(rules)]}".utf8)),
+        ("one line of CJK after a byte order mark", [0xEF, 0xBB, 0xBF] + Array("{\"rules\": [{\"name\": \"first\", \"words\": [\"日本😀\"]}, {\"name\": \"second\", \"words\": [\"b\"]}]}".utf8)),
+    ]
+
+    /// Every variant gives valid JSON with every rule kept, for clients that keep the mark and clients that strip it.
+    @Test(arguments: editable.indices)
+    func theRuleEditKeepsTheFileValid(_ index: Int) throws {
+        let (name, bytes) = Self.editable[index]
+        let session = try Session(capabilities: Self.literalClient)
+        try Data(bytes).write(to: URL(fileURLWithPath: session.configPath))
+        let action = session.codeActions().first { $0["title"]?.stringValue?.hasSuffix("in .highlights.json") == true }
+        let edit = try #require(action?["edit"], "\(name): no action")
+        for keep in [true, false] {
+            var result = Self.apply(edit, to: bytes, keepingByteOrderMark: keep)
+            if result.starts(with: [0xEF, 0xBB, 0xBF]) { result.removeFirst(3) }
+            let names = MarkRuleInsertion.ruleNames(in: result)
+            #expect(names == ["first", "second", "deadline"], "\(name), keeping the mark: \(keep): \(String(decoding: result, as: UTF8.self))")
+        }
+    }
+
+    /// The file is read when the action is asked for: a change on disk since an earlier request is built on.
+    @Test func theEditFollowsTheFileOnDisk() throws {
+        let session = try Session(capabilities: Self.literalClient)
+        try Data("{\"rules\": []}".utf8).write(to: URL(fileURLWithPath: session.configPath))
+        _ = session.codeActions()
+        let changed = Array("// changed\n{\n  \"rules\": [\n    \(Self.rules)\n  ]\n}\n".utf8)
+        try Data(changed).write(to: URL(fileURLWithPath: session.configPath))
+        let edit = try #require(session.codeActions().first { $0["edit"] != nil }?["edit"])
+        #expect(MarkRuleInsertion.ruleNames(in: Self.apply(edit, to: changed, keepingByteOrderMark: false)) == ["first", "second", "deadline"])
+    }
+
+    /// What cannot be edited safely in place of the file: no action, and the log says why.
+    static let refused: [(name: String, make: @Sendable (String, URL) throws -> Void, logged: String)] = [
+        ("too large", { path, _ in try Data(("{\"rules\": []}" + String(repeating: " ", count: 5 << 20)).utf8).write(to: URL(fileURLWithPath: path)) },
+         "larger than"),
+        ("a directory", { path, _ in try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }, "directory"),
+        ("a dangling link", { path, _ in _ = symlink("missing.json", path) }, "dangling"),
+        ("a link out of the folder", { path, root in
+            let outside = root.appendingPathComponent("outside.json")
+            try Data("{\"rules\": []}".utf8).write(to: outside)
+            _ = symlink(outside.path, path)
+        }, "outside"),
+    ]
+
+    @Test(arguments: refused.indices)
+    func noActionWhereTheFileCannotBeEditedSafely(_ index: Int) throws {
+        let (name, make, logged) = Self.refused[index]
+        let session = try Session(capabilities: Self.literalClient)
+        try make(session.configPath, session.folder)
+        let titles = session.codeActions().compactMap { $0["title"]?.stringValue }
+        #expect(titles.contains("Highlight «deadline»"), "\(name)")
+        #expect(!titles.contains { $0.hasSuffix("in .highlights.json") }, "\(name): \(titles)")
+        #expect(session.logLines.contains { $0.contains(logged) }, "\(name): \(session.logLines)")
+    }
+
+    /// A client without code action literals gets a command that makes the same edit when it runs,
+    /// through `workspace/applyEdit`; one that cannot apply edits gets no such action.
+    @Test func aClientWithoutLiteralsGetsACommand() throws {
+        let commandClient: JSON = ["workspace": ["applyEdit": true, "workspaceEdit": ["documentChanges": true]]]
+        let session = try Session(capabilities: commandClient)
+        let bytes = Array("{\"rules\": [\(Self.rules)]}".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: session.configPath))
+        let action = try #require(session.codeActions().first { $0["title"]?.stringValue?.hasSuffix("in .highlights.json") == true })
+        #expect(action["command"]?.stringValue == MarkCommand.addRule)
+        #expect(action["edit"] == nil && action["kind"] == nil)
+        session.server.handle(.request(id: RequestID(3), method: "workspace/executeCommand", params: [
+            "command": .string(MarkCommand.addRule), "arguments": action["arguments"] ?? [],
+        ]))
+        let applied = try #require(session.sentRequests.last { $0.method == "workspace/applyEdit" }?.params?["edit"])
+        #expect(MarkRuleInsertion.ruleNames(in: Self.apply(applied, to: bytes, keepingByteOrderMark: false)) == ["first", "second", "deadline"])
+
+        let plain = try Session(capabilities: [:])
+        try Data(bytes).write(to: URL(fileURLWithPath: plain.configPath))
+        #expect(!plain.codeActions().contains { $0["title"]?.stringValue?.hasSuffix("in .highlights.json") == true })
+    }
 }

@@ -158,12 +158,14 @@ public struct MessageFramer: Sendable {
             let value = line[line.index(after: colon)...].trimmingSpaces()
             switch name {
             case "content-length":
-                guard length == nil else {
-                    return .failure(.malformed(FramingError(message: "duplicate Content-Length header")))
-                }
                 guard !value.isEmpty, value.count <= 18, value.allSatisfy({ $0.isASCII && $0.isNumber }),
                       let parsed = Int(value) else {
                     return .failure(.malformed(FramingError(message: "invalid Content-Length \"\(value.prefix(40))\"")))
+                }
+                // A header repeated with the same value says nothing new; two lengths leave the
+                // body's end unknown, so the framer resynchronises.
+                if let length, length != parsed {
+                    return .failure(.malformed(FramingError(message: "conflicting Content-Length headers (\(length) and \(parsed))")))
                 }
                 length = parsed
             case "content-type":

@@ -10,9 +10,14 @@ public enum Message: Sendable, Equatable {
 /// A request id, kept as the JSON value it arrived as so that it is echoed exactly.
 public struct RequestID: Sendable, Hashable, CustomStringConvertible {
     public var json: JSON
+    /// The id's JSON text as the client wrote it, when `json` would not write back to the same
+    /// text: a string with an escaped lone surrogate (`"\ud800"`), which no Swift string can hold.
+    /// Answers carry these bytes, so the client gets back exactly the id it sent.
+    var verbatimText: [UInt8]?
+
     public init(_ json: JSON) { self.json = json }
     public init(_ value: Int) { self.json = .integer(value) }
-    public var description: String { json.jsonText }
+    public var description: String { verbatimText.map { String(decoding: $0, as: UTF8.self) } ?? json.jsonText }
 }
 
 /// An error object of a JSON-RPC response.
@@ -72,7 +77,41 @@ extension Message {
         } catch {
             return .failure(MessageDecodingError(id: nil, error: .parseError("parse error: \(error.message)")))
         }
-        return decode(json)
+        // Only a string id that decoded with a replacement character can differ from its text.
+        guard case .string(let text)? = json["id"], text.contains("\u{FFFD}"), let verbatim = verbatimIDText(in: body) else {
+            return decode(json)
+        }
+        func exact(_ id: RequestID?) -> RequestID? {
+            id.map { id in
+                var id = id
+                id.verbatimText = verbatim
+                return id
+            }
+        }
+        switch decode(json) {
+        case .success(.request(let id, let method, let params)): return .success(.request(id: exact(id)!, method: method, params: params))
+        case .success(.response(let id, let result)): return .success(.response(id: exact(id)!, result: result))
+        case .success(let notification): return .success(notification)
+        case .failure(var problem):
+            problem.id = exact(problem.id)
+            return .failure(problem)
+        }
+    }
+
+    /// The text of the top-level `"id"` string of a body that parsed, from its opening quote to its
+    /// closing one.
+    private static func verbatimIDText(in body: [UInt8]) -> [UInt8]? {
+        guard let (_, map) = try? JSONParser.parseWithLocations(body), let start = map.utf8Offset(ofValueAt: [.key("id")]),
+              start < body.count, body[start] == UInt8(ascii: "\"") else { return nil }
+        var index = start + 1
+        while index < body.count {
+            switch body[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""): return Array(body[start...index])
+            default: index += 1
+            }
+        }
+        return nil
     }
 
     /// Decodes a JSON value as a message.
@@ -143,6 +182,17 @@ extension Message {
         }
     }
 
-    /// The message framed for the wire.
-    public var framedBytes: [UInt8] { framed(json.encoded()) }
+    /// The message framed for the wire, its id written as the client wrote it.
+    public var framedBytes: [UInt8] {
+        let verbatimID: [UInt8]?
+        switch self {
+        case .request(let id, _, _), .response(let id, _): verbatimID = id.verbatimText
+        case .notification: verbatimID = nil
+        }
+        guard let verbatimID, case .object(var object) = json else { return framed(json.encoded()) }
+        // The id goes first, as the client wrote it, then the other members.
+        object["id"] = nil
+        let rest = JSON.object(object).encoded().dropFirst()
+        return framed(Array("{\"id\":".utf8) + verbatimID + (rest.count > 1 ? [UInt8(ascii: ",")] : []) + rest)
+    }
 }

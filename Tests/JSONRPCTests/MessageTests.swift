@@ -55,6 +55,25 @@ import Testing
         #expect(Set(ids).count == ids.count)
     }
 
+    /// An id with an escaped lone surrogate, which no Swift string holds, is answered byte for byte;
+    /// two such ids stay apart, and a valid escape is answered as its character.
+    @Test(arguments: [#""\ud800""#, #""\uDC00x""#, #""a\ud83d\"""#])
+    func idsAreEchoedExactly(_ idText: String) throws {
+        let message = try decode(#"{"jsonrpc":"2.0","id":\#(idText),"method":"m"}"#).get()
+        guard case .request(let id, _, _) = message else {
+            Issue.record("not a request: \(message)")
+            return
+        }
+        for answer in [Message.response(id: id, result: .success(["ok": true])), .response(id: id, result: .failure(.requestCancelled))] {
+            let text = String(decoding: answer.framedBytes, as: UTF8.self)
+            #expect(text.contains(#""id":\#(idText)"#), "\(text)")
+            let body = try #require(text.split(separator: "\r\n\r\n").last)
+            #expect((try? JSONParser.parse(String(body))) != nil, "\(body)")
+        }
+        let other = try decode(#"{"jsonrpc":"2.0","id":"\udfff","method":"m"}"#).get()
+        if case .request(let otherID, _, _) = other { #expect(otherID != id) }
+    }
+
     /// (body, expected error code, expected id)
     static let invalid: [(String, Int, JSON?)] = [
         ("{", ResponseError.parseErrorCode, nil),

@@ -53,7 +53,7 @@ public enum StdioRunner {
                         if case .notification("$/cancelRequest", let params) = message, let id = params?["id"] {
                             inbox.cancel(RequestID(id))
                         }
-                        inbox.push(.message(message))
+                        inbox.push(.message(message), bodyBytes: body.count)
                     case .invalid(let answer):
                         log("[warning] invalid message answered with an error")
                         output.enqueue(answer.framedBytes)
@@ -128,7 +128,7 @@ public enum StdioRunner {
         let watching = startThread {
             while true {
                 sleep(2)
-                if kill(processID, 0) != 0 && errno == ESRCH {
+                if isGone(processID) {
                     log("[error] client process \(processID) is gone; exiting")
                     exit(1)
                 }
@@ -136,6 +136,25 @@ public enum StdioRunner {
         }
         if !watching { log("[warning] no thread to watch client process \(processID) with; not watched") }
     }
+}
+
+/// Whether process `processID` has ended: it no longer exists, or it is a zombie (ended, not yet
+/// reaped by its parent), which still answers `kill(pid, 0)`. The state letter in
+/// `/proc/PID/stat` follows the command name, which is in parentheses and may hold any byte.
+func isGone(_ processID: Int32) -> Bool {
+    if kill(processID, 0) != 0 && errno == ESRCH { return true }
+    #if os(Linux)
+    let descriptor = open("/proc/\(processID)/stat", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    guard count > 0, let nameEnd = buffer[0..<count].lastIndex(of: UInt8(ascii: ")")), nameEnd + 2 < count else { return false }
+    let state = buffer[nameEnd + 2]
+    return state == UInt8(ascii: "Z") || state == UInt8(ascii: "X")
+    #else
+    return false
+    #endif
 }
 
 /// Recognises an `initialize` request to read the client's process id from it.
@@ -161,14 +180,18 @@ private final class Inbox: Sendable {
         case jobFinished(Int, JobResult)
     }
 
-    /// The most messages from the client that wait at once. At the bound the reader thread stops
-    /// reading stdin until the loop has taken one (backpressure on the client's pipe), so a
-    /// client that sends without reading cannot make memory grow without limit.
+    /// The most messages from the client that wait at once, and the most bytes of their bodies.
+    /// At either bound the reader thread stops reading stdin until the loop has taken one
+    /// (backpressure on the client's pipe), so a client that sends without reading cannot make
+    /// memory grow without limit. A single message larger than the byte bound still goes in
+    /// when nothing else waits (bodies are bounded by the framer's maximum).
     static let capacity = 4_096
+    static let byteCapacity = 32 << 20
 
     private struct State {
-        var items: [Item] = []
+        var items: [(item: Item, bodyBytes: Int)] = []
         var head = 0
+        var queuedBytes = 0
         var requests = PendingRequests()
     }
 
@@ -176,13 +199,15 @@ private final class Inbox: Sendable {
     private let condition = Condition()
     private nonisolated(unsafe) var state = State()  // Guarded by `condition` (see above).
 
-    func push(_ item: Item) {
+    func push(_ item: Item, bodyBytes: Int = 0) {
         condition.lock()
         if case .message = item {
-            while state.items.count - state.head >= Self.capacity { condition.wait() }
+            while state.items.count - state.head >= Self.capacity
+                || (state.queuedBytes > 0 && state.queuedBytes + bodyBytes > Self.byteCapacity) { condition.wait() }
         }
         if case .message(.request(let id, _, _)) = item { state.requests.received(id) }
-        state.items.append(item)
+        state.items.append((item, bodyBytes))
+        state.queuedBytes += bodyBytes
         condition.broadcast()
         condition.unlock()
     }
@@ -210,12 +235,17 @@ private final class Inbox: Sendable {
             condition.lock()
             while state.head == state.items.count { condition.wait() }
         }
-        let item = state.items[state.head]
+        let (item, bodyBytes) = state.items[state.head]
         state.head += 1
+        state.queuedBytes -= bodyBytes
         // A reader waiting at the bound may go on.
         condition.broadcast()
         if state.head == state.items.count {
             state.items.removeAll(keepingCapacity: true)
+            state.head = 0
+        } else if state.head >= Self.capacity {
+            // A client that never lets the inbox run empty: the taken messages are let go here.
+            state.items.removeSubrange(0..<state.head)
             state.head = 0
         }
         condition.unlock()

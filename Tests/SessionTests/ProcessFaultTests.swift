@@ -163,6 +163,27 @@ import Testing
         #expect(server.errorOutput().contains("client process \(parent.processIdentifier) is gone"))
     }
 
+    /// An editor that died but was not reaped yet (a zombie) still answers `kill(pid, 0)`; it is gone all the same.
+    @Test func aZombieClientCountsAsGone() throws {
+        var child: pid_t = 0
+        let spawned = "/bin/true".withCString { path in
+            var arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+            defer { free(arguments[0]) }
+            return posix_spawn(&child, path, nil, nil, &arguments, nil)
+        }
+        try #require(spawned == 0)
+        defer { waitpid(child, nil, 0) }
+        // Not reaped until the end of the test: once it has exited, it is a zombie.
+        var waited: siginfo_t = siginfo_t()
+        #expect(waitid(P_PID, id_t(child), &waited, WEXITED | WNOWAIT) == 0)
+        #expect(kill(child, 0) == 0)
+        let server = try ServerProcess()
+        server.send(Self.initialize(processID: .integer(Int(child))))
+        let (status, reason) = server.waitForExit()
+        #expect(reason == .exit && status == 1)
+        #expect(server.errorOutput().contains("client process \(child) is gone"))
+    }
+
     @Test func theServerExitsWhenTheClientProcessIdArgumentDies() throws {
         let parent = try startParent()
         let server = try ServerProcess(arguments: ["--clientProcessId", "\(parent.processIdentifier)"])

@@ -98,21 +98,21 @@ struct ConfigurationState {
 /// globs match: the folder `governingFolder` gives for the file's folder (nil for none), and the
 /// path relative to it; with no governing file, the path relative to the deepest of `folders`
 /// (the workspace folders) containing it, where the user's settings apply, or the whole path.
-func configurationPlace(ofPath path: String, folders: [String], governingFolder: (String) -> String?) -> ConfigPlace {
+func configurationPlace(ofPath path: String, folders: WorkspaceFolders, governingFolder: (String) -> String?) -> ConfigPlace {
     let absolute = ConfigFile.absolutePath(path, currentDirectory: "/")
     if let governing = governingFolder(ConfigFile.parentFolder(of: absolute)),
        let relative = ConfigFile.relativePath(of: absolute, inFolder: governing) {
         return ConfigPlace(folder: governing, relativePath: relative)
     }
     // Without a file, settings' `files` globs match from the workspace folder (the whole path outside every folder).
-    return ConfigPlace(folder: nil, relativePath: workspacePlace(ofPath: absolute, folders: folders)?.relativePath ?? absolute)
+    return ConfigPlace(folder: nil, relativePath: folders.place(ofPath: absolute)?.relativePath ?? absolute)
 }
 
 extension Server {
     /// The configuration place of the file at the absolute `path`, with the governing folder of
     /// its folder cached.
     func configurationPlace(ofPath path: String) -> ConfigPlace {
-        LanguageServer.configurationPlace(ofPath: path, folders: workspaceFolders.map(\.path)) { folder in
+        LanguageServer.configurationPlace(ofPath: path, folders: workspaceFolders) { folder in
             configuration.placement.governingFolder(ofFolder: folder)
         }
     }
@@ -148,7 +148,7 @@ extension Server {
     /// At `initialize`: reads the files governing the workspace folders themselves, on the loop,
     /// since the answer carries the legend; files deeper down are read when first needed.
     func loadWorkspaceFolderFiles() {
-        let folders = Set(workspaceFolders.compactMap { configurationPlace(ofPath: ConfigFile.path(inFolder: $0.path)).folder })
+        let folders = Set(workspaceFolders.list.compactMap { configurationPlace(ofPath: ConfigFile.path(inFolder: $0.path)).folder })
             .subtracting(configuration.byFolder.keys)
         guard !folders.isEmpty else { return }
         let loads = configurationLoad(of: folders.sorted()).run()

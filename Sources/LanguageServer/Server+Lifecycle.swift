@@ -154,7 +154,7 @@ extension Server {
         client = params.capabilities
         logsDebugLines = params.verboseTrace
         positionEncoding = Self.chooseEncoding(from: client.positionEncodings)
-        workspaceFolders = params.workspaceFolders
+        workspaceFolders = WorkspaceFolders(params.workspaceFolders)
         configuration.initializationOptions = parseSettingsLayer(params.initializationOptions, source: "initializationOptions")
         configuration.initializationOptionsJSON = params.initializationOptions
         rebuildConfigurations()
@@ -214,15 +214,14 @@ extension Server {
         return .utf16
     }
 
+    /// `workspace/didChangeWorkspaceFolders`: the files governing the added folders are read by
+    /// the next load, and workspace/symbol's list is scanned again.
+    ///
+    /// - Complexity: O(*n* + *a*) for *n* folders and *a* added, plus a lookup per added folder.
     func didChangeWorkspaceFolders(_ params: WorkspaceFoldersChangeParams) {
-        let removed = Set(params.removed)
-        workspaceFolders.removeAll { removed.contains($0.uri) }
-        for uri in params.added {
-            guard let path = filePath(fromURI: uri) else { continue }
-            workspaceFolders.append(WorkspaceFolder(uri: uri, path: path))
-        }
-        // The files governing new folders are read by the next load; workspace/symbol's list is scanned again.
-        for folder in workspaceFolders {
+        let added = params.added.compactMap { uri in filePath(fromURI: uri).map { WorkspaceFolder(uri: uri, path: $0) } }
+        workspaceFolders.change(removing: Set(params.removed), adding: added)
+        for folder in added {
             guard let governing = configurationPlace(ofPath: ConfigFile.path(inFolder: folder.path)).folder,
                   configuration.byFolder[governing] == nil, !configuration.foldersLoading.contains(governing) else { continue }
             configuration.foldersToLoad.insert(governing)

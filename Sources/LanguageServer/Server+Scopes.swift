@@ -37,21 +37,59 @@ extension Server {
     /// The deepest workspace folder containing the document; nil outside every folder, or for a
     /// document that is not a file.
     func workspaceFolder(ofDocument uri: String) -> WorkspaceFolder? {
-        guard let path = filePath(fromURI: uri),
-              let place = LanguageServer.workspacePlace(ofPath: path, folders: workspaceFolders.map(\.path))
-        else { return nil }
-        return workspaceFolders.first { $0.path == place.folder }
+        filePath(fromURI: uri).flatMap { workspaceFolders.place(ofPath: $0)?.folder }
     }
 }
 
-/// The deepest of `folders` containing the absolute `path`, and the path relative to it; nil
-/// outside every folder. Paths are compared as bytes, segment by segment (`ConfigFile.relativePath`).
-func workspacePlace(ofPath path: String, folders: [String]) -> (folder: String, relativePath: String)? {
-    var best: (folder: String, relativePath: String)?
-    for folder in folders {
-        let normalised = ConfigFile.absolutePath(folder, currentDirectory: "/")
-        guard let relative = ConfigFile.relativePath(of: path, inFolder: normalised), !relative.isEmpty else { continue }
-        if best.map({ relative.utf8.count < $0.relativePath.utf8.count }) ?? true { best = (folder, relative) }
+/// The workspace folders in the client's order, indexed by their normalised paths, so that the
+/// deepest folder holding a path is found by walking up the path's own folders: O(depth) a
+/// lookup and O(*n*) a change, whatever the number of folders.
+struct WorkspaceFolders: Sendable {
+    /// The folders, in the order the client named them.
+    private(set) var list: [WorkspaceFolder] = []
+    /// The index in `list` of the first folder with each normalised path.
+    private var indexByPath: [String: Int] = [:]
+
+    init(_ folders: [WorkspaceFolder] = []) {
+        list = folders
+        reindex()
     }
-    return best
+
+    /// The folders' paths, in order.
+    var paths: [String] { list.map(\.path) }
+
+    /// Removes the folders with the URIs in `removed`, then adds `added` at the end.
+    ///
+    /// - Complexity: O(*n* + *a*) for *n* folders and *a* added.
+    mutating func change(removing removed: Set<String>, adding added: [WorkspaceFolder]) {
+        list.removeAll { removed.contains($0.uri) }
+        list += added
+        reindex()
+    }
+
+    private mutating func reindex() {
+        indexByPath = [:]
+        for (index, folder) in list.enumerated() {
+            let normalised = ConfigFile.absolutePath(folder.path, currentDirectory: "/")
+            if indexByPath[normalised] == nil { indexByPath[normalised] = index }
+        }
+    }
+
+    /// The deepest folder containing the absolute `path` (not the path itself), and the path
+    /// relative to it; nil outside every folder. Paths are compared as bytes, segment by segment,
+    /// as `ConfigFile.relativePath(of:inFolder:)` compares them.
+    ///
+    /// - Complexity: O(*d*) dictionary lookups for a path *d* folders deep.
+    func place(ofPath path: String) -> (folder: WorkspaceFolder, relativePath: String)? {
+        guard !indexByPath.isEmpty else { return nil }
+        let absolute = ConfigFile.absolutePath(path, currentDirectory: "/")
+        var folder = absolute
+        while folder != "/" {
+            folder = ConfigFile.parentFolder(of: folder)
+            if let index = indexByPath[folder], let relative = ConfigFile.relativePath(of: absolute, inFolder: folder), !relative.isEmpty {
+                return (list[index], relative)
+            }
+        }
+        return nil
+    }
 }

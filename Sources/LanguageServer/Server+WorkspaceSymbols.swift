@@ -72,7 +72,7 @@ struct OpenDocumentSnapshot: Sendable {
 struct WorkspaceSymbolSearch: Sendable {
     var query: String
     /// Workspace folder paths.
-    var folders: [String]
+    var folders: WorkspaceFolders
     /// The configurations the loop has read, by governing folder.
     var configurations: [String: HighlightConfiguration]
     var fallback: HighlightConfiguration
@@ -118,12 +118,11 @@ struct WorkspaceSymbolSearch: Sendable {
         var seen: Set<String> = []
         // The governing folder of each folder of files, asked once per folder.
         var placement = self.placement
-        for folder in folders {
+        for folder in folders.list {
             guard !context.isCancelled else { break }
-            let nested = folders.filter { $0 != folder && $0.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") }
-            for walked in WorkspaceWalker.files(under: folder) {
+            for walked in WorkspaceWalker.files(under: folder.path) {
                 // A file in a nested workspace folder is walked with that folder.
-                if nested.contains(where: { walked.path.hasPrefix($0 + "/") }) { continue }
+                if let deepest = folders.place(ofPath: walked.path)?.folder, deepest.path != folder.path { continue }
                 guard seen.insert(walked.path).inserted else { continue }
                 let place = configurationPlace(ofPath: walked.path, folders: folders) { placement.governingFolder(ofFolder: $0) }
                 if let entry = entries[walked.path], entry.size == walked.size, entry.modificationTime == walked.modificationTime,
@@ -310,9 +309,9 @@ extension Server {
             workspaceList.entries = [:]
             workspaceList.generation = configuration.generation
         }
-        let folders = workspaceFolders.map(\.path)
+        let folders = workspaceFolders
         let openDocuments = documents.values.compactMap { document -> OpenDocumentSnapshot? in
-            guard let path = filePath(fromURI: document.uri), LanguageServer.workspacePlace(ofPath: path, folders: folders) != nil else { return nil }
+            guard let path = filePath(fromURI: document.uri), folders.place(ofPath: path) != nil else { return nil }
             return OpenDocumentSnapshot(
                 uri: document.uri, path: path, languageId: document.languageId, text: document.text, syntax: document.syntax,
                 place: configurationPlace(ofPath: path))

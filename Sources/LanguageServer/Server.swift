@@ -23,7 +23,7 @@ public final class Server {
 
     var client = ClientCapabilities()
     var positionEncoding = PositionEncoding.utf16
-    var workspaceFolders: [WorkspaceFolder] = []
+    var workspaceFolders = WorkspaceFolders()
     var configuration = ConfigurationState()
     var documents: [String: Document] = [:]
     var tokenLegend = TokenLegend(ruleNames: [])

@@ -73,6 +73,20 @@ import Testing
         #expect(ruleSet.compiledStateCount <= 200)
     }
 
+    /// Past the set's deadline every rule still to compile is refused before anything is built, with
+    /// a message naming the set's budget: a configuration's compiling is bounded in time as a whole.
+    @Test func pastTheSetDeadlineTheRestAreRefusedAtOnce() {
+        var tracker = RegexCompileTracker(setBudget: CompileBudget(maximumStates: .max, maximumBytes: .max, maximumDuration: .nanoseconds(1)))
+        for pattern in ["a", #"\pL{80}|z"#, "[a-z]+"] {
+            #expect {
+                _ = try tracker.compile(pattern)
+            } throws: { error in
+                (error as? RegexError)?.message.contains("rule set's budget") == true
+            }
+        }
+        #expect(tracker.statesUsed == 0)
+    }
+
     /// Config amplification, seeded: random rule sets of counted repetitions over large classes, nested
     /// groups and alternations never build more than the budgets allow, and the rules under budget work.
     @Test func randomRuleSetsStayWithinTheBudget() {

@@ -139,7 +139,7 @@ public struct LocatedMatch: Sendable, Hashable {
     public var end: TextPoint
     /// The matched bytes: a slice of one array that holds the matched bytes of every match located
     /// together, so that a list of matches costs one allocation, not a `String` per match (which
-    /// validated each match's bytes again: 6% of `list`'s profile with a regex of 114,000 matches).
+    /// would validate each match's bytes again).
     /// Writers that take bytes copy them from here.
     public var textUTF8: ArraySlice<UInt8>
     /// The matched text.

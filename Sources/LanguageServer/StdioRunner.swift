@@ -26,10 +26,10 @@ public enum StdioRunner {
     public static func run(clientProcessID: Int32? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         #if os(Linux)
-        // A client that writes a large document into a full pipe may wait before it tries again
-        // (Emacs sleeps 20 ms each time): a 2 MB `didOpen` through the default 64 KiB pipe cost
-        // an editor most of a second. A larger pipe takes it in a few writes. Where stdin is no
-        // pipe, or the system refuses, nothing changes.
+        // A client that writes a large document into a full pipe may sleep before it tries again
+        // (Emacs does), so a large `didOpen` through the default 64 KiB pipe costs it many such
+        // sleeps. A larger pipe takes it in a few writes. Where stdin is no pipe, or the system
+        // refuses, nothing changes.
         // F_SETPIPE_SZ, which Glibc's Swift module leaves out (it is behind _GNU_SOURCE).
         let setPipeSize: Int32 = 1031
         _ = fcntl(STDIN_FILENO, setPipeSize, Int32(1 << 20))

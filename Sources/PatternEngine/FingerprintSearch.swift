@@ -67,9 +67,9 @@ struct FingerprintSearch: Sendable {
 
     /// The most variants searched this way; well above the point where the automaton is cheaper per byte.
     static let maximumVariants = 24
-    /// The cost of one fingerprint in the loop, in automaton steps per text byte: with ten words drawn from the
-    /// generated corpus of `scripts/bench-list.py`, `list` ran 1.15 times slower with ten fingerprints than with the
-    /// automaton and its pair prefilter (estimated 0.39 steps a byte); one, unrolled in registers, costs about 0.05.
+    /// The cost of one fingerprint in the loop, in automaton steps per text byte, set where `scripts/bench-list.py`'s
+    /// ten-word cases find the fingerprints and the automaton with its pair prefilter about even; one fingerprint,
+    /// unrolled in registers, costs about as much.
     static let stepsPerFingerprint = 0.042
     /// The cost of checking one hit, in automaton steps.
     static let stepsPerHit = 3.0

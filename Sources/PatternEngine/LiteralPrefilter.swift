@@ -36,9 +36,8 @@
 /// Finds the next position where a literal match could start.
 ///
 /// A class, as are its scans: the automaton asks it for a candidate at every stop of a search, and as
-/// structs (192 bytes with the rare-byte vectors) each ask copied the optional prefilter and its scan to
-/// read their tags, a `memmove` and a retain per array each time (11% of `list` over `/usr/include` with
-/// ten words). Immutable.
+/// structs (192 bytes with the rare-byte vectors) each ask would copy the optional prefilter and its scan
+/// to read their tags, a `memmove` and a retain per array each time. Immutable.
 final class LiteralPrefilter: Sendable {
     /// How to look for candidates.
     enum Scan: Sendable {
@@ -76,10 +75,9 @@ final class LiteralPrefilter: Sendable {
     static let maximumStepsPerByte = 0.5
     /// How far a single-byte scan's estimate is trusted next to the fingerprints' (LiteralAutomaton.swift): it rests
     /// on single bytes' frequencies in the background table, which real trees miss by far more than they miss two
-    /// bytes at a fixed distance. Ten words drawn from /opt/swift/usr/lib got a rare-byte estimate of 0.31 steps a
-    /// byte and `list` ran 1.5 times slower with it than with ten fingerprints (0.4 estimated); the built-in words
-    /// over /usr/include, 0.20 and 1.3 times (`scripts/bench-list.py`, BENCHMARKS.md). Pair scans, as selective as
-    /// fingerprints, are taken at their word.
+    /// bytes at a fixed distance: on real trees (`/opt/swift/usr/lib`, `/usr/include`) a scan estimated cheaper than
+    /// the fingerprints ran slower than them (`scripts/bench-list.py`). Pair scans, as selective as fingerprints, are
+    /// taken at their word.
     static let singleByteEstimateMargin = 2.5
 
     /// The estimate to weigh against the fingerprints' (see `singleByteEstimateMargin`).

@@ -35,8 +35,8 @@ struct NibbleTables: Sendable {
     /// The buckets, one bit each in a table entry.
     static let bucketCount = 8
     /// The cost of the loop alone per text byte, in automaton steps per prefix position (see `FingerprintSearch`):
-    /// `highlight-bench`'s ten present words (three positions, ten matches in 32 MB) ran at 8,256 MB/s where the bare
-    /// automaton, one step a byte, ran at 466: 0.056 steps a byte.
+    /// the loop's speed over the bare automaton's (one step a byte) in `highlight-bench`, divided by the positions
+    /// it tests. Calibrated with `highlight-bench`; BENCHMARKS.md has today's figures.
     static let stepsPerPosition = 0.02
 
     /// The estimated cost per text byte, in automaton steps.

@@ -133,11 +133,13 @@ public struct RuleFilter: Sendable, Equatable {
         let scopes = scopes
         let scoped = syntax != nil && needsSyntax
         guard enabled.contains(false) || scoped else { return nil }
+        // A search asks for its candidates in order, so their lines are found by walking forward.
+        let cursor = scoped ? syntax.map(SyntaxIndex.Cursor.init) : nil
         return { ruleIndex, utf8Range in
             guard ruleIndex >= 0, ruleIndex < enabled.count, enabled[ruleIndex] else { return false }
             let allowed = scopes[ruleIndex]
-            guard scoped, allowed != .anywhere, let syntax else { return true }
-            return Self.allows(allowed, syntax.scope(ofUTF8Range: utf8Range))
+            guard allowed != .anywhere, let cursor else { return true }
+            return Self.allows(allowed, cursor.scope(ofUTF8Range: utf8Range))
         }
     }
 

@@ -492,6 +492,10 @@ struct JSONByteParser {
         var unionOfBytes: UInt8 = 0
         for byte in UnsafeBufferPointer(rebasing: bytes[start..<firstEscape]) { unionOfBytes |= byte }
         while index < end {
+            // Between escapes, plain bytes are skipped a word at a time, as in the fast path: a
+            // document's text has an escape on every line, so this loop sees most of its bytes.
+            index = skipPlainStringBytes(from: index, unionOfBytes: &unionOfBytes)
+            guard index < end else { break }
             let byte = bytes[index]
             unionOfBytes |= byte
             if byte == ASCII.quote {

@@ -284,24 +284,26 @@ extension TextBuffer {
     ///
     /// A piece that spans lines yields one segment per line it covers; line terminators are
     /// never part of a segment. Pieces must be sorted and non-overlapping.
-    /// - Complexity: O(m log L) for m matches and L lines, plus the non-ASCII characters
-    ///   of the lines the matches touch.
+    /// - Complexity: O(m log d) for m matches d lines apart (each line is found from the one
+    ///   before), plus the non-ASCII characters of the lines the matches touch.
     func lineSegments(of pieces: [MatchPiece], encoding: PositionEncoding) -> [LineSegment] {
         let index = lineIndex
         var segments: [LineSegment] = []
         segments.reserveCapacity(pieces.count)
+        var previousLine = pieces.first.map { index.line(containingUTF8Offset: $0.utf8Range.lowerBound) } ?? 0
         for match in pieces {
-            var line = index.line(containingUTF8Offset: match.utf8Range.lowerBound)
+            var line = index.line(containingUTF8Offset: match.utf8Range.lowerBound, atOrAfter: previousLine)
+            previousLine = line
             var start = match.utf8Range.lowerBound
             while start < match.utf8Range.upperBound && line < index.lineCount {
                 let contentEnd = index.utf8Offset(ofLineContentEnd: line)
                 let end = min(match.utf8Range.upperBound, contentEnd)
                 if end > start {
-                    let startPosition = index.position(ofUTF8Offset: start, encoding: encoding)
-                    let endPosition = index.position(ofUTF8Offset: end, encoding: encoding)
-                    if endPosition.character > startPosition.character {
-                        segments.append(LineSegment(line: line, startCharacter: startPosition.character,
-                                                    endCharacter: endPosition.character, piece: match.piece))
+                    let startCharacter = index.character(ofUTF8Offset: start, onLine: line, encoding: encoding)
+                    let endCharacter = index.character(ofUTF8Offset: end, onLine: line, encoding: encoding)
+                    if endCharacter > startCharacter {
+                        segments.append(LineSegment(line: line, startCharacter: startCharacter,
+                                                    endCharacter: endCharacter, piece: match.piece))
                     }
                 }
                 line += 1

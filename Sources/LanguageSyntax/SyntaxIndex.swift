@@ -110,13 +110,7 @@ public struct SyntaxIndex: Sendable {
 
     /// The zero-based line containing `utf8Offset` (clamped to the text).
     public func line(containingUTF8Offset utf8Offset: Int) -> Int {
-        var low = 0
-        var high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if lineStarts[middle] <= utf8Offset { low = middle } else { high = middle - 1 }
-        }
-        return low
+        max(0, lineStarts.lastIndex(atOrBefore: utf8Offset))
     }
 
     /// The scope of the byte at `utf8Offset`: that of the comment or string region it is in, else
@@ -124,7 +118,11 @@ public struct SyntaxIndex: Sendable {
     ///
     /// - Complexity: O(log lines + regions on the line).
     public func scope(atUTF8Offset utf8Offset: Int) -> Scope {
-        let line = line(containingUTF8Offset: utf8Offset)
+        scope(atUTF8Offset: utf8Offset, onLine: line(containingUTF8Offset: utf8Offset))
+    }
+
+    /// The scope of `utf8Offset` on the zero-based `line` that holds it.
+    func scope(atUTF8Offset utf8Offset: Int, onLine line: Int) -> Scope {
         let relative = utf8Offset - lineStarts[line]
         for region in lineRegions[line] where region.utf8Range.contains(relative) {
             return region.scope
@@ -135,6 +133,27 @@ public struct SyntaxIndex: Sendable {
     /// The scope of a match: that of its first byte.
     public func scope(ofUTF8Range utf8Range: Range<Int>) -> Scope {
         scope(atUTF8Offset: utf8Range.lowerBound)
+    }
+
+    /// Scopes asked for in mostly ascending order, as a search asks for its candidates': each line
+    /// is found from the one asked before, so a scan's lookups cost the distance between them.
+    public final class Cursor {
+        private let index: SyntaxIndex
+        private var line = 0
+
+        public init(_ index: SyntaxIndex) {
+            self.index = index
+        }
+
+        /// The scope of a match: that of its first byte, as `SyntaxIndex.scope(ofUTF8Range:)`.
+        public func scope(ofUTF8Range utf8Range: Range<Int>) -> Scope {
+            let offset = utf8Range.lowerBound
+            let starts = index.lineStarts
+            line = offset >= starts[line]
+                ? max(0, starts.lastIndex(atOrBefore: offset, from: line))
+                : max(0, starts.lastIndex(atOrBefore: offset))
+            return index.scope(atUTF8Offset: offset, onLine: line)
+        }
     }
 
     /// Every comment and string region, in document order, with absolute offsets.

@@ -154,6 +154,15 @@ public struct LineIndex: Sendable, Equatable {
         max(0, starts.lastIndex(atOrBefore: utf8Offset))
     }
 
+    /// The zero-based line that contains `utf8Offset`, searched forward from `line`, which must be
+    /// at or before it: offsets in ascending order cost the distance between them, not a search of
+    /// the whole index each.
+    ///
+    /// - Complexity: O(log *d*) for *d* lines between `line` and the answer.
+    public func line(containingUTF8Offset utf8Offset: Int, atOrAfter line: Int) -> Int {
+        max(0, starts.lastIndex(atOrBefore: utf8Offset, from: min(max(line, 0), lines.count - 1)))
+    }
+
     /// The length of the content of the zero-based `line` in `encoding`'s units; 0 for a line
     /// outside the text.
     ///
@@ -176,18 +185,28 @@ public struct LineIndex: Sendable, Equatable {
     public func position(ofUTF8Offset utf8Offset: Int, encoding: PositionEncoding) -> Position {
         let clamped = min(max(utf8Offset, 0), utf8Count)
         let lineNumber = line(containingUTF8Offset: clamped)
-        let record = lines[lineNumber]
-        let column = min(clamped - starts[lineNumber], record.utf8ContentLength)
+        return Position(line: lineNumber, character: character(ofUTF8Offset: clamped, onLine: lineNumber, encoding: encoding))
+    }
+
+    /// The character, in `encoding`'s units, of `utf8Offset` on the zero-based `line` that holds it
+    /// (found already, as by `line(containingUTF8Offset:atOrAfter:)`), clamped to the line's content
+    /// as `position(ofUTF8Offset:encoding:)` clamps.
+    ///
+    /// - Complexity: O(log *k*) for *k* non-ASCII characters on the line; O(1) on an ASCII line.
+    public func character(ofUTF8Offset utf8Offset: Int, onLine line: Int, encoding: PositionEncoding) -> Int {
+        guard line >= 0, line < lines.count else { return 0 }
+        let record = lines[line]
+        let column = min(max(utf8Offset - starts[line], 0), record.utf8ContentLength)
         let wide = record.wideCharacters
         // The wide characters that start before `column`.
         let before = wide.partitionPoint { $0.offset >= column }
-        guard before > 0 else { return Position(line: lineNumber, character: column) }
+        guard before > 0 else { return column }
         let last = wide[before - 1]
         if column < last.offset + last.length {
             // Inside a multi-byte character: the position of its start.
-            return Position(line: lineNumber, character: last.offset - last.excessBefore(in: encoding))
+            return last.offset - last.excessBefore(in: encoding)
         }
-        return Position(line: lineNumber, character: column - last.excessThrough(in: encoding))
+        return column - last.excessThrough(in: encoding)
     }
 
     /// The UTF-8 offset of `position`, whose character is counted in `encoding`'s units.

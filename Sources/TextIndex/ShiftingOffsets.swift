@@ -69,9 +69,23 @@ public struct ShiftingOffsets: Sendable {
     /// The last index whose offset is at or before `offset`, or -1 when there is none.
     ///
     /// - Complexity: O(log *n*).
-    func lastIndex(atOrBefore offset: Int) -> Int {
-        var low = -1
-        var high = stored.count
+    public func lastIndex(atOrBefore offset: Int) -> Int {
+        lastIndex(atOrBefore: offset, from: -1)
+    }
+
+    /// The last index whose offset is at or before `offset`, searched forward from `start` (an index
+    /// whose offset is known to be at or before it, or -1): steps that double from `start`, then a
+    /// binary search within the last step, so ascending lookups cost the distance between them.
+    ///
+    /// - Complexity: O(log *d*) for *d* indices between `start` and the answer.
+    public func lastIndex(atOrBefore offset: Int, from start: Int) -> Int {
+        var low = start
+        var step = 1
+        while low + step < stored.count, self[low + step] <= offset {
+            low += step
+            step *= 2
+        }
+        var high = min(low + step, stored.count)
         while high - low > 1 {
             let middle = low + (high - low) / 2
             if self[middle] <= offset { low = middle } else { high = middle }

@@ -92,4 +92,25 @@ import Testing
         let all = text.withUnsafeBufferPointer { index.update(afterReplacing: 0..<0, withUTF8Count: 2, in: $0) }
         #expect(all.count == 1_000)
     }
+
+    /// The cursor a search uses answers as `scope(ofUTF8Range:)` does, for offsets asked in ascending
+    /// order (walking forward) and, now and then, backward (searching again).
+    @Test func theCursorAgreesWithTheIndex() {
+        let languages = ["c", "python", "lua", "html", "markdown", "haskell"]
+        for iteration in 0..<120 {
+            var generator = SplitMix64(seed: 0xC0_25_0B &+ UInt64(iteration))
+            guard let syntax = LanguageSyntax.forLanguageID(languages[iteration % languages.count]) else { continue }
+            let text = Self.randomText(&generator, pieces: Int.random(in: 0...200, using: &generator))
+            let index = SyntaxIndex(syntax: syntax, text: text)
+            let cursor = SyntaxIndex.Cursor(index)
+            var offset = 0
+            for _ in 0..<80 {
+                offset = Int.random(in: 0...3, using: &generator) == 0
+                    ? Int.random(in: 0...text.count, using: &generator)
+                    : min(text.count, offset + Int.random(in: 0...40, using: &generator))
+                let range = offset..<offset
+                #expect(cursor.scope(ofUTF8Range: range) == index.scope(ofUTF8Range: range), "seed \(iteration), offset \(offset)")
+            }
+        }
+    }
 }

@@ -35,4 +35,40 @@ import Testing
         #expect(offsets.lastIndex(atOrBefore: 22) == 2)
         #expect(offsets.lastIndex(atOrBefore: 100) == 3)
     }
+
+    /// A search forward from a known index finds what a search of the whole array finds.
+    @Test(arguments: UInt64(1)...8)
+    func searchesFromAnIndexAgreeWithWholeSearches(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        var values: [Int] = []
+        for _ in 0..<random.next(below: 300) { values.append((values.last ?? 0) + random.next(below: 5)) }
+        let offsets = ShiftingOffsets(values)
+        var from = -1
+        for _ in 0..<200 {
+            let offset = random.next(below: (values.last ?? 0) + 10) - 3
+            let whole = offsets.lastIndex(atOrBefore: offset)
+            if from <= whole {
+                #expect(offsets.lastIndex(atOrBefore: offset, from: from) == whole, "seed \(seed): \(offset) from \(from)")
+            }
+            from = whole
+        }
+    }
+
+    /// A line's characters from the line already found equal the position's.
+    @Test(arguments: UInt64(1)...8)
+    func charactersOnAKnownLineAgreeWithPositions(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let pieces = ["a", "é", "😀", "中", "\n", "\r\n", "\r", " ", "xyz"]
+        let text = Array((0..<random.next(below: 400)).map { _ in pieces[random.next(below: pieces.count)] }.joined().utf8)
+        let index = LineIndex(utf8: text)
+        var line = 0
+        for offset in 0...text.count {
+            line = index.line(containingUTF8Offset: offset, atOrAfter: line)
+            #expect(line == index.line(containingUTF8Offset: offset))
+            for encoding in [PositionEncoding.utf8, .utf16, .utf32] {
+                #expect(index.character(ofUTF8Offset: offset, onLine: line, encoding: encoding)
+                        == index.position(ofUTF8Offset: offset, encoding: encoding).character, "seed \(seed), offset \(offset)")
+            }
+        }
+    }
 }

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""First highlights of a large document next to `list` of the same file, side by side.
+
+For each binary: `didOpen` of FILE then `textDocument/semanticTokens/full` at once, timed from
+writing `didOpen` to reading the tokens, in a fresh server each run (median of --runs); and
+`highlight-ls list FILE` as a whole process in the same turns. Also: a small document's request
+sent right after the large `didOpen`, timed to its answer (the large message must not hold it up).
+
+Usage: scripts/bench-first-highlights.py --file F [--runs 7] BINARY [BINARY ...]
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def framed(message):
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def read_message(stream):
+    header = b""
+    while not header.endswith(b"\r\n\r\n"):
+        byte = stream.read(1)
+        if not byte:
+            raise EOFError("the server closed its output")
+        header += byte
+    length = next(int(line.split(b":")[1]) for line in header.split(b"\r\n") if line.lower().startswith(b"content-length"))
+    return json.loads(stream.read(length))
+
+
+def session(binary, uri, language, text, small_first):
+    server = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    server.stdin.write(framed({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}))
+    server.stdin.write(framed({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    server.stdin.write(framed({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": "file:///small.txt", "languageId": "plaintext", "version": 1, "text": "TODO small\n"}}}))
+    server.stdin.flush()
+    while read_message(server.stdout).get("id") != 1:
+        pass
+    opening = framed({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": language, "version": 1, "text": text}}})
+    wanted = 3 if small_first else 2
+    request = {"jsonrpc": "2.0", "id": 2, "method": "textDocument/semanticTokens/full", "params": {"textDocument": {"uri": uri}}}
+    small = {"jsonrpc": "2.0", "id": 3, "method": "textDocument/semanticTokens/full", "params": {"textDocument": {"uri": "file:///small.txt"}}}
+    started = time.monotonic()
+    server.stdin.write(opening + framed(small if small_first else request))
+    server.stdin.flush()
+    while True:
+        message = read_message(server.stdout)
+        if message.get("id") == wanted:
+            elapsed = time.monotonic() - started
+            break
+    server.kill()
+    server.wait()
+    return elapsed
+
+
+def list_time(binary, path):
+    started = time.monotonic()
+    subprocess.run([binary, "list", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.monotonic() - started
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--file", required=True)
+    parser.add_argument("--language", default="swift")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("binaries", nargs="+")
+    args = parser.parse_args()
+    path = Path(args.file).resolve()
+    text = path.read_text(encoding="utf-8")
+    uri = path.as_uri()
+    print(f"{path.name}: {path.stat().st_size / 1e6:.1f} MB, {text.count(chr(10)):,} lines")
+    for binary in args.binaries:
+        opens, lists, smalls = [], [], []
+        for _ in range(args.runs):
+            opens.append(session(binary, uri, args.language, text, small_first=False))
+            lists.append(list_time(binary, path))
+            smalls.append(session(binary, uri, args.language, text, small_first=True))
+        first, listed = statistics.median(opens), statistics.median(lists)
+        print(f"{binary}: didOpen -> full tokens {first * 1000:.0f} ms, list {listed * 1000:.0f} ms, "
+              f"ratio {first / listed:.2f}; a small document's request after it: p50 {statistics.median(smalls) * 1000:.0f} ms, "
+              f"max {max(smalls) * 1000:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

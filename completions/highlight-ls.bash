@@ -27,7 +27,7 @@ _highlight_ls() {
             "") COMPREPLY=($(compgen -W "--stdio --clientProcessId --help --version" -- "$cur")) ;;
             "print") COMPREPLY=($(compgen -W "--config --allow-config-errors --color --help" -- "$cur")) ;;
             "list") COMPREPLY=($(compgen -W "--config --format --json --color --max-filesize --allow-config-errors --help" -- "$cur")) ;;
-            "check") COMPREPLY=($(compgen -W "--config --format --json --color --max-filesize --allow-config-errors --help" -- "$cur")) ;;
+            "check") COMPREPLY=($(compgen -W "--config --format --json --color --max-filesize --allow-config-errors --allow-skipped --help" -- "$cur")) ;;
             "init") COMPREPLY=($(compgen -W "--force --help" -- "$cur")) ;;
             "help") COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac

@@ -30,6 +30,7 @@ complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l json -d 'The 
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l color -x -a 'auto always never' -d 'Colour the output'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l max-filesize -x -d 'Skip'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l allow-config-errors -d 'Report configuration problems but do not fail because of them'
+complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l allow-skipped -d 'Pass although files that could hold a blocking match were not searched'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l help -d 'Show this help and exit'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -F
 complete -c highlight-ls -n '__fish_seen_subcommand_from init' -l force -d 'Replace an existing .highlights.json'

@@ -6,7 +6,7 @@
 //                                             schema copy editors/vscode/schema/highlights.schema.json
 //   node scripts/vscode-settings.js --check   exits 1 (and says what differs) when either is stale
 //
-// Every top-level key of schema/highlights.schema.json except `$schema` becomes a setting
+// Every top-level key of schema/highlights.schema.json except `$schema` and `nestedConfigs` becomes a setting
 // `highlightLs.<key>` of scope `resource`, with the schema's own type, default and description and
 // every `$ref` inlined (VS Code's settings schema has no `definitions` of ours to point at). The
 // extension's own settings (`highlightLs.path`, `highlightLs.decorations`, `highlightLs.trace.server`)
@@ -25,8 +25,8 @@ const schemaCopyPath = path.join(root, 'editors', 'vscode', 'schema', 'highlight
 /** The settings namespace of the extension. */
 const namespace = 'highlightLs';
 
-/** Top-level schema keys that are not settings. */
-const skippedKeys = new Set(['$schema']);
+/** Top-level schema keys that are not settings (`nestedConfigs` is read by `check` from files only). */
+const skippedKeys = new Set(['$schema', 'nestedConfigs']);
 
 /** A note added to every generated setting's description. */
 const layerNote = 'A `.highlights.json` in the workspace folder takes precedence.';
@@ -133,6 +133,6 @@ function main(argv) {
 if (require.main === module) process.exitCode = main(process.argv.slice(2));
 
 module.exports = {
-  namespace, ownSettings, schemaPath, manifestPath, schemaCopyPath,
+  namespace, ownSettings, skippedKeys, schemaPath, manifestPath, schemaCopyPath,
   inlineReferences, settingsFromSchema, serverKeysOfSchema, updatedManifest, staleFiles,
 };

@@ -105,7 +105,7 @@ public enum ConfigFile {
             }
         }
         // Refused before opening: opening a device can have effects of its own.
-        if let problem = notARegularFile(entry, fileName: fileName) { return .refused(problem) }
+        if let problem = notARegularFile(entry, fileName: fileName) { return .refused(problem + "; it is ignored") }
 
         let descriptor = open(target, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -122,7 +122,7 @@ public enum ConfigFile {
         guard fstat(descriptor, &opened) == 0 else {
             return .refused("cannot read the file: \(describeError(errno)); it is ignored")
         }
-        if let problem = notARegularFile(opened, fileName: fileName) { return .refused(problem) }
+        if let problem = notARegularFile(opened, fileName: fileName) { return .refused(problem + "; it is ignored") }
 
         var bytes: [UInt8] = []
         let expected = Int(exactly: opened.st_size).map { min(max(0, $0), limit) + 1 } ?? 1
@@ -145,15 +145,15 @@ public enum ConfigFile {
         return bytes.count > limit ? .tooLarge : .read(bytes)
     }
 
-    /// Why an entry described by `info` is not read as a configuration file, or nil for a regular file.
+    /// Why an entry described by `info` is not read or written as a configuration file, or nil for a regular file.
     private static func notARegularFile(_ info: stat, fileName: String) -> String? {
         switch info.st_mode & S_IFMT {
         case S_IFREG: return nil
-        case S_IFDIR: return "\(fileName) is a directory, not a file; it is ignored"
-        case S_IFIFO: return "\(fileName) is not a regular file (a FIFO); it is ignored"
-        case S_IFSOCK: return "\(fileName) is not a regular file (a socket); it is ignored"
-        case S_IFCHR, S_IFBLK: return "\(fileName) is not a regular file (a device); it is ignored"
-        default: return "\(fileName) is not a regular file; it is ignored"
+        case S_IFDIR: return "\(fileName) is a directory, not a file"
+        case S_IFIFO: return "\(fileName) is not a regular file (a FIFO)"
+        case S_IFSOCK: return "\(fileName) is not a regular file (a socket)"
+        case S_IFCHR, S_IFBLK: return "\(fileName) is not a regular file (a device)"
+        default: return "\(fileName) is not a regular file"
         }
     }
 
@@ -172,6 +172,94 @@ public enum ConfigFile {
         let text = String(cString: strerror(code))
         guard let first = text.first else { return text }
         return first.lowercased() + text.dropFirst()
+    }
+
+    /// What may stand where `writeAtomically(_:named:inFolder:replacing:)` writes.
+    public enum Replacing: Sendable, Hashable {
+        /// Nothing: an entry of that name (a file, a link, anything) is left alone and reported as `.exists`.
+        case nothing
+        /// A regular file, which is replaced whole; anything else (a link, a directory, a FIFO, a device) is refused.
+        case regularFile
+    }
+
+    /// What `writeAtomically(_:named:inFolder:replacing:)` did.
+    public enum WriteOutcome: Sendable, Hashable {
+        /// The file now holds the bytes.
+        case written
+        /// An entry of that name exists and `replacing` was `.nothing`; nothing was written.
+        case exists
+        /// Nothing was written, and why (a sentence for the user); an old file is untouched.
+        case refused(String)
+    }
+
+    /// Writes `bytes` as the file `name` directly inside `folder`, so that no link is followed out of
+    /// the folder, nothing waits on a special file, and a failure leaves the old file byte for byte.
+    ///
+    /// The entry is looked at with `fstatat(AT_SYMLINK_NOFOLLOW)` relative to the opened folder, never
+    /// opened: a symbolic link is refused (naming its target: writing through it could change a file
+    /// outside the folder, and a dangling one would create one), and so is a directory, FIFO, socket or
+    /// device. The bytes go to a new file in the same folder (`O_CREAT | O_EXCL | O_NOFOLLOW`, mode
+    /// 0644 less the umask), are flushed with `fsync`, and that file is renamed over the name, which
+    /// replaces the entry itself and never writes through it; the folder is then synced so the rename
+    /// lasts. On any failure the new file is removed and the old one was never opened.
+    ///
+    /// - Complexity: a few system calls plus O(*n*) in the bytes written.
+    public static func writeAtomically(_ bytes: [UInt8], named name: String, inFolder folder: String, replacing: Replacing) -> WriteOutcome {
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folderDescriptor >= 0 else { return .refused("cannot open the folder \(folder): \(describeError(errno))") }
+        defer { close(folderDescriptor) }
+        var entry = stat()
+        let replacesAFile = fstatat(folderDescriptor, name, &entry, AT_SYMLINK_NOFOLLOW) == 0
+        if replacesAFile {
+            if entry.st_mode & S_IFMT == S_IFLNK {
+                let destination = linkDestination(join(folder, name)).map { " to \($0)" } ?? ""
+                return .refused("\(name) is a symbolic link\(destination); it is not written through (remove the link, "
+                    + "or edit the file it points to yourself)")
+            }
+            guard replacing == .regularFile else { return .exists }
+            if let problem = notARegularFile(entry, fileName: name) { return .refused(problem + "; it is left as it is") }
+        } else if errno != ENOENT {
+            return .refused("cannot look at \(name): \(describeError(errno))")
+        }
+
+        // A name of its own in the same folder, so that the rename stays within one file system.
+        var temporaryName = ""
+        var descriptor: Int32 = -1
+        for attempt in 0..<100 where descriptor < 0 {
+            temporaryName = ".\(name).\(getpid()).\(attempt).tmp"
+            descriptor = openat(folderDescriptor, temporaryName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if descriptor < 0, errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { return .refused("cannot create a file in \(folder): \(describeError(errno))") }
+        var failure: String?
+        var written = 0
+        while failure == nil, written < bytes.count {
+            let count = bytes.withUnsafeBytes { all in
+                #if canImport(Glibc)
+                Glibc.write(descriptor, all.baseAddress.map { $0 + written }, all.count - written)
+                #else
+                Darwin.write(descriptor, all.baseAddress.map { $0 + written }, all.count - written)
+                #endif
+            }
+            if count > 0 {
+                written += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                failure = count == 0 ? "the file system took no more bytes" : describeError(errno)
+            }
+        }
+        // Flushed before the rename, so that a crash leaves the old file or the whole new one, never an empty one.
+        if failure == nil, fsync(descriptor) != 0 { failure = describeError(errno) }
+        if close(descriptor) != 0, failure == nil { failure = describeError(errno) }
+        if failure == nil, renameat(folderDescriptor, temporaryName, folderDescriptor, name) != 0 { failure = describeError(errno) }
+        if let failure {
+            unlinkat(folderDescriptor, temporaryName, 0)
+            return .refused("\(failure); \(replacesAFile ? "the old file is unchanged" : "nothing was written")")
+        }
+        // The rename itself made durable; a failure here loses nothing that is not already on disk.
+        _ = fsync(folderDescriptor)
+        return .written
     }
 
     /// Whether there is a directory entry at `path` (a dangling or looping link counts), as the
@@ -346,7 +434,7 @@ extension ConfigFile {
         return String(Substring(bytes[..<slash]))
     }
 
-    private static func join(_ folder: String, _ name: String) -> String {
+    static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }

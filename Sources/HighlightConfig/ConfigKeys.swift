@@ -2,7 +2,7 @@
 /// `schema/highlights.schema.json` to exactly this list.
 enum ConfigKeys {
     /// Keys of the top-level object.
-    static let topLevel = ["$schema", "defaults", "colors", "outline", "styles", "rules"]
+    static let topLevel = ["$schema", "defaults", "colors", "outline", "nestedConfigs", "styles", "rules"]
     /// Keys of an entry of `rules`.
     static let rule = ["name", "words", "regex", "caseSensitive", "wholeWord", "style", "enabled", "groups", "severity", "message", "link",
                             "scope", "languages", "files", "list", "blocking"]

@@ -153,6 +153,17 @@ struct LayerReader {
                 report(.error, "\"outline\" must be true or false, not \(a(value.typeName))", at: origin(ofValueAt: [.key("outline")]))
             }
         }
+        if let value = members["nestedConfigs"] {
+            if let text = value.stringValue, let policy = NestedConfigPolicy(rawValue: text) {
+                layer.nestedConfigs = policy
+            } else {
+                let found = value.stringValue.map { "\"\($0)\"" } ?? a(value.typeName)
+                let policies = NestedConfigPolicy.allCases.map(\.rawValue)
+                let suffix = value.stringValue.map { ConfigKeys.suggestionSuffix(for: $0, among: policies) } ?? ""
+                let message = "\"nestedConfigs\" must be \"report\" or \"forbid\", not \(found)\(suffix)"
+                report(.error, message, at: origin(ofValueAt: [.key("nestedConfigs")]))
+            }
+        }
         if let value = members["styles"] {
             if case .object(let styles) = value {
                 for name in orderedKeys(of: styles, at: [.key("styles")]) {

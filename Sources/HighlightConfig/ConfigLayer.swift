@@ -9,6 +9,8 @@ public struct ConfigLayer: Sendable {
     var colors: Bool?
     /// Whether `textDocument/documentSymbol` lists the matches of rules marked `list`; `nil` when this layer does not say.
     public var outline: Bool?
+    /// What `check` does about a nested `.highlights.json` that narrows a blocking rule of this one; `nil` when this layer does not say.
+    public var nestedConfigs: NestedConfigPolicy?
     /// Styles by name, as this layer defines them.
     public var styles: [String: Style]
     /// Rules in the order written; names are unique within a layer.

@@ -15,6 +15,7 @@ import PatternEngine
 /// * `colors`: the highest layer that sets it decides (default off); when on, the built-in
 ///   `color` rule comes after every other rule, so a rule named `color` replaces it.
 /// * `outline`: the highest layer that sets it decides (default on).
+/// * `nestedConfigs`: the highest layer that sets it decides (nil when none does; see `NestedConfigPolicy`).
 ///
 /// A rule's style is its inline style, else the named style it refers to, else the style named
 /// after the rule, else `Style.neutral`.
@@ -39,6 +40,9 @@ public struct HighlightConfiguration: Sendable {
     @inlinable public var colorRuleIndex: Int? { storage.colorRuleIndex }
     /// Whether the document outline (`textDocument/documentSymbol`) lists the matches of rules marked `list`.
     @inlinable public var outline: Bool { storage.outline }
+    /// What `check` does about a nested `.highlights.json` that narrows a blocking rule of this configuration, when
+    /// a layer says (the highest that does); nil when none does.
+    @inlinable public var nestedConfigs: NestedConfigPolicy? { storage.nestedConfigs }
     /// Problems found while combining: unknown style references, and rules (or words) the engine
     /// could not compile, which never match. Problems inside a layer come from `ConfigLayer.parse`.
     @inlinable public var diagnostics: [ConfigDiagnostic] { storage.diagnostics }
@@ -57,12 +61,13 @@ public struct HighlightConfiguration: Sendable {
         @usableFromInline let groupPieceKinds: [PieceKind]
         @usableFromInline let colorRuleIndex: Int?
         @usableFromInline let outline: Bool
+        @usableFromInline let nestedConfigs: NestedConfigPolicy?
         @usableFromInline let diagnostics: [ConfigDiagnostic]
 
         init(
             rules: [Rule], styles: [Style], namedStyles: [String: Style], ruleSet: RuleSet, details: [RuleDetails],
             applicability: [RuleApplicability], filters: RuleFilterSet, groupPieceKinds: [PieceKind], colorRuleIndex: Int?,
-            outline: Bool, diagnostics: [ConfigDiagnostic]
+            outline: Bool, nestedConfigs: NestedConfigPolicy?, diagnostics: [ConfigDiagnostic]
         ) {
             self.rules = rules
             self.styles = styles
@@ -74,6 +79,7 @@ public struct HighlightConfiguration: Sendable {
             self.groupPieceKinds = groupPieceKinds
             self.colorRuleIndex = colorRuleIndex
             self.outline = outline
+            self.nestedConfigs = nestedConfigs
             self.diagnostics = diagnostics
         }
     }
@@ -158,6 +164,7 @@ public struct HighlightConfiguration: Sendable {
             applicability: definitions.map(\.applicability),
             filters: RuleFilterSet(applicability: definitions.map(\.applicability), rules: rules),
             groupPieceKinds: resolver.groupPieceKinds, colorRuleIndex: definitions.firstIndex { $0.findsColorLiterals },
-            outline: layers.lazy.compactMap(\.outline).first ?? true, diagnostics: diagnostics)
+            outline: layers.lazy.compactMap(\.outline).first ?? true, nestedConfigs: layers.lazy.compactMap(\.nestedConfigs).first,
+            diagnostics: diagnostics)
     }
 }

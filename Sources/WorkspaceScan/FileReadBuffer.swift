@@ -101,7 +101,8 @@ final class FileReadBuffer {
     /// it went, and bytes appended after the `fstat` are left out. A read error fails the file.
     /// With `binaryCheckBytes` above zero, the file's first bytes are read (that many, or all of a
     /// smaller file) and a NUL byte among them gives `.binary` before the rest is read, so that a
-    /// binary file costs one small read whatever its size.
+    /// binary file costs one small read whatever its size; unless they begin with a UTF-16 or UTF-32
+    /// byte order mark (`ByteOrderMark`), when the file is text, read whole and never streamed.
     /// With `mapsLargeFiles`, a file of `mappingThreshold` bytes or more is mapped rather than copied
     /// (see above for the risk); the mapping lasts until the next read.
     func read(_ file: WalkedFile, limit: Int, mapsLargeFiles: Bool = false, binaryCheckBytes: Int = 0) -> Result<Int, ScannedFile.Skipped> {
@@ -142,9 +143,11 @@ final class FileReadBuffer {
         case .success(let count): filled = count
         case .failure(let error): return unreadable(error.reason)
         }
-        if head > 0, memchr(base, 0, filled) != nil { return .failure(.binary) }
+        // A byte order mark of UTF-16 or UTF-32 says the NULs are text: the file is read whole, to be transcoded.
+        let marked = ByteOrderMark.of(UnsafeBufferPointer(start: base, count: filled)) != nil
+        if head > 0, !marked, memchr(base, 0, filled) != nil { return .failure(.binary) }
         guard filled == head else { return .success(.whole(filled)) }
-        if size >= streamingFrom {
+        if size >= streamingFrom, !marked {
             switch stream(descriptor, size: size, filled: filled, lines) {
             case .success(true): return .success(.streamed)
             case .success(false):

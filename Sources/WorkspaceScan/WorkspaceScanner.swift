@@ -543,7 +543,7 @@ public enum WorkspaceScanner {
             if reason == .tooLarge { result.file.size = buffer.lastFileSize }
             return result
         }
-        buffer.withBytes(count: count) { bytes in
+        func searchWhole(_ bytes: UnsafeBufferPointer<UInt8>) {
             if searchInChunks(bytes, origin: origin, filter: filter, configuration: configuration, options: options, into: &result) {
                 return
             }
@@ -555,6 +555,14 @@ public enum WorkspaceScanner {
                 text.withUnsafeBufferPointer {
                     search($0, origin: origin, filter: filter, configuration: configuration, options: options, into: &result)
                 }
+            }
+        }
+        buffer.withBytes(count: count) { bytes in
+            // A UTF-16 or UTF-32 file is searched, and its matches located, in its UTF-8 transcoding.
+            if let mark = ByteOrderMark.of(bytes) {
+                mark.transcodedToUTF8(bytes).withUnsafeBufferPointer { searchWhole($0) }
+            } else {
+                searchWhole(bytes)
             }
         }
         return result

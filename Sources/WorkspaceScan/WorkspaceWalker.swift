@@ -34,6 +34,12 @@ public struct WalkedFile: Sendable, Hashable {
         self.undecodedPath = undecodedPath
     }
 
+    /// The path for a terminal or a CI log: as `path` shows it, with control characters escaped too
+    /// (`FileSystemPath.displayed(_:controls:)`), so that a name cannot move the cursor or start a line of its own.
+    public var terminalPath: String {
+        FileSystemPath.displayed(undecodedPath ?? Array(path.utf8), controls: .escaped)
+    }
+
     /// Calls `body` with the path to open, as the file system knows it (NUL-terminated).
     public func withFileSystemPath<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
         try FileSystemPath.withCString(display: path, bytes: undecodedPath, body)
@@ -51,6 +57,9 @@ public struct WalkProblem: Sendable, Hashable {
         /// An ignore file that was not read (not a regular file, too large, unreadable): more is
         /// searched, nothing less.
         case ignoreFile
+        /// The git index, read to search tracked files that ignore files match (`Options.searchesTrackedFiles`), could
+        /// not be read: such files were not searched.
+        case gitIndex
     }
 
     /// The path, shown as `WalkedFile.path` is.
@@ -58,6 +67,10 @@ public struct WalkProblem: Sendable, Hashable {
     /// Why, as a short phrase ("permission denied").
     public var reason: String
     public var kind: Kind
+
+    /// The path for a terminal or a CI log, with control characters escaped too (a name both not UTF-8 and holding
+    /// a control character shows its backslashes doubled once more: `path` is escaped already).
+    public var terminalPath: String { FileSystemPath.displayed(Array(path.utf8), controls: .escaped) }
 
     /// Creates a problem.
     init(path: String, reason: String, kind: Kind) {
@@ -75,17 +88,34 @@ public enum FileSystemPath {
         WorkspaceScanner.isValidUTF8(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
+    /// Which characters `displayed(_:controls:)` escapes besides bytes that are not UTF-8.
+    public enum ControlCharacters: Sendable, Hashable {
+        /// Kept as they are: the walk's names, which every output format then escapes its own way.
+        case kept
+        /// Escaped too: text for a terminal or a CI log, where an escape sequence or a line break in a name or a
+        /// matched text could rewrite the screen or forge a line of its own (see `isTerminalControl`).
+        case escaped
+    }
+
     /// `bytes` as text: valid UTF-8 as it is; otherwise each byte that does not begin a valid UTF-8
-    /// sequence is written `\xNN` (two upper-case hex digits) and each backslash `\\`, so that the
-    /// name shows what is on disk and stays valid text in every output format. A valid name is
-    /// never changed.
+    /// sequence (and, with `controls: .escaped`, each byte of a control character) is written `\xNN`
+    /// (two upper-case hex digits) and each backslash `\\`, so that the name shows what is on disk
+    /// and stays valid, inert text in every output format. A text with nothing to escape is never changed.
     ///
     /// - Complexity: O(*n*) in the number of bytes.
-    static func displayed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    public static func displayed<Bytes: Collection<UInt8>>(_ bytes: Bytes, controls: ControlCharacters = .kept) -> String {
         let array = Array(bytes)
-        if let text = validText(array) { return text }
+        if let text = validText(array), controls == .kept || !text.unicodeScalars.contains(where: isTerminalControl) {
+            return text
+        }
         let digits = Array("0123456789ABCDEF".unicodeScalars)
         var out = String.UnicodeScalarView()
+        func escape(_ byte: UInt8) {
+            out.append("\\")
+            out.append("x")
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
         var index = 0
         array.withUnsafeBufferPointer { array in
             while index < array.count {
@@ -93,21 +123,26 @@ public enum FileSystemPath {
                     if scalar == "\\" {
                         out.append("\\")
                         out.append("\\")
+                    } else if controls == .escaped, isTerminalControl(scalar) {
+                        array[index..<(index + length)].forEach(escape)
                     } else {
                         out.append(scalar)
                     }
                     index += length
                 } else {
-                    let byte = array[index]
-                    out.append("\\")
-                    out.append("x")
-                    out.append(digits[Int(byte >> 4)])
-                    out.append(digits[Int(byte & 0x0F)])
+                    escape(array[index])
                     index += 1
                 }
             }
         }
         return String(out)
+    }
+
+    /// Whether a terminal or a CI log may act on `scalar` rather than show it: the C0 controls but tab (line
+    /// breaks, ESC that starts CSI and OSC sequences, BEL that ends them), DEL, and the C1 controls (U+009B is
+    /// an 8-bit CSI to some terminals).
+    public static func isTerminalControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// Calls `body` with `bytes` (when given) or `display` as a NUL-terminated C string.
@@ -151,12 +186,20 @@ public enum WorkspaceWalker {
         /// gives none), and a file's `size` and `modificationTime` are 0: for a scan that reads each file anyway and
         /// learns its size then, which takes the lookups off the walking thread.
         public var readsFileStatus: Bool
+        /// Whether, inside a git repository, the files git tracks are walked even where an ignore file matches them,
+        /// as git itself reads ignore files: they keep untracked files out, never tracked ones (default false; `check`
+        /// sets it, so that a repository cannot hide a tracked file from the gate with an ignore file). The
+        /// repository's index is read (`GitIndex`); git is never run.
+        public var searchesTrackedFiles: Bool
 
         /// Creates options.
-        public init(respectsIgnoreFiles: Bool = true, includesHidden: Bool = false, readsFileStatus: Bool = true) {
+        public init(
+            respectsIgnoreFiles: Bool = true, includesHidden: Bool = false, readsFileStatus: Bool = true, searchesTrackedFiles: Bool = false
+        ) {
             self.respectsIgnoreFiles = respectsIgnoreFiles
             self.includesHidden = includesHidden
             self.readsFileStatus = readsFileStatus
+            self.searchesTrackedFiles = searchesTrackedFiles
         }
     }
 
@@ -201,9 +244,17 @@ public enum WorkspaceWalker {
             visit(WalkedFile(path: root, relativePath: name, size: Int(info.st_size), modificationTime: nanoseconds(info)))
             return
         }
+        var tracked: TrackedFiles?
+        if options.searchesTrackedFiles, options.respectsIgnoreFiles {
+            switch TrackedFiles.below(root) {
+            case .success(let files)?: tracked = files
+            case .failure(let failure)?: problem(WalkProblem(path: root, reason: failure.reason, kind: .gitIndex))
+            case nil: break
+            }
+        }
         walk(
-            directory: root, directoryBytes: nil, relative: "", segments: [], ignores: IgnoreStack(), options: options,
-            problem: problem, visit: visit)
+            directory: root, directoryBytes: nil, relative: "", segments: [], ignores: IgnoreStack(), tracked: tracked,
+            insideIgnoredFolder: false, options: options, problem: problem, visit: visit)
     }
 
     /// One entry of a directory: its name's bytes (the sort key), and the name as shown.
@@ -215,10 +266,12 @@ public enum WorkspaceWalker {
         var listedType: UInt8
     }
 
-    /// Walks `directory` (as shown; `directoryBytes` is its path on disk when that differs).
+    /// Walks `directory` (as shown; `directoryBytes` is its path on disk when that differs). Inside an ignored folder
+    /// that holds tracked files (`tracked`), only those are walked: everything else there is ignored with the folder.
     private static func walk(
         directory: String, directoryBytes: [UInt8]?, relative: String, segments: [[Unicode.Scalar]], ignores: IgnoreStack,
-        options: Options, problem: (WalkProblem) -> Void, visit: (WalkedFile) -> Void
+        tracked: TrackedFiles?, insideIgnoredFolder: Bool, options: Options, problem: (WalkProblem) -> Void,
+        visit: (WalkedFile) -> Void
     ) {
         // errno is read in the closure, before anything else can change it.
         let (opened, openError) = FileSystemPath.withCString(display: directory, bytes: directoryBytes) { path in
@@ -299,12 +352,14 @@ public enum WorkspaceWalker {
             let type = info.st_mode & S_IFMT
             entrySegments[entrySegments.count - 1] = Array(entry.name.unicodeScalars)
             if type == S_IFDIR {
-                if ignores.isIgnored(segments: entrySegments, isDirectory: true) { continue }
+                let ignored = insideIgnoredFolder || ignores.isIgnored(segments: entrySegments, isDirectory: true)
+                if ignored, !(tracked?.holdsTrackedFiles(folder: relativePath) ?? false) { continue }
                 walk(
                     directory: path, directoryBytes: pathBytes, relative: relativePath, segments: entrySegments, ignores: ignores,
-                    options: options, problem: problem, visit: visit)
+                    tracked: tracked, insideIgnoredFolder: ignored, options: options, problem: problem, visit: visit)
             } else if type == S_IFREG {
-                if ignores.isIgnored(segments: entrySegments, isDirectory: false) { continue }
+                let ignored = insideIgnoredFolder || ignores.isIgnored(segments: entrySegments, isDirectory: false)
+                if ignored, !(tracked?.tracks(file: relativePath) ?? false) { continue }
                 visit(WalkedFile(
                     path: path, relativePath: relativePath, size: Int(info.st_size), modificationTime: nanoseconds(info),
                     undecodedPath: pathBytes))

@@ -131,6 +131,10 @@ extension CommandLineSpec {
         name: "--max-filesize", value: ("SIZE", .size),
         summary: "Skip (and name on stderr) files over SIZE bytes found in directories; K, M and G suffixes count 1024s "
             + "(default 8M). Files named on the command line are searched whatever their size.")
+    private static let allowSkipped = OptionSpec(
+        name: "--allow-skipped",
+        summary: "Pass although files that could hold a blocking match were not searched (over the size limit, or "
+            + "unreadable); they are still named on stderr.")
     private static let help = OptionSpec(name: "--help", summary: "Show this help and exit.")
 
     /// The command line of highlight-ls.
@@ -166,10 +170,13 @@ extension CommandLineSpec {
                 options: [config, format, json, color, maxFilesize, allowConfigErrors, help],
                 details: [
                     "Directories are walked as the editor's workspace list walks them: hidden entries and .git are skipped, "
-                        + ".gitignore and .ignore files are obeyed, symbolic links are not followed, binary files and files "
-                        + "over the size limit are skipped and named on stderr. A file or folder that cannot be read is named "
+                        + ".gitignore and .ignore files are obeyed, symbolic links are not followed, files over the size limit "
+                        + "are skipped and named on stderr, and binary files (a NUL byte in the first 8 KiB) are skipped and "
+                        + "counted on stderr. Files in UTF-16 or UTF-32 with a byte order mark are searched in their UTF-8 "
+                        + "transcoding, and positions are those of that text. A file or folder that cannot be read is named "
                         + "on stderr with the reason, and list exits 1. A name that is not valid UTF-8 is searched like any "
-                        + "other and shown with each byte that is not UTF-8 as \\xNN (and its backslashes as \\\\). "
+                        + "other and shown with each byte that is not UTF-8 as \\xNN (and its backslashes as \\\\); in text "
+                        + "and github output, control characters in names and matched texts are shown as \\xNN too. "
                         + "PATH defaults to the current directory.",
                     "Lines and columns are 1-based; the column counts bytes, as grep and rg do (json and sarif also give "
                         + "UTF-16 positions).",
@@ -177,12 +184,16 @@ extension CommandLineSpec {
             CommandSpec(
                 name: "check", summary: "Print the matches of rules marked \"blocking\"; fail when there are any.",
                 operands: ("PATH...", .path, false),
-                options: [config, format, json, color, maxFilesize, allowConfigErrors, help],
+                options: [config, format, json, color, maxFilesize, allowConfigErrors, allowSkipped, help],
                 details: [
                     "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path, "
-                        + "file or folder that cannot be read (each named on stderr with the reason), or a configuration "
-                        + "with no blocking rule exits 2, so nothing is skipped silently. Files are walked as for list; "
-                        + "PATH defaults to the current directory.",
+                        + "a file or folder that cannot be read or a file over the size limit (each named on stderr with "
+                        + "the reason, and unless --allow-skipped), a configuration with no blocking rule, or a nested "
+                        + ".highlights.json that switches off or narrows a blocking rule of the one above it (unless that "
+                        + "one says \"nestedConfigs\": \"report\") exits 2, so nothing is skipped silently. Files are walked "
+                        + "as for list, except that inside a git repository the files git tracks are searched even where an "
+                        + "ignore file matches them (read from the git index; git is never run). PATH defaults to the "
+                        + "current directory.",
                 ]),
             CommandSpec(
                 name: "init", summary: "Write a commented .highlights.json to start from.",
@@ -194,6 +205,9 @@ extension CommandLineSpec {
                 details: [
                     "Writes DIRECTORY/.highlights.json (DIRECTORY defaults to the current directory) with a $schema "
                         + "reference, a blocking rule for DO NOT MERGE, and the built-in rules shown for reference.",
+                    "The file is written to a new file in DIRECTORY, flushed and renamed over the old one, so a failure "
+                        + "(a full disk) leaves the old file as it was. A symbolic link, directory, FIFO or device of that "
+                        + "name is refused, never written through.",
                 ]),
             CommandSpec(
                 name: "help", summary: "Show the help of a command.",
@@ -214,7 +228,9 @@ extension CommandLineSpec {
             ("1", "check: a blocking rule matched. list and print: a file or folder could not be read. The server: it stopped "
                 + "without shutdown."),
             ("2", "Bad arguments, a missing path, a configuration with problems (unless --allow-config-errors), "
-                + "check with no blocking rule, or check unable to read a file or folder."),
+                + "check with no blocking rule, check unable to read a file or folder or skipping one over the size limit "
+                + "(unless --allow-skipped), or check finding a nested .highlights.json that narrows a blocking rule "
+                + "(unless \"nestedConfigs\": \"report\")."),
         ],
         environment: [
             ("NO_COLOR", "When set and not empty, --color auto does not colour."),

@@ -198,6 +198,50 @@ final class ConfigurationLookup {
         report(diagnostic)
     }
 
+    /// A nested configuration file that narrows a blocking rule of the file above it.
+    struct NestedNarrowing {
+        /// The nested file and the one above it, as messages name them.
+        var nestedFile: String
+        var outerFile: String
+        var narrowing: RuleNarrowing
+        /// What the files above decide about it (`NestedConfigPolicy.inForce`).
+        var policy: NestedConfigPolicy
+    }
+
+    /// Each blocking rule that a configuration file used so far switches off or narrows, compared with every file above
+    /// it up to the repository root (each would govern the folder if the files below it were not there; they are
+    /// loaded now if no searched file used them), so that a file in between cannot hand on a rule it narrowed. None
+    /// with `--config`, which governs alone.
+    ///
+    /// - Complexity: one comparison per configuration file used and file above it, plus the lookups of their folders.
+    func nestedNarrowings(report: (ConfigDiagnostic) -> Void) -> [NestedNarrowing] {
+        guard explicit == nil else { return [] }
+        var found: [NestedNarrowing] = []
+        // Only the files that governed searched files; those loaded here for the comparison are compared when used.
+        for index in entries.indices {
+            guard let nestedFile = entries[index].file else { continue }
+            var above: [Int] = []
+            while let next = outerEntry(of: above.last ?? index, report: report) { above.append(next) }
+            for (position, outer) in above.enumerated() {
+                guard let outerFile = entries[outer].file else { continue }
+                let narrowings = entries[index].configuration.narrowings(ofBlockingRulesOf: entries[outer].configuration)
+                let policy = NestedConfigPolicy.inForce(above[position...].map { entries[$0].configuration.nestedConfigs })
+                found += narrowings.map { NestedNarrowing(nestedFile: nestedFile, outerFile: outerFile, narrowing: $0, policy: policy) }
+            }
+        }
+        return found
+    }
+
+    /// The entry of the file that would govern the folder of entry `index`'s file without it; nil for a file at a
+    /// repository root or at `/`, or when no file above governs.
+    private func outerEntry(of index: Int, report: (ConfigDiagnostic) -> Void) -> Int? {
+        guard entries[index].file != nil, let folder = entries[index].folder, folder != "/",
+              !ConfigFile.entryExists(atPath: folder + "/.git")
+        else { return nil }
+        let outer = entryIndex(forFolder: ConfigFile.parentFolder(of: folder), report: report)
+        return entries[outer].file == nil ? nil : outer
+    }
+
     /// `path` relative to the current directory when it is inside it, for messages.
     func displayPath(_ absolutePath: String) -> String {
         ConfigFile.relativePath(of: absolutePath, inFolder: currentDirectory) ?? absolutePath

@@ -33,6 +33,8 @@ struct ScanRequest {
     var colours: Bool
     var maximumFileSize: Int
     var allowConfigErrors: Bool
+    /// Whether `check` passes although files that could hold a blocking match were not read (`--allow-skipped`).
+    var allowSkipped: Bool
     var explicitConfig: String?
 }
 
@@ -72,7 +74,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     case .text: writer = TextWriter(colours: request.colours)
     case .json: writer = JSONLinesWriter()
     case .sarif: writer = SARIFWriter(blocking: isCheck, currentDirectory: lookup.currentDirectory)
-    case .github: writer = GitHubWriter(blocking: isCheck)
+    case .github: writer = GitHubWriter(blocking: isCheck, tooLargeFails: isCheck && !request.allowSkipped)
     case .junit: writer = JUnitWriter(command: request.command)
     }
     // Text and JSON lines need nothing of the run to write a file: each file's report is written by the worker that
@@ -89,24 +91,33 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     var matchCount = 0
     var filesWithMatches = 0
     var searchedCount = 0
+    // Files (and folders) that could hold a blocking match and were not read: `check` cannot vouch for them.
+    var unsearchedCount = 0
+    // Binary files are skipped as ripgrep skips them, and counted in one line rather than named one by one.
+    var binaryCount = 0
 
     // Each file's report as soon as it and those before it are searched, in walk order.
     var position = 0
     WorkspaceScanner.scan(
-        walking: roots, walkOptions: WorkspaceWalker.Options(readsFileStatus: false), options: options,
+        walking: roots, walkOptions: WorkspaceWalker.Options(readsFileStatus: false, searchesTrackedFiles: isCheck), options: options,
         problem: { problem in
             switch problem.kind {
             case .folder:
-                warn("cannot read \(problem.path): \(problem.reason); its files were not searched")
+                warn("cannot read \(problem.terminalPath): \(problem.reason); its files were not searched")
             case .entry:
-                warn("cannot read \(problem.path): \(problem.reason); it was not searched")
+                warn("cannot read \(problem.terminalPath): \(problem.reason); it was not searched")
             case .ignoreFile:
                 // Not obeying it searches more, never less: a warning, not a failure.
-                warn("\(problem.path) not obeyed: \(problem.reason)")
+                warn("\(problem.terminalPath) not obeyed: \(problem.reason)")
                 return
+            case .gitIndex:
+                // The reason names the index, whose path a `.git` file of the repository's may give.
+                warn("\(terminalText(problem.reason)); the files git tracks under \(problem.terminalPath) that ignore files match "
+                    + "were not searched")
             }
             walkProblems.append(problem)
-            status = isCheck ? 2 : max(status, 1)
+            unsearchedCount += 1
+            if !isCheck { status = max(status, 1) }
         },
         prepare: { file in
             let (index, relativePath) = lookup.configuration(forWalkedFile: file.path, report: reportConfigProblem)
@@ -129,18 +140,20 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             switch result.outcome {
             case .skipped(.tooLarge):
                 skipReason = "\(describeSize(result.file.size)) > \(describeSize(request.maximumFileSize)) limit"
-                warnInOrder("skipped \(result.file.path): \(skipReason ?? ""); name it or pass --max-filesize")
+                warnInOrder("skipped \(result.file.terminalPath): \(skipReason ?? ""); name it or pass --max-filesize")
+                unsearchedCount += 1
             case .skipped(.binary):
                 skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"
-                warnInOrder("skipped \(result.file.path): \(skipReason ?? "")")
+                binaryCount += 1
             case .skipped(.unreadable(let reason)):
                 skipReason = "cannot read it: \(reason)"
-                warnInOrder("cannot read \(result.file.path): \(reason); it was not searched")
-                status = isCheck ? 2 : max(status, 1)
+                warnInOrder("cannot read \(result.file.terminalPath): \(reason); it was not searched")
+                unsearchedCount += 1
+                if !isCheck { status = max(status, 1) }
             case .searched:
                 searchedCount += 1
             }
-            if result.truncated { warnInOrder("\(result.file.path): too many matches; only the first \(finished.matchCount) are shown") }
+            if result.truncated { warnInOrder("\(result.file.terminalPath): too many matches; only the first \(finished.matchCount) are shown") }
             matchCount += finished.matchCount
             if finished.matchCount > 0 { filesWithMatches += 1 }
             if let report = finished.report {
@@ -158,29 +171,52 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             position += 1
         })
 
+    if binaryCount > 0 {
+        warnings.append("highlight-ls: \(plural(binaryCount, "binary file")) skipped (a NUL byte in the first "
+            + "\(describeSize(WorkspaceScanner.binaryCheckBytes)))\n")
+    }
+    // A gate fails closed: what it could not read fails the run unless the user says it may pass.
+    let unsearchedFails = isCheck && unsearchedCount > 0 && !request.allowSkipped
+    if unsearchedFails { status = 2 }
     warnings.flush()
     for problem in walkProblems {
         let file = WalkedFile(path: problem.path, relativePath: problem.path, size: 0, modificationTime: 0)
         let unread = ScannedFile(unreadable: file, reason: problem.reason)
-        let reason = problem.kind == .folder ? "cannot read the folder: \(problem.reason); its files were not searched" : "cannot read it: \(problem.reason)"
+        let reason = switch problem.kind {
+        case .folder: "cannot read the folder: \(problem.reason); its files were not searched"
+        case .gitIndex: "\(problem.reason); the tracked files that ignore files match were not searched"
+        case .entry, .ignoreFile: "cannot read it: \(problem.reason)"
+        }
         writer.file(FileReport(scanned: unread, configuration: .builtInOnly, skipReason: reason, messages: []), to: &output)
     }
 
+    // The configurations of the searched files; the nested check may load the files above them.
+    let usedConfigurations = lookup.entries.map(\.configuration)
+    var nestedForbidden = false
+    if isCheck {
+        // The nearest file governs alone, so a nested one can leave a blocking rule out: said, and by default a failure.
+        for nested in lookup.nestedNarrowings(report: reportConfigProblem) {
+            let allowed = nested.policy == .report ? " (allowed by \"nestedConfigs\": \"report\")" : ""
+            warn("\(terminalText(nested.nestedFile)) narrows the blocking rule \"\(nested.narrowing.ruleName)\" of "
+                + "\(terminalText(nested.outerFile)): it \(nested.narrowing.description)\(allowed)")
+            if nested.policy == .forbid { nestedForbidden = true }
+        }
+    }
     let configProblems = lookup.problemCount > 0 && !request.allowConfigErrors
     var noBlockingRule = false
     if isCheck {
-        noBlockingRule = !lookup.entries.contains { $0.configuration.applicability.contains(where: \.blocking) }
+        noBlockingRule = !usedConfigurations.contains { $0.applicability.contains(where: \.blocking) }
         if matchCount > 0, status == 0 { status = 1 }
     }
     // Matches are what `check` is for; the run itself failed only when it could not do its job.
-    let failed = status > 1 || (status == 1 && !isCheck) || configProblems || noBlockingRule
+    let failed = status > 1 || (status == 1 && !isCheck) || configProblems || noBlockingRule || nestedForbidden
     writer.finish(RunSummary(command: request.command, matchCount: matchCount, fileCount: searchedCount, failed: failed), to: &output)
     output.flush()
 
     if isCheck {
         if noBlockingRule {
-            let sources = lookup.entries.compactMap(\.file)
-            let where_ = sources.isEmpty ? "the built-in rules" : sources.joined(separator: ", ")
+            let sources = lookup.entries.prefix(usedConfigurations.count).compactMap(\.file)
+            let where_ = sources.isEmpty ? "the built-in rules" : terminalText(sources.joined(separator: ", "))
             warn("no rule is marked \"blocking\" in \(where_): nothing to check. Mark the rules that must fail the check "
                 + "with \"blocking\": true in .highlights.json (highlight-ls init writes an example)")
             status = 2
@@ -190,6 +226,16 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             warn("\(plural(matchCount, "blocking match", "blocking matches")) in \(plural(filesWithMatches, "file")) "
                 + "(\(plural(searchedCount, "file")) searched)")
         }
+    }
+    if unsearchedFails {
+        warn("\(plural(unsearchedCount, "file or folder", "files or folders")) that could hold a blocking match "
+            + "\(unsearchedCount == 1 ? "was" : "were") not searched (named above); fix that, name the file, raise "
+            + "--max-filesize, or pass --allow-skipped to pass without \(unsearchedCount == 1 ? "it" : "them")")
+    }
+    if nestedForbidden {
+        warn("a nested .highlights.json may not narrow a blocking rule of a file above it: repeat the rule there as it "
+            + "is, or allow it with \"nestedConfigs\": \"report\" in the file above")
+        status = 2
     }
     if configProblems {
         warn("the configuration has \(plural(lookup.problemCount, "problem")); fix \(lookup.problemCount == 1 ? "it" : "them") "
@@ -207,7 +253,7 @@ func messages(for result: ScannedFile, configuration: HighlightConfiguration) ->
             && configuration.details[match.ruleIndex].needsCaptures
     }
     // Groups are found again in the file's bytes, which are read a second time only when a template needs them.
-    let bytes: [UInt8] = needsText ? Array(String(decoding: contents(of: result.file), as: UTF8.self).utf8) : []
+    let bytes: [UInt8] = needsText ? WorkspaceScanner.utf8Text(ofFileBytes: contents(of: result.file)) : []
     return bytes.withUnsafeBufferPointer { text in
         result.matches.map { match in
             let name = ruleName(match.ruleIndex, in: configuration)
@@ -291,8 +337,8 @@ func runPrintCommand(paths: [String], explicitConfig: String?, colours: Bool, al
         }
         let (index, relativePath) = lookup.configuration(forFile: path, report: reportConfigProblem)
         let config = lookup.entries[index].configuration
-        // Invalid UTF-8 is replaced (U+FFFD) exactly as an editor would show it.
-        let text = Array(String(decoding: data, as: UTF8.self).utf8)
+        // As an editor shows it: UTF-16 and UTF-32 transcoded, invalid UTF-8 replaced (U+FFFD).
+        let text = WorkspaceScanner.utf8Text(ofFileBytes: data)
         let origin = TextOrigin(relativePath: relativePath, languageID: LanguageSyntax.languageID(forFileName: relativePath))
         let rendered = text.withUnsafeBufferPointer { buffer in
             let matches = config.matches(in: buffer, origin: origin)
@@ -370,14 +416,19 @@ struct FinishedFile: Sendable {
 }
 
 /// A configuration problem on stderr, as compilers print theirs: `file:line:column: error: message`.
+///
+/// The file's path and the message (which may quote the file's text) are escaped for a terminal or a CI log
+/// (`terminalText`), and a path that would begin the line with `:` is written `./path`, so that a folder named
+/// `::error::…` cannot make a workflow command of the line.
 func reportConfigProblem(_ diagnostic: ConfigDiagnostic) {
-    var location = diagnostic.source
+    var location = terminalText(diagnostic.source)
+    if location.hasPrefix(":") { location = "./" + location }
     if let line = diagnostic.line {
         location += ":\(line)"
         if let column = diagnostic.column { location += ":\(column)" }
     }
     let severity = diagnostic.severity == .error ? "error" : "warning"
-    writeToStandardError("\(location): \(severity): \(diagnostic.message)\n")
+    writeToStandardError("\(location): \(severity): \(terminalText(diagnostic.message))\n")
 }
 
 func writeToStandardOutput(_ string: String) {

@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FoundationEssentials
 import HighlightConfig
-import JSONRPC
 
 // `highlight-ls init`: a `.highlights.json` that works as written, with a blocking rule for CI,
 // and the built-in rules shown (as comments, made from `ConfigLayer.builtIn`, so they are always
@@ -63,6 +57,10 @@ func initialConfigurationText() -> String {
 }
 
 /// Writes `.highlights.json` into `directory`; returns the exit code.
+///
+/// The file is written as every file the command line writes is (`ConfigFile.writeAtomically`): never through a
+/// symbolic link, never into a FIFO or device, and through a new file renamed over the old one, so that a failure
+/// (a full disk) leaves the old file as it was.
 func runInitCommand(directory: String, force: Bool) -> Int32 {
     var isDirectory = false
     guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory else {
@@ -70,25 +68,17 @@ func runInitCommand(directory: String, force: Bool) -> Int32 {
         return 2
     }
     let path = ConfigFile.path(inFolder: directory)
-    if FileManager.default.fileExists(atPath: path), !force {
+    let bytes = Array(initialConfigurationText().utf8)
+    switch ConfigFile.writeAtomically(bytes, named: ConfigFile.name, inFolder: directory, replacing: force ? .regularFile : .nothing) {
+    case .written:
+        writeToStandardError("wrote \(path)\n")
+        return 0
+    case .exists:
         warn("\(path) already exists; pass --force to replace it")
         return 1
-    }
-    if let reason = writeFile(initialConfigurationText(), to: path) {
-        warn("cannot write \(path): \(reason)")
+    case .refused(let reason):
+        // The reason may quote a link's target, which is the repository's text.
+        warn("cannot write \(path): \(terminalText(reason))")
         return 1
     }
-    writeToStandardError("wrote \(path)\n")
-    return 0
-}
-
-/// Writes `text` to the file at `path`, created or emptied; nil, or the system's reason it could not.
-private func writeFile(_ text: String, to path: String) -> String? {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-    if let failure = Array(text.utf8).withUnsafeBytes({ writeAll($0, to: descriptor) }) {
-        close(descriptor)
-        return failure == 0 ? "the file took no more bytes" : String(cString: strerror(failure))
-    }
-    return close(descriptor) == 0 ? nil : String(cString: strerror(errno))
 }

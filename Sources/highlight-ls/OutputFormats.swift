@@ -118,8 +118,8 @@ struct RecordWriter {
     fileprivate let room: UnsafeMutableBufferPointer<UInt8>
     fileprivate(set) var count: Int
 
-    /// How many bytes `appendEscapingLineBreaks(utf8:)` and `appendJSONString(utf8:)` write at most for `count`
-    /// bytes of text (a `\u0001` for a control byte, three bytes of U+FFFD for an invalid one), quotes included.
+    /// How many bytes `appendTerminalText(utf8:)` and `appendJSONString(utf8:)` write at most for `count` bytes of
+    /// text (a `\u0001` for a control byte, three bytes of U+FFFD for an invalid one), quotes included.
     static func escapedBound(_ count: Int) -> Int { 6 * count + 2 }
     /// How many bytes `appendDecimal` writes at most: a sign and nineteen digits.
     static var decimalBound: Int { 20 }
@@ -165,24 +165,16 @@ struct RecordWriter {
         count += digits
     }
 
-    /// Appends the text of the UTF-8 `text` (repaired as `String(decoding:as:)` repairs it) with each `\n` and `\r`
-    /// written as the two characters `\n`, `\r`. ASCII, most matches, is copied as it is, with no `String` made.
-    mutating func appendEscapingLineBreaks(utf8 text: ArraySlice<UInt8>) {
+    /// Appends the text of the UTF-8 `text` (repaired as `String(decoding:as:)` repairs it) as `terminalText` shows
+    /// it. Printable ASCII, most matches, is copied as it is, with no `String` made.
+    mutating func appendTerminalText(utf8 text: ArraySlice<UInt8>) {
         let copied = text.withUnsafeBufferPointer { text in
-            guard text.allSatisfy({ $0 < 0x80 && $0 != 0x0A && $0 != 0x0D }) else { return false }
+            guard text.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == UInt8(ascii: "\t") }) else { return false }
             append(text)
             return true
         }
         guard !copied else { return }
-        for byte in String(decoding: text, as: UTF8.self).utf8 { appendEscapingLineBreak(byte) }
-    }
-
-    private mutating func appendEscapingLineBreak(_ byte: UInt8) {
-        switch byte {
-        case 0x0A: append(UInt8(ascii: "\\")); append(UInt8(ascii: "n"))
-        case 0x0D: append(UInt8(ascii: "\\")); append(UInt8(ascii: "r"))
-        default: append(byte)
-        }
+        for byte in terminalText(String(decoding: text, as: UTF8.self)).utf8 { append(byte) }
     }
 
     /// Appends the text of the UTF-8 `text` as a JSON string, exactly as `jsonString` writes it. ASCII that needs no
@@ -234,18 +226,18 @@ struct TextWriter: ReportWriter {
     var colours: Bool
 
     mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
-        let path = report.scanned.file.path
+        guard !report.scanned.matches.isEmpty else { return }
+        let path = report.scanned.file.terminalPath
         guard !colours else {
             for match in report.scanned.matches {
                 let name = ruleName(match.ruleIndex, in: report.configuration)
-                let text = escapingLineBreaks(match.text)
+                let text = terminalText(match.text)
                 let style = report.configuration.styles.indices.contains(match.ruleIndex) ? report.configuration.styles[match.ruleIndex] : .neutral
                 output.append("\u{1B}[35m\(path)\u{1B}[0m:\u{1B}[32m\(match.start.line + 1)\u{1B}[0m:\(match.start.utf8Column + 1): "
                     + "\u{1B}[1m\(name)\u{1B}[0m: \(ansiStart(style))\(text)\u{1B}[0m\n")
             }
             return
         }
-        guard !report.scanned.matches.isEmpty else { return }
         // `path:line:column: rule: text`, copied byte by byte into the output: the path once per file,
         // each rule's name once per file, and nothing allocated per match.
         let pathBytes = Array(path.utf8)
@@ -263,7 +255,7 @@ struct TextWriter: ReportWriter {
                 line.append(": ")
                 line.append(name)
                 line.append(": ")
-                line.appendEscapingLineBreaks(utf8: match.textUTF8)
+                line.appendTerminalText(utf8: match.textUTF8)
                 line.append(UInt8(ascii: "\n"))
             }
             output.flushWhenFull()
@@ -271,12 +263,25 @@ struct TextWriter: ReportWriter {
     }
 
     mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {}
+}
 
-    /// The text with `\n` and `\r` written as `\\n` and `\\r`; most matches have neither and are returned as they are.
-    private func escapingLineBreaks(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text }
-        return text.replacingEvery("\n", with: "\\n").replacingEvery("\r", with: "\\r")
+/// A matched text or message for a terminal or a CI log: `\n` and `\r` written as the two characters `\n` and `\r`
+/// (a match stays on its line), and every other control character as its bytes in the walk's `\xNN` form
+/// (`FileSystemPath.displayed`), so that an escape sequence in a file cannot reach the terminal; most texts have
+/// none and are returned as they are.
+func terminalText(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: FileSystemPath.isTerminalControl) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case _ where FileSystemPath.isTerminalControl(scalar):
+            out += FileSystemPath.displayed(Array(String(scalar).utf8), controls: .escaped)
+        default: out.unicodeScalars.append(scalar)
+        }
     }
+    return out
 }
 
 // MARK: json
@@ -327,6 +332,8 @@ struct JSONLinesWriter: ReportWriter {
 struct GitHubWriter: ReportWriter {
     /// `check` reports errors; `list` reports each rule's severity (a notice when it has none).
     var blocking: Bool
+    /// Whether a file over the size limit fails the run (`check` without `--allow-skipped`): an error, not a warning.
+    var tooLargeFails: Bool
 
     mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
         output.append(fileText(report))
@@ -334,10 +341,17 @@ struct GitHubWriter: ReportWriter {
 
     private mutating func fileText(_ report: FileReport) -> String {
         var out = ""
-        let path = report.scanned.file.path.hasPrefix("./") ? String(report.scanned.file.path.dropFirst(2)) : report.scanned.file.path
+        let shown = report.scanned.file.terminalPath
+        let path = shown.hasPrefix("./") ? String(shown.dropFirst(2)) : shown
+        // A binary file is skipped as ripgrep skips it: counted on stderr, not annotated.
+        if case .skipped(.binary) = report.scanned.outcome { return out }
         if let reason = report.skipReason {
             // A file the gate could not read fails the run: an error, not a warning.
-            let level = if case .skipped(.unreadable) = report.scanned.outcome { "error" } else { "warning" }
+            let level = switch report.scanned.outcome {
+            case .skipped(.unreadable): "error"
+            case .skipped(.tooLarge) where tooLargeFails: "error"
+            default: "warning"
+            }
             out += "::\(level) file=\(property(path))::\(data("not searched: \(reason)"))\n"
         }
         for (match, message) in zip(report.scanned.matches, report.messages) {
@@ -360,9 +374,10 @@ struct GitHubWriter: ReportWriter {
         }
     }
 
-    /// A workflow command's message: `%`, CR and LF escaped.
+    /// A workflow command's message: control characters escaped for the log (`terminalText`), then `%`, CR and LF
+    /// as GitHub defines, so that no value can end the command's line and begin another with `::`.
     private func data(_ text: String) -> String {
-        text.replacingEvery("%", with: "%25").replacingEvery("\r", with: "%0D")
+        terminalText(text).replacingEvery("%", with: "%25").replacingEvery("\r", with: "%0D")
             .replacingEvery("\n", with: "%0A")
     }
 

@@ -130,7 +130,8 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
     let request = ScanRequest(
         command: scanCommand, paths: parsed.operands.isEmpty ? ["."] : parsed.operands, format: format,
         colours: colour, maximumFileSize: parsed.values["--max-filesize"].flatMap(parseSize) ?? ScanOptions().maximumFileSize,
-        allowConfigErrors: parsed.has("--allow-config-errors"), explicitConfig: parsed.values["--config"])
+        allowConfigErrors: parsed.has("--allow-config-errors"), allowSkipped: parsed.has("--allow-skipped"),
+        explicitConfig: parsed.values["--config"])
     return runScanCommand(request)
 }
 

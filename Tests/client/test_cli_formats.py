@@ -104,7 +104,8 @@ def test_sarif_names_skipped_files(project: pathlib.Path, sarif_schema: dict) ->
     jsonschema.Draft4Validator(sarif_schema).validate(log)
     notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in notes] == ["blob.bin"]
-    assert "skipped ./blob.bin: binary" in result.stderr
+    # Binary files are counted on stderr in one line, not named one by one; SARIF still names each.
+    assert "1 binary file skipped" in result.stderr and "blob.bin" not in result.stderr
 
 
 @pytest.mark.parametrize("command", ["check", "list"])

@@ -2,7 +2,9 @@
 
 A file whose name is not UTF-8 is searched and shown escaped (`\\xNN`) in every format; a file or
 folder that cannot be read is named on stderr with the reason, `check` exits 2 and `list` exits 1;
-a `.highlights.json` that is a FIFO, a link loop or a dangling link is an error, promptly.
+a `.highlights.json` that is a FIFO, a link loop or a dangling link is an error, promptly. Names and
+texts that would forge a workflow command or send an escape sequence are shown inert in every
+format, and `init` never writes through a link.
 
 Unreadable entries as root: root reads everything whatever the mode, and CI runs as root. The
 commands then run under `setpriv` (util-linux) with CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -169,3 +172,72 @@ def test_setpriv_is_available_when_running_as_root() -> None:
     # The unreadable-entry tests rely on it as root; say so plainly if it is missing.
     if os.geteuid() == 0:
         assert shutil.which("setpriv"), "setpriv (util-linux) is needed to test unreadable entries as root"
+
+
+# Names and a text that try to forge workflow commands or reach the terminal with escape sequences.
+FORGED_NAME = "x\n::error file=README.md,line=1::forged\n.txt"
+ESCAPE_NAME = "e\x1b[31mred\x07.txt"
+ESCAPE_TEXT = "DO NOT MERGE \x1b]0;title\x07 \x1b[2J\n"
+
+
+def unescape_github(value: str, is_property: bool) -> str:
+    """A workflow command's value as GitHub's runner decodes it."""
+    pairs = [("%0D", "\r"), ("%0A", "\n")] + ([("%3A", ":"), ("%2C", ",")] if is_property else [])
+    for escaped, plain in pairs:
+        value = value.replace(escaped, plain)
+    return value.replace("%25", "%")
+
+
+def test_hostile_names_and_texts_forge_nothing_in_any_format(project: pathlib.Path) -> None:
+    (project / ".highlights.json").write_text(
+        '{ "rules": [ { "name": "nomerge", "regex": "DO NOT MERGE.*", "blocking": true } ] }\n', encoding="utf-8")
+    (project / FORGED_NAME).write_text("DO NOT MERGE\n", encoding="utf-8")
+    (project / ESCAPE_NAME).write_text(ESCAPE_TEXT, encoding="utf-8")
+
+    # text: one line a match, control characters as \xNN, no escape byte reaches the terminal.
+    text = run(["check", "--format", "text"], project)
+    assert text.returncode == 1, text.stderr
+    assert text.stdout.decode("utf-8").splitlines() == [
+        "./e\\x1B[31mred\\x07.txt:1:1: nomerge: DO NOT MERGE \\x1B]0;title\\x07 \\x1B[2J",
+        "./x\\x0A::error file=README.md,line=1::forged\\x0A.txt:1:1: nomerge: DO NOT MERGE",
+    ]
+
+    # github: every line is one of the program's commands, parsed by the grammar GitHub documents.
+    github = run(["check", "--format", "github"], project)
+    assert b"\x1b" not in github.stdout and b"\x07" not in github.stdout
+    command = re.compile(r"^::(error|warning|notice) ((?:[a-zA-Z]+=[^,:]*)(?:,[a-zA-Z]+=[^,:]*)*)::(.*)$")
+    files = []
+    for line in github.stdout.decode("utf-8").splitlines():
+        match = command.match(line)
+        assert match, line
+        properties = dict(item.split("=", 1) for item in match.group(2).split(","))
+        files.append(unescape_github(properties["file"], True))
+        assert "\n" not in unescape_github(match.group(3), False)
+    assert files == ["e\\x1B[31mred\\x07.txt", "x\\x0A::error file=README.md,line=1::forged\\x0A.txt"]
+
+    # json, SARIF and JUnit escape as their formats say, and name the files exactly.
+    lines = run(["check", "--format", "json"], project).stdout.decode("utf-8").splitlines()
+    assert sorted(json.loads(line)["path"] for line in lines) == sorted(["./" + ESCAPE_NAME, "./" + FORGED_NAME])
+    assert any(json.loads(line)["text"] == ESCAPE_TEXT.rstrip("\n") for line in lines)
+    sarif = json.loads(run(["check", "--format", "sarif"], project).stdout.decode("utf-8"))
+    uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"])
+    assert uris == ["e%1B%5B31mred%07.txt", "x%0A%3A%3Aerror%20file%3DREADME.md%2Cline%3D1%3A%3Aforged%0A.txt"]
+    junit = ET.fromstring(run(["check", "--format", "junit"], project).stdout)
+    # XML 1.0 cannot hold most C0 controls: they become U+FFFD; a line feed in an attribute is a character reference.
+    shown = "./" + ESCAPE_NAME.replace("\x1b", "\ufffd").replace("\x07", "\ufffd")
+    assert sorted(case.get("name") for case in junit.iter("testcase")) == sorted(["./clean.txt", "./" + FORGED_NAME, shown])
+
+
+@pytest.mark.parametrize("target", ["../outside/victim.txt", "../outside/missing.txt"])
+def test_init_does_not_write_through_a_link(tmp_path: pathlib.Path, target: str) -> None:
+    (tmp_path / "outside").mkdir()
+    victim = tmp_path / "outside" / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / ".highlights.json").symlink_to(target)
+    result = run(["init", "--force", "repo"], tmp_path)
+    assert result.returncode == 1
+    assert f".highlights.json is a symbolic link to {target}" in result.stderr.decode("utf-8")
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    assert sorted(p.name for p in (tmp_path / "outside").iterdir()) == ["victim.txt"]

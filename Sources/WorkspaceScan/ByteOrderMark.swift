@@ -94,6 +94,14 @@ public enum ByteOrderMark: Sendable, Hashable {
 }
 
 extension WorkspaceScanner {
+    /// The whole of a file, read the one way a scan reads files (`FileReadBuffer`): opened without
+    /// waiting on a FIFO or a device, and read only when `fstat` of the open file says it is a
+    /// regular file. For a command that needs a file's bytes again after its scan, or at once.
+    public static func fileBytes(of file: WalkedFile) -> Result<[UInt8], ScannedFile.Skipped> {
+        let buffer = FileReadBuffer()
+        return buffer.read(file, limit: Int.max).map { count in buffer.withBytes(count: count) { Array($0) } }
+    }
+
     /// The text of a file's bytes as every command searches and shows it, in UTF-8: a file with a
     /// UTF-16 or UTF-32 byte order mark transcoded (`ByteOrderMark`), and bytes that are not valid
     /// UTF-8 replaced by U+FFFD, exactly as an editor shows them.

@@ -274,38 +274,7 @@ func messages(for result: ScannedFile, configuration: HighlightConfiguration) ->
 
 /// The bytes of a walked file (by its path on disk), or none when it cannot be read again.
 func contents(of file: WalkedFile) -> [UInt8] {
-    (try? readRegularFile(file).get()) ?? []
-}
-
-/// Why a file could not be read, as a short phrase ("permission denied").
-struct FileReadFailure: Error {
-    var reason: String
-}
-
-/// The bytes of a regular file, opened with `O_NONBLOCK` and checked with `fstat`, so that a FIFO
-/// or a device is refused rather than waited on.
-func readRegularFile(_ file: WalkedFile) -> Result<[UInt8], FileReadFailure> {
-    let (descriptor, openError) = file.withFileSystemPath { path in
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        return (descriptor, errno)
-    }
-    guard descriptor >= 0 else { return .failure(FileReadFailure(reason: FileSystemPath.describeError(openError))) }
-    defer { close(descriptor) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else { return .failure(FileReadFailure(reason: FileSystemPath.describeError(errno))) }
-    guard info.st_mode & S_IFMT == S_IFREG else { return .failure(FileReadFailure(reason: "not a regular file")) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count > 0 {
-            bytes += chunk[0..<count]
-        } else if count == 0 {
-            return .success(bytes)
-        } else if errno != EINTR {
-            return .failure(FileReadFailure(reason: FileSystemPath.describeError(errno)))
-        }
-    }
+    (try? WorkspaceScanner.fileBytes(of: file).get()) ?? []
 }
 
 /// `print`: each file with its highlights, as the editor draws them; returns the exit code.
@@ -328,10 +297,15 @@ func runPrintCommand(paths: [String], explicitConfig: String?, colours: Bool, al
             continue
         }
         let data: [UInt8]
-        switch readRegularFile(WalkedFile(path: path, relativePath: path, size: 0, modificationTime: 0)) {
+        switch WorkspaceScanner.fileBytes(of: WalkedFile(path: path, relativePath: path, size: 0, modificationTime: 0)) {
         case .success(let bytes): data = bytes
-        case .failure(let failure):
-            warn("cannot read \(path): \(failure.reason)")
+        case .failure(let skipped):
+            let reason: String
+            switch skipped {
+            case .unreadable(let why): reason = why
+            case .binary, .tooLarge: reason = "not read"  // Neither is asked for: no size limit, no binary check.
+            }
+            warn("cannot read \(path): \(reason)")
             status = max(status, 1)
             continue
         }

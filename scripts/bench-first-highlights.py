@@ -9,28 +9,13 @@ sent right after the large `didOpen`, timed to its answer (the large message mus
 Usage: scripts/bench-first-highlights.py --file F [--runs 7] BINARY [BINARY ...]
 """
 import argparse
-import json
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-
-def framed(message):
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-def read_message(stream):
-    header = b""
-    while not header.endswith(b"\r\n\r\n"):
-        byte = stream.read(1)
-        if not byte:
-            raise EOFError("the server closed its output")
-        header += byte
-    length = next(int(line.split(b":")[1]) for line in header.split(b"\r\n") if line.lower().startswith(b"content-length"))
-    return json.loads(stream.read(length))
+from lsp_wire import framed, read_message
 
 
 def session(binary, uri, language, text, small_first):

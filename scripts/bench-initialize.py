@@ -13,26 +13,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from lsp_wire import framed, read_message
+
 CASES = {
     "200 rules \\pL{80}|zN": [{"name": f"r{n}", "regex": f"\\pL{{80}}|z{n}"} for n in range(200)],
     "20,000 rules \\pL{20}": [{"name": f"r{n}", "regex": "\\pL{20}"} for n in range(20_000)],
 }
-
-
-def framed(message):
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-def read_message(stream):
-    header = b""
-    while not header.endswith(b"\r\n\r\n"):
-        byte = stream.read(1)
-        if not byte:
-            raise EOFError("the server closed its output")
-        header += byte
-    length = next(int(line.split(b":")[1]) for line in header.split(b"\r\n") if line.lower().startswith(b"content-length"))
-    return json.loads(stream.read(length))
 
 
 def time_initialize(binary, folder):

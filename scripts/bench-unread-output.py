@@ -16,17 +16,13 @@ and reports how much went in. Exits 1 when the peak exceeds `--limit-mib`.
 Usage: scripts/bench-unread-output.py --binary .build/release/highlight-ls [--megabytes 3000]
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
 import threading
 import time
 
-
-def framed(message):
-    body = json.dumps(message).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+from lsp_wire import framed
 
 
 def rss_kib(pid):

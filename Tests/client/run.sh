@@ -14,29 +14,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 venv="${HIGHLIGHT_LS_CLIENT_VENV:-/tmp/highlight-ls-client-venv}"
 python="${PYTHON:-python3}"
 
-if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
-    echo "run.sh: $python is older than Python 3.10" >&2
-    exit 2
-fi
-if [ ! -x "$venv/bin/python" ]; then
-    "$python" -m venv "$venv"
-fi
-# Install again only when requirements.txt changes.
-stamp="$venv/.highlight-ls-requirements"
-wanted="$(cksum < "$here/requirements.txt")"
-if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted" ]; then
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-    printf '%s\n' "$wanted" > "$stamp"
-fi
-
-binary="${HIGHLIGHT_LS:-$here/../../.build/debug/highlight-ls}"
-if [ ! -x "$binary" ]; then
-    echo "run.sh: no server binary at $binary (run 'swift build --product highlight-ls' or set HIGHLIGHT_LS)" >&2
-    exit 2
-fi
-HIGHLIGHT_LS="$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")"
-export HIGHLIGHT_LS
-export PYTHONDONTWRITEBYTECODE=1
+# shellcheck source=../python-venv.sh
+source "$here/../python-venv.sh"
 
 cd "$here"
 exec "$venv/bin/python" -m pytest -q "$@"

@@ -466,15 +466,22 @@ class Checker:
         for where, why in meta_problems(value, cls, root):
             self.problem("meta-model", where, why)
 
+    def _in_meta_model(self, message: dict, method: str) -> bool:
+        """Checks `message` against the meta model's type for `method`; False for a custom method
+        (not in the meta model, so not checked there) and for an unknown one (a problem)."""
+        if method.startswith(CUSTOM_PREFIX):
+            return False
+        if method not in METHOD_TO_TYPES:
+            self.problem("meta-model", "method", f"{method} is not a method of the meta model")
+            return False
+        self._meta(message, METHOD_TO_TYPES[method][0])
+        return True
+
     def _server_request(self, message: dict) -> None:
         method, params = message["method"], message.get("params")
         self.server_requests[_key(message["id"])] = (method, params)
-        if method.startswith(CUSTOM_PREFIX):
+        if not self._in_meta_model(message, method):
             return
-        if method not in METHOD_TO_TYPES:
-            self.problem("meta-model", "method", f"{method} is not a method of the meta model")
-            return
-        self._meta(message, METHOD_TO_TYPES[method][0])
         needed = SERVER_REQUEST_CAPABILITY.get(method, "")
         if needed == "":
             self.problem("meta-model", "method", f"{method} is not a server-to-client request")
@@ -518,12 +525,8 @@ class Checker:
             version = (params.get("textDocument") or {}).get("version")
             self._decorations(params, self._version_text(uri, version), "params")
             return
-        if method.startswith(CUSTOM_PREFIX):
+        if not self._in_meta_model(message, method):
             return
-        if method not in METHOD_TO_TYPES:
-            self.problem("meta-model", "method", f"{method} is not a method of the meta model")
-            return
-        self._meta(message, METHOD_TO_TYPES[method][0])
         if method == "textDocument/publishDiagnostics":
             self._published_diagnostics(params)
         elif method == "$/progress":

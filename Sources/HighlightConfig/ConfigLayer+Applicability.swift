@@ -60,7 +60,7 @@ extension LayerReader {
     }
 
     /// A non-empty array of non-empty strings, or nil after reporting what is wrong.
-    private mutating func readStringList(
+    mutating func readStringList(
         _ value: JSON, at path: [JSONPathComponent], key: String, what: String, label: String
     ) -> [String]? {
         guard case .array(let elements) = value, !elements.isEmpty else {

@@ -164,6 +164,9 @@ struct LayerReader {
                 report(.error, message, at: origin(ofValueAt: [.key("nestedConfigs")]))
             }
         }
+        if let value = members["languages"] {
+            layer.languages = readLanguages(value)
+        }
         if let value = members["styles"] {
             if case .object(let styles) = value {
                 for name in orderedKeys(of: styles, at: [.key("styles")]) {

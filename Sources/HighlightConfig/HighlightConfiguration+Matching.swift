@@ -48,8 +48,31 @@ public enum RuleSelection: Sendable, Hashable, CaseIterable {
 
 extension HighlightConfiguration {
     /// Which rules apply to a text from `origin`, among those `selection` keeps, before scopes.
+    ///
+    /// The text's language is a declared language whose `files` match its path, else the origin's
+    /// language id; its syntax, which the filter carries for scopes, is that declared language's,
+    /// else the built-in table's.
     public func ruleFilter(for origin: TextOrigin, selecting selection: RuleSelection = .all) -> RuleFilter {
-        filters.filter(for: origin, selecting: selection)
+        let origin = resolvingDeclaredLanguage(of: origin)
+        var filter = filters.filter(for: origin, selecting: selection)
+        filter.syntax = origin.languageID.flatMap { id in
+            storage.languages.first { $0.id == id.lowercased() }?.syntax ?? LanguageSyntax.forLanguageID(id)
+        }
+        return filter
+    }
+
+    /// Whether a text's path can change which rules apply to it or its language: some rule has
+    /// `files`, or some declared language has.
+    public var dependsOnPath: Bool {
+        storage.applicability.contains { $0.files != nil } || storage.languages.contains { $0.files != nil }
+    }
+
+    /// `origin` with the id of the first declared language whose `files` match its path, when one does.
+    func resolvingDeclaredLanguage(of origin: TextOrigin) -> TextOrigin {
+        guard let path = origin.relativePath, storage.languages.contains(where: { $0.files != nil }) else { return origin }
+        let segments = FileGlobs.segments(of: path)
+        guard let declared = storage.languages.first(where: { $0.files?.matches(segments: segments) ?? false }) else { return origin }
+        return TextOrigin(relativePath: path, languageID: declared.id)
     }
 
     /// Whether the language of a text matters to any rule (by `languages` or `scope`), so that it is worth guessing.
@@ -57,9 +80,9 @@ extension HighlightConfiguration {
 
     /// The matches of a whole text from `origin`, of the rules `selection` keeps.
     ///
-    /// - Complexity: as `RuleFilter.matches(of:in:startingIn:languageID:syntax:)` over the whole text.
+    /// - Complexity: as `RuleFilter.matches(of:in:startingIn:syntax:)` over the whole text.
     public func matches(in text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, selecting selection: RuleSelection = .all) -> MatchList {
-        ruleFilter(for: origin, selecting: selection).matches(of: ruleSet, in: text, languageID: origin.languageID)
+        ruleFilter(for: origin, selecting: selection).matches(of: ruleSet, in: text)
     }
 }
 
@@ -69,7 +92,7 @@ extension RuleFilter {
     ///
     /// `syntax` is the text's comment and string index when the caller keeps one. When it is nil
     /// and a scoped rule applies, the text is first searched as if scopes did not exist; only when
-    /// a scoped rule's match wins is the index built (from `languageID`) and stored in `syntax`, and
+    /// a scoped rule's match wins is the index built (from the filter's `syntax`) and stored there, and
     /// the region searched again. Taking away candidates that never won changes nothing in a
     /// leftmost-longest resolution, so both ways give the same matches; for the same reason the
     /// second search is skipped when every match of the first is in its rule's scopes. A language
@@ -78,8 +101,7 @@ extension RuleFilter {
     /// - Complexity: O(region) for the engine (twice when a match of the first search is out of
     ///   its scopes), plus O(text) to build the index.
     public func matches(
-        of ruleSet: RuleSet, in text: UnsafeBufferPointer<UInt8>, startingIn region: Range<Int>? = nil, languageID: String?,
-        syntax: inout SyntaxIndex?
+        of ruleSet: RuleSet, in text: UnsafeBufferPointer<UInt8>, startingIn region: Range<Int>? = nil, syntax: inout SyntaxIndex?
     ) -> MatchList {
         let filter = self
         guard !filter.isEmpty else { return MatchList(matches: [], truncated: false) }
@@ -87,8 +109,7 @@ extension RuleFilter {
         let region = region ?? 0..<text.count
         if syntax == nil, filter.needsSyntax {
             let unscoped = ruleSet.matches(in: text, startingIn: region, accept: filter.acceptance(syntax: nil))
-            guard unscoped.matches.contains(where: { filter.isScoped($0.ruleIndex) }),
-                  let language = languageID.flatMap(LanguageSyntax.forLanguageID)
+            guard unscoped.matches.contains(where: { filter.isScoped($0.ruleIndex) }), let language = filter.syntax
             else { return unscoped }
             let index = SyntaxIndex(syntax: language, text: text)
             syntax = index
@@ -105,21 +126,21 @@ extension RuleFilter {
 
 extension RuleFilter {
     /// The matches of a whole text searched once (the command line, the workspace list): the same
-    /// as `matches(of:in:startingIn:languageID:syntax:)`, but the scopes of the first search's
+    /// as `matches(of:in:startingIn:syntax:)`, but the scopes of the first search's
     /// matches come from one pass over the text up to the last of them that keeps nothing, and an
     /// index is built (and the text searched again) only when one of them is out of its rule's scopes.
     ///
     /// - Complexity: O(n) for the engine, plus O(n) for the pass over the text when a scoped rule
     ///   matches; twice the engine and an index when a match is out of its scopes.
-    public func matches(of ruleSet: RuleSet, in text: UnsafeBufferPointer<UInt8>, languageID: String?) -> MatchList {
+    public func matches(of ruleSet: RuleSet, in text: UnsafeBufferPointer<UInt8>) -> MatchList {
         guard !isEmpty else { return MatchList(matches: [], truncated: false) }
         let unscoped = (narrowedRuleSet ?? ruleSet).matches(in: text, startingIn: 0..<text.count, accept: acceptance(syntax: nil))
         guard needsSyntax, !unscoped.truncated else {
             var syntax: SyntaxIndex?
-            return needsSyntax ? matches(of: ruleSet, in: text, languageID: languageID, syntax: &syntax) : unscoped
+            return needsSyntax ? matches(of: ruleSet, in: text, syntax: &syntax) : unscoped
         }
         let scoped = unscoped.matches.filter { isScoped($0.ruleIndex) }
-        guard !scoped.isEmpty, let language = languageID.flatMap(LanguageSyntax.forLanguageID) else { return unscoped }
+        guard !scoped.isEmpty, let language = syntax else { return unscoped }
         let found = SyntaxIndex.scopes(ofAscendingUTF8Offsets: scoped.map(\.utf8Range.lowerBound), in: text, syntax: language)
         if zip(scoped, found).allSatisfy({ match, scope in Self.allows(scopes[match.ruleIndex], scope) }) { return unscoped }
         let syntax = SyntaxIndex(syntax: language, text: text)

@@ -16,6 +16,7 @@ import PatternEngine
 ///   `color` rule comes after every other rule, so a rule named `color` replaces it.
 /// * `outline`: the highest layer that sets it decides (default on).
 /// * `nestedConfigs`: the highest layer that sets it decides (nil when none does; see `NestedConfigPolicy`).
+/// * `languages`: every layer's, a language declared in a higher layer replacing one of the same id below.
 ///
 /// A rule's style is its inline style, else the named style it refers to, else the style named
 /// after the rule, else `Style.neutral`.
@@ -62,12 +63,14 @@ public struct HighlightConfiguration: Sendable {
         @usableFromInline let colorRuleIndex: Int?
         @usableFromInline let outline: Bool
         @usableFromInline let nestedConfigs: NestedConfigPolicy?
+        /// The declared languages, highest layer first; of two with one id, the higher layer's.
+        let languages: [DeclaredLanguage]
         @usableFromInline let diagnostics: [ConfigDiagnostic]
 
         init(
             rules: [Rule], styles: [Style], namedStyles: [String: Style], ruleSet: RuleSet, details: [RuleDetails],
             applicability: [RuleApplicability], filters: RuleFilterSet, groupPieceKinds: [PieceKind], colorRuleIndex: Int?,
-            outline: Bool, nestedConfigs: NestedConfigPolicy?, diagnostics: [ConfigDiagnostic]
+            outline: Bool, nestedConfigs: NestedConfigPolicy?, languages: [DeclaredLanguage], diagnostics: [ConfigDiagnostic]
         ) {
             self.rules = rules
             self.styles = styles
@@ -80,6 +83,7 @@ public struct HighlightConfiguration: Sendable {
             self.colorRuleIndex = colorRuleIndex
             self.outline = outline
             self.nestedConfigs = nestedConfigs
+            self.languages = languages
             self.diagnostics = diagnostics
         }
     }
@@ -165,6 +169,12 @@ public struct HighlightConfiguration: Sendable {
             filters: RuleFilterSet(applicability: definitions.map(\.applicability), rules: rules),
             groupPieceKinds: resolver.groupPieceKinds, colorRuleIndex: definitions.firstIndex { $0.findsColorLiterals },
             outline: layers.lazy.compactMap(\.outline).first ?? true, nestedConfigs: layers.lazy.compactMap(\.nestedConfigs).first,
-            diagnostics: diagnostics)
+            languages: Self.declaredLanguages(of: layers), diagnostics: diagnostics)
+    }
+
+    /// The languages `layers` declare, highest first, each id once (the highest layer's).
+    private static func declaredLanguages(of layers: [ConfigLayer]) -> [DeclaredLanguage] {
+        var seen: Set<String> = []
+        return layers.flatMap(\.languages).filter { seen.insert($0.id).inserted }
     }
 }

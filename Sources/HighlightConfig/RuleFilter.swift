@@ -3,8 +3,8 @@ import PatternEngine
 
 /// The compiled `languages` and `files` of every rule of a configuration, to decide per text which rules apply.
 struct RuleFilterSet: Sendable {
-    /// Per rule: the include and exclude globs, nil when the rule has no `files`.
-    let globs: [(include: [Glob], exclude: [Glob])?]
+    /// Per rule: its `files`, nil when the rule has none.
+    let globs: [FileGlobs?]
     let applicability: [RuleApplicability]
     /// The filter of every text for each selection (in `RuleSelection.allCases` order) when no rule
     /// has `languages` or `files`, so that scanning many files computes it once.
@@ -29,19 +29,7 @@ struct RuleFilterSet: Sendable {
         } else {
             ruleSetForOtherLanguages = nil
         }
-        globs = applicability.map { rule in
-            guard let files = rule.files else { return nil }
-            var include: [Glob] = []
-            var exclude: [Glob] = []
-            for pattern in files {
-                let negated = pattern.hasPrefix("!")
-                let body = negated ? String(pattern.dropFirst()) : pattern
-                // A glob without `/` names a file (or directory) at any depth, as in .gitignore.
-                let glob = Glob(body.contains("/") ? body : "**/" + body)
-                if negated { exclude.append(glob) } else { include.append(glob) }
-            }
-            return (include, exclude)
-        }
+        globs = applicability.map { $0.files.map(FileGlobs.init) }
         if !applicability.contains(where: { $0.languages != nil || $0.files != nil }) {
             unrestricted = RuleSelection.allCases.map { filter(for: TextOrigin(relativePath: nil, languageID: nil), selecting: $0) }
         }
@@ -59,8 +47,7 @@ struct RuleFilterSet: Sendable {
     /// path passes every `files` test.
     func filter(for origin: TextOrigin, selecting selection: RuleSelection) -> RuleFilter {
         if let unrestricted, let known = RuleSelection.allCases.firstIndex(of: selection) { return unrestricted[known] }
-        let segments = hasGlobs
-            ? origin.relativePath.map { path in path.split(separator: "/").map { Array($0.unicodeScalars) } } : nil
+        let segments = hasGlobs ? origin.relativePath.map(FileGlobs.segments(of:)) : nil
         let languageID = origin.languageID ?? ""
         var enabled = [Bool](repeating: true, count: applicability.count)
         var namedByLanguages = false
@@ -77,12 +64,8 @@ struct RuleFilterSet: Sendable {
                 enabled[index] = false
                 continue
             }
-            guard let (include, exclude) = globs[index], let segments else { continue }
-            let matches: (Glob) -> Bool = { glob in
-                (1...max(segments.count, 1)).contains { glob.matches(segments: Array(segments.prefix($0))) }
-            }
-            let included = include.isEmpty || include.contains(where: matches)
-            enabled[index] = included && !exclude.contains(where: matches)
+            guard let files = globs[index], let segments else { continue }
+            enabled[index] = files.matches(segments: segments)
         }
         var filter = RuleFilter(enabled: enabled, scopes: applicability.map(\.scopes))
         if !namedByLanguages { filter.narrowedRuleSet = ruleSetForOtherLanguages }
@@ -100,16 +83,21 @@ public struct RuleFilter: Sendable, Equatable {
     /// rule indices), to search instead of the whole rule set; nil to search the whole set. The
     /// matches are the same either way, since a disabled rule's candidates never compete.
     var narrowedRuleSet: RuleSet?
+    /// The comment and string syntax of the text's language (a declared language's, else the
+    /// table's), which decides scopes; nil when no syntax is known, and scoped rules match anywhere.
+    public internal(set) var syntax: LanguageSyntax?
 
-    /// Filters are equal when they enable and scope the same rules (the narrowed rule set follows from those).
+    /// Filters are equal when they enable and scope the same rules in the same syntax (the narrowed
+    /// rule set follows from those).
     public static func == (lhs: RuleFilter, rhs: RuleFilter) -> Bool {
-        lhs.enabled == rhs.enabled && lhs.scopes == rhs.scopes
+        lhs.enabled == rhs.enabled && lhs.scopes == rhs.scopes && lhs.syntax == rhs.syntax
     }
 
-    /// Creates a filter from per-rule masks.
-    public init(enabled: [Bool], scopes: [RuleApplicability.Scopes]) {
+    /// Creates a filter from per-rule masks, for a text in `syntax`.
+    public init(enabled: [Bool], scopes: [RuleApplicability.Scopes], syntax: LanguageSyntax? = nil) {
         self.enabled = enabled
         self.scopes = scopes
+        self.syntax = syntax
     }
 
     /// Whether some enabled rule is limited to comments, strings or code, so a syntax index may be needed.

@@ -55,7 +55,7 @@ struct Document {
         // Without a syntax index, the matches are right only while none of them is a scoped rule's
         // (see `RuleFilter.matches`); otherwise an edit could change their scopes unseen. A language
         // with no known syntax has no scopes to change: its scoped rules match anywhere.
-        if syntax == nil, filter.needsSyntax, LanguageSyntax.forLanguageID(languageId) != nil,
+        if syntax == nil, filter.needsSyntax, filter.syntax != nil,
            current.matches.contains(where: { filter.isScoped($0.ruleIndex) }) {
             return .dropped("its scoped matches were found without a syntax index")
         }
@@ -104,7 +104,7 @@ struct Document {
             }
             let start = regionStart
             fresh = text.withUnsafeBytes {
-                filter.matches(of: ruleSet, in: $0, startingIn: start..<regionEnd, languageID: languageId, syntax: &regionSyntax)
+                filter.matches(of: ruleSet, in: $0, startingIn: start..<regionEnd, syntax: &regionSyntax)
             }
             work.searchedUTF8Count += fresh.searchedUTF8Count
             if let last = fresh.matches.last, last.utf8Range.upperBound > regionEnd, lastLine + 1 < index.lineCount {

@@ -39,7 +39,7 @@ extension Server {
         } else {
             let filter = ruleFilter(forDocument: uri, languageId: document.languageId, config: config, selecting: .listed)
             var syntax = document.syntax
-            listed = document.text.withUnsafeBytes { filter.matches(of: config.ruleSet, in: $0, languageID: document.languageId, syntax: &syntax).matches }
+            listed = document.text.withUnsafeBytes { filter.matches(of: config.ruleSet, in: $0, syntax: &syntax).matches }
         }
         if listed.count > Self.maximumWorkspaceSymbols {
             log(.info, "textDocument/documentSymbol: \(listed.count) matches in \(uri); only the first \(Self.maximumWorkspaceSymbols) are returned")

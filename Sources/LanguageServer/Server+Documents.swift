@@ -45,7 +45,7 @@ extension Server {
         startJob(.openDocument, answering: nil) { _ in
             var document = Document(uri: uri, languageId: languageId, version: version, text: Array(text.utf8))
             var syntax: SyntaxIndex?
-            let list = document.text.withUnsafeBytes { filter.matches(of: config.ruleSet, in: $0, languageID: languageId, syntax: &syntax) }
+            let list = document.text.withUnsafeBytes { filter.matches(of: config.ruleSet, in: $0, syntax: &syntax) }
             document.syntax = syntax
             document.highlights = DocumentHighlights(configurationGeneration: generation, configuration: config, matches: list)
             return .openedDocument(document, configurationGeneration: generation)
@@ -195,10 +195,10 @@ extension Server {
         // so they never hide another rule's match.
         let filter = ruleFilter(forDocument: uri, languageId: document.languageId, config: config)
         if !filter.needsSyntax { document.syntax = nil }
-        if filter.needsSyntax { noteSyntaxOfLanguage(document.languageId) }
+        if filter.needsSyntax, filter.syntax == nil { noteMissingSyntax(ofLanguage: document.languageId) }
         var syntax = document.syntax
         let list = document.text.withUnsafeBytes {
-            filter.matches(of: config.ruleSet, in: $0, languageID: document.languageId, syntax: &syntax)
+            filter.matches(of: config.ruleSet, in: $0, syntax: &syntax)
         }
         document.syntax = syntax
         work.fullRecomputations += 1

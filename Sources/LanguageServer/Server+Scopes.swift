@@ -21,12 +21,11 @@ struct ScopeState {
 
 extension Server {
     /// Logs once per language that a document's language has no known comment and string
-    /// syntax, so its rules limited by `scope` match anywhere in it.
-    func noteSyntaxOfLanguage(_ languageId: String) {
-        guard !languageId.isEmpty, LanguageSyntax.forLanguageID(languageId) == nil,
-              scopes.reportedUnknownLanguages.insert(languageId.lowercased()).inserted
+    /// syntax (none in the table, none declared), so its rules limited by `scope` match anywhere in it.
+    func noteMissingSyntax(ofLanguage languageId: String) {
+        guard !languageId.isEmpty, scopes.reportedUnknownLanguages.insert(languageId.lowercased()).inserted
         else { return }
-        log(.info, "no comment and string syntax for language \"\(languageId)\"; rules limited by \"scope\" match anywhere in it")
+        log(.info, "no comment and string syntax for language \"\(languageId)\"; rules limited by \"scope\" match anywhere in it (a \"languages\" section of .highlights.json can declare it)")
     }
 
     /// Which rules of `config` apply to the document by `languages` and `files`, before scopes.

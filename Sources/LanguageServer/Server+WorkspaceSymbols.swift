@@ -287,7 +287,7 @@ struct WorkspaceSymbolSearch: Sendable {
         let filter = config.ruleFilter(for: TextOrigin(relativePath: place.relativePath, languageID: document.languageId), selecting: .listed)
         var syntax = document.syntax
         return document.text.withUnsafeBytes { text in
-            let list = filter.matches(of: config.ruleSet, in: text, languageID: document.languageId, syntax: &syntax)
+            let list = filter.matches(of: config.ruleSet, in: text, syntax: &syntax)
             return LocatedMatch.locate(list.matches, in: text, maximumExcerptBytes: Server.maximumSymbolNameBytes)
         }
     }

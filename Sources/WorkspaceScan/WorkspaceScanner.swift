@@ -91,18 +91,18 @@ public struct ScanOptions: Sendable {
     }
 }
 
-/// A configuration shared by many scanned files without copying it: a copy of the struct
-/// retains each of its arrays, which per file was a measurable part of a walk's time.
+/// A configuration shared by the files a scan reads under it, with what a scan asks of it per file
+/// answered once, and an identity by which the scan caches filters (`Scratch.filter(for:selecting:in:)`).
 public final class SharedConfiguration: Sendable {
     /// The configuration.
     public let configuration: HighlightConfiguration
-    /// Whether some rule has `files` globs, so that a text's path decides which rules apply.
-    let hasFileGlobs: Bool
+    /// Whether a text's path can decide which rules apply or its language (`HighlightConfiguration.dependsOnPath`).
+    let dependsOnPath: Bool
 
     /// Shares `configuration`.
     public init(_ configuration: HighlightConfiguration) {
         self.configuration = configuration
-        hasFileGlobs = configuration.applicability.contains { $0.files != nil }
+        dependsOnPath = configuration.dependsOnPath
     }
 }
 
@@ -150,7 +150,7 @@ final class ScanWorker {
 
     /// The filter of a text from `origin`, computed once per configuration, language and selection when the path does not matter.
     func filter(for origin: TextOrigin, selecting selection: RuleSelection, in shared: SharedConfiguration) -> RuleFilter {
-        guard !shared.hasFileGlobs else { return shared.configuration.ruleFilter(for: origin, selecting: selection) }
+        guard !shared.dependsOnPath else { return shared.configuration.ruleFilter(for: origin, selecting: selection) }
         let key = FilterKey(configuration: ObjectIdentifier(shared), languageID: origin.languageID, selection: selection)
         if let known = filters[key] { return known }
         let filter = shared.configuration.ruleFilter(for: origin, selecting: selection)
@@ -573,7 +573,7 @@ public enum WorkspaceScanner {
         _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
         options: ScanOptions, into result: inout ScannedFile
     ) {
-        let list = filter.matches(of: configuration.ruleSet, in: text, languageID: origin.languageID)
+        let list = filter.matches(of: configuration.ruleSet, in: text)
         result.outcome = .searched(truncated: list.truncated)
         if !list.matches.isEmpty {
             result.matches = LocatedMatch.locate(list.matches, in: text, maximumExcerptBytes: options.maximumExcerptBytes)
@@ -602,7 +602,7 @@ public enum WorkspaceScanner {
     ) -> (matches: [Match], truncated: Bool, measure: ChunkMeasure?)? {
         guard case .valid(let measure) = checkChunk(UnsafeBufferPointer(rebasing: text[range])) else { return nil }
         var syntax: SyntaxIndex?
-        let list = filter.matches(of: configuration.ruleSet, in: text, startingIn: range, languageID: origin.languageID, syntax: &syntax)
+        let list = filter.matches(of: configuration.ruleSet, in: text, startingIn: range, syntax: &syntax)
         let local = list.matches.map {
             Match(ruleIndex: $0.ruleIndex, utf8Range: ($0.utf8Range.lowerBound - range.lowerBound)..<($0.utf8Range.upperBound - range.lowerBound))
         }

@@ -36,7 +36,8 @@ import WorkspaceScan
 
     /// The rule sets again, with the first rule limited to comments and the second to code, in C.
     static let scoped: (filter: RuleFilter, syntax: LanguageSyntax?) = (
-        RuleFilter(enabled: [true, true, true, true, true], scopes: [.comments, .code, .anywhere, .anywhere, .anywhere]),
+        RuleFilter(enabled: [true, true, true, true, true], scopes: [.comments, .code, .anywhere, .anywhere, .anywhere],
+                   syntax: LanguageSyntax.forLanguageID("c")),
         LanguageSyntax.forLanguageID("c"))
 
     @Test(arguments: UInt64(1)...16)
@@ -66,7 +67,7 @@ import WorkspaceScan
         var document = Document(uri: "file:///t", languageId: languageID, version: 1, text: text)
         func fullMatches(_ document: Document) -> MatchList {
             var syntax: SyntaxIndex?
-            return document.text.withUnsafeBytes { filter.matches(of: ruleSet, in: $0, languageID: languageID, syntax: &syntax) }
+            return document.text.withUnsafeBytes { filter.matches(of: ruleSet, in: $0, syntax: &syntax) }
         }
         var work = WorkCounts()
         for step in 0..<150 {
@@ -74,7 +75,7 @@ import WorkspaceScan
             if document.highlights == nil {
                 // As the server does: the document keeps the syntax index its matches were found with.
                 var syntax = document.syntax
-                let matches = document.text.withUnsafeBytes { filter.matches(of: ruleSet, in: $0, languageID: languageID, syntax: &syntax) }
+                let matches = document.text.withUnsafeBytes { filter.matches(of: ruleSet, in: $0, syntax: &syntax) }
                 document.syntax = syntax
                 document.highlights = DocumentHighlights(configurationGeneration: 0, matches: matches)
             }

@@ -15,12 +15,18 @@
 #           each, and byte-compile/checkdoc/package-lint (editors/emacs/test/)
 #   VS Code node's test runner: the extension against recording stand-ins of vscode and its client
 #           library, and its manifest against the schema and the server (editors/vscode/test/)
+#   Recipes Tests/docs/check-recipes.py: each recipe marked in README.md and editors/*/README.md,
+#           installed as written into a fresh home folder, run in the real editor (Neovim 0.11 and
+#           0.7, Vim + ALE, Emacs with lsp-mode and with Eglot) on a Python and a Markdown file;
+#           Helix's languages.toml checked against Helix's documented rules; the rules given a
+#           severity checked against the built-in ones
 #
 #   HIGHLIGHT_LS=/path/to/highlight-ls editors/run-tests.sh
 #
 # The binary comes from $HIGHLIGHT_LS (default: highlight-ls on PATH); this script builds
-# nothing. A test whose editor is not installed is skipped with a "SKIPPED:" line. Exits 1 when
-# any test that ran failed. The last line is "N passed, N failed, N skipped".
+# nothing. A test whose editor is not installed is skipped with a "SKIPPED:" line (a test that
+# finds its editor missing itself exits 77). Exits 1 when any test that ran failed. The last
+# line is "N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
 
@@ -41,7 +47,10 @@ run() {
   echo "== $name"
   bounded "$@"
   local status=$?
-  if [ "$status" -eq 0 ]; then
+  if [ "$status" -eq 77 ]; then
+    # The test found its editor missing and said so with a SKIPPED: line.
+    skipped=$((skipped + 1))
+  elif [ "$status" -eq 0 ]; then
     passed=$((passed + 1))
     echo "PASSED: $name"
   else
@@ -165,6 +174,16 @@ else
   else
     run "emacs-lint" emacs --batch -l editors/emacs/test/highlight-ls-lint.el
   fi
+fi
+
+# The recipes of README.md and editors/*/README.md, each installed as written into a fresh home
+# folder and run in the real editor (Tests/docs/check-recipes.py; --list names the checks).
+if ! python3 -c 'import tomllib' >/dev/null 2>&1; then
+  skip "recipes: python3 3.11 or later not installed"
+else
+  for check in $(python3 Tests/docs/check-recipes.py --list | cut -d: -f1); do
+    run "recipe $check" python3 Tests/docs/check-recipes.py "$check"
+  done
 fi
 
 # Node 18 or later, for node --test.

@@ -3,7 +3,9 @@
 # page and shell completions into PREFIX/share when there are any.
 #
 #   scripts/install.sh [PREFIX]                        in the repository: builds the release archive
-#                                                      (scripts/release.sh) and installs it
+#                                                      (scripts/release.sh) and installs it; the
+#                                                      build is skipped while .build-release's
+#                                                      binary is newer than every source file
 #   scripts/install.sh --archive FILE.tar.gz [PREFIX]  installs a release archive (its .sha256 is
 #                                                      checked when it lies next to it)
 #   ./install.sh [PREFIX]                              inside an unpacked release archive: installs it
@@ -37,7 +39,15 @@ elif [ -x "$here/bin/highlight-ls" ]; then
   # Run from inside an unpacked archive.
   tree="$here"
 elif [ -x "$here/release.sh" ]; then
-  archive="$("$here/release.sh" --out "$work/dist" | tail -n 1)"
+  root="$(cd "$here/.." && pwd)"
+  built="$root/.build-release/release/highlight-ls"
+  if [ -x "$built" ] && [ -z "$(find "$root/Package.swift" "$root/Sources" -newer "$built" -print -quit 2>/dev/null)" ]; then
+    echo "install.sh: .build-release/release/highlight-ls is newer than every source file; not building it again" >&2
+    archive="$("$here/release.sh" --out "$work/dist" --binary "$built" | tail -n 1)"
+  else
+    echo "install.sh: building a static release binary in .build-release (a few minutes the first time, then only what changed); the linker's warnings that 'dlopen' and the like in statically linked applications need shared libraries at run time are expected (scripts/release.sh links statically on purpose)" >&2
+    archive="$("$here/release.sh" --out "$work/dist" | tail -n 1)"
+  fi
 else
   echo "install.sh: run it from the repository (scripts/install.sh), from an unpacked archive, or with --archive" >&2
   exit 2

@@ -12,13 +12,14 @@
 ;; The Eglot part of highlight-ls, loaded by `highlight-ls' once Eglot is.
 ;;
 ;; Eglot runs one server per buffer, so highlight-ls serves the modes that have no other
-;; server under Eglot (plain text, Markdown, Org, ...).  The server runs as an instance of
-;; `highlight-ls-eglot-server', whose methods ask for decorations in the initialization
-;; options (after an edit only for the changed lines, checked against Eglot's count of the
-;; buffer's versions, `eglot--versioned-identifier'), draw `highlight/publishDecorations',
-;; answer the `highlight' section of `workspace/configuration' from `highlight-ls-settings',
-;; and send that variable again when it changes.  Rules with a `severity' show as Flymake
-;; diagnostics as with any server.
+;; server under Eglot (plain text, Org, ...), including those whose server in
+;; `eglot-server-programs' is not installed (Python and Markdown, often).  The server runs
+;; as an instance of `highlight-ls-eglot-server', whose methods ask for decorations in the
+;; initialization options (after an edit only for the changed lines, checked against
+;; Eglot's count of the buffer's versions, `eglot--versioned-identifier'), draw
+;; `highlight/publishDecorations', answer the `highlight' section of
+;; `workspace/configuration' from `highlight-ls-settings', and send that variable again
+;; when it changes.  Rules with a `severity' show as Flymake diagnostics as with any server.
 ;;
 ;; Start it with `highlight-ls-mode' (or `global-highlight-ls-mode'), or list it in
 ;; `eglot-server-programs' for `eglot-ensure':
@@ -127,30 +128,84 @@ Return non-nil when the request was sent."
   (or (eq contact 'highlight-ls-eglot-contact)
       (and (consp contact) (eq (car contact) 'highlight-ls-eglot-server))))
 
-(defun highlight-ls-eglot--other-server ()
-  "The contact `eglot-server-programs' gives the major mode, if not highlight-ls."
+;; What Eglot would start for a mode: the first entry of `eglot-server-programs' whose modes
+;; include it or a mode it derives from, as `eglot--lookup-mode' finds it.
+(defun highlight-ls-eglot--contact ()
+  "The contact `eglot-server-programs' gives the major mode, or nil."
   (cl-loop for (modes . contact) in eglot-server-programs
-           for mode-list = (if (listp modes) modes (list modes))
+           for mode-list = (if (and (listp modes) (not (keywordp (cadr modes)))) modes (list modes))
            when (cl-some (lambda (mode)
-                           (eq major-mode (if (consp mode) (car mode) mode)))
+                           (provided-mode-derived-p major-mode (if (consp mode) (car mode) mode)))
                          mode-list)
-           return (unless (highlight-ls-eglot--ours-p contact) contact)))
+           return contact))
+
+(defun highlight-ls-eglot--program (contact)
+  "What CONTACT would start, named for a message, when it can start here; else nil.
+A program counts when `executable-find' finds it (or, with an absolute name,
+when it is executable).  A function, such as `eglot-alternatives' makes, is
+asked as `eglot-ensure' asks it, and counts when it names a program that
+counts.  A class with a plist of its own, and a TCP host and port, count:
+nothing tells whether they would start."
+  (cond
+   ((highlight-ls-eglot--ours-p contact) nil)
+   ((functionp contact)
+    (highlight-ls-eglot--program
+     (condition-case nil
+         (if (eql (cdr (func-arity contact)) 0) (funcall contact) (funcall contact nil))
+       (error nil))))
+   ((and (consp contact) (symbolp (car contact)) (car contact) (not (keywordp (car contact))))
+    (if (keywordp (car-safe (cdr contact)))
+        (symbol-name (car contact))
+      (highlight-ls-eglot--program (cdr contact))))
+   ((and (consp contact) (stringp (car contact)))
+    (let ((program (car contact)))
+      (cond ((integerp (cadr contact)) (format "%s:%d" program (cadr contact)))
+            ((file-name-absolute-p program)
+             (and (file-executable-p program) (file-name-nondirectory program)))
+            ((executable-find program) program))))))
+
+(defun highlight-ls-eglot--other-server ()
+  "The other server Eglot would start for the major mode, if it can start here.
+Nil when `eglot-server-programs' gives the mode none, gives it highlight-ls,
+or names programs that are not installed: Eglot could not start those, so
+highlight-ls serves the buffer."
+  (highlight-ls-eglot--program (highlight-ls-eglot--contact)))
+
+(defun highlight-ls-eglot--choices ()
+  "How to have highlight-ls where Eglot gives the major mode another server."
+  (format-message (concat "for both, use lsp-mode, which runs highlight-ls beside other servers "
+                          "(`highlight-ls-client'); for highlight-ls alone, %s")
+                  ;; An argument, so that its quotes stay as Lisp wants them.
+                  (format "(add-to-list 'eglot-server-programs '(%s . highlight-ls-eglot-contact))"
+                          major-mode)))
 
 (cl-defmethod highlight-ls--client-connect ((_client (eql eglot)))
   "Start highlight-ls for the current buffer's major mode under Eglot.
 Eglot runs one server per buffer: a buffer another server manages, or whose
-mode `eglot-server-programs' gives another server, is left to it."
-  (cond
-   ((eglot-managed-p)
-    (message "highlight-ls: Eglot runs another server in this buffer, and only one per buffer"))
-   ((highlight-ls-eglot--other-server)
-    (message "highlight-ls: %s has another server in `eglot-server-programs'" major-mode))
-   (t
-    (eglot (list major-mode)
-           (or (project-current) (cons 'transient default-directory))
-           'highlight-ls-eglot-server
-           highlight-ls-command
-           (string-remove-suffix "-mode" (symbol-name major-mode))))))
+mode `eglot-server-programs' gives another server that can start here, is
+left to it, with a message saying how to have both or highlight-ls alone.  A
+server listed there whose program is not installed does not count."
+  (let* ((current (eglot-current-server))
+         (live (and current (jsonrpc-running-p current))))
+    (cond
+     ((and live (cl-typep current 'highlight-ls-eglot-server))
+      ;; highlight-ls serves this mode in this project already; Eglot manages the buffer
+      ;; from its own hooks, unless they ran before the mode was turned on.
+      (unless (eglot-managed-p) (eglot--maybe-activate-editing-mode)))
+     ((or live (eglot-managed-p))
+      (message "highlight-ls: Eglot runs %s in this buffer, and only one server per buffer; %s"
+               (or (and current (plist-get (eglot--server-info current) :name)) "another server")
+               (highlight-ls-eglot--choices)))
+     ((when-let ((other (highlight-ls-eglot--other-server)))
+        (message (concat "highlight-ls: Eglot runs one server per buffer, and `eglot-server-programs' "
+                         "gives %s %s, which is installed, so highlight-ls is not started here; %s")
+                 major-mode other (highlight-ls-eglot--choices))))
+     (t
+      (eglot (list major-mode)
+             (or (project-current) (cons 'transient default-directory))
+             'highlight-ls-eglot-server
+             highlight-ls-command
+             (string-remove-suffix "-mode" (symbol-name major-mode)))))))
 
 (cl-defmethod highlight-ls--client-send-settings ((_client (eql eglot)) settings)
   "Send SETTINGS to every highlight-ls server under Eglot."

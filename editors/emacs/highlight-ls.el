@@ -1246,14 +1246,37 @@ OPERATION and WHERE are those of a variable watcher."
     ('auto (if (or (featurep 'lsp-mode) (locate-library "lsp-mode")) 'lsp-mode 'eglot))
     (client client)))
 
+(defvar highlight-ls--missing-program-reported nil
+  "The program of `highlight-ls-command' last reported missing.")
+
+(defun highlight-ls--program-found-p ()
+  "Whether the program of `highlight-ls-command' can be run; say so once if not."
+  (let ((program (car highlight-ls-command)))
+    (or (and (stringp program)
+             (or (file-remote-p default-directory)
+                 (if (file-name-absolute-p program)
+                     (file-executable-p program)
+                   (executable-find program))))
+        (progn
+          (unless (equal program highlight-ls--missing-program-reported)
+            (setq highlight-ls--missing-program-reported program)
+            (message (concat "highlight-ls: cannot find the program %s (`highlight-ls-command') on "
+                             "`exec-path'; install it (scripts/install.sh puts it in ~/.local/bin, "
+                             "which must be on PATH) or set `highlight-ls-command'")
+                     program))
+          nil))))
+
 (defun highlight-ls--connect ()
   "Connect the current buffer through the chosen client, if any."
   (let ((client (highlight-ls--chosen-client)))
-    (pcase client
-      ('lsp-mode (require 'highlight-ls-lsp))
-      ('eglot (require 'highlight-ls-eglot)))
-    (when client
-      (highlight-ls--client-connect client))))
+    (when (and client (highlight-ls--program-found-p))
+      (pcase client
+        ('lsp-mode (require 'highlight-ls-lsp))
+        ('eglot (require 'highlight-ls-eglot)))
+      (condition-case failure
+          (highlight-ls--client-connect client)
+        (error (message "highlight-ls: %s could not start the server: %s"
+                        client (error-message-string failure)))))))
 
 ;;;###autoload
 (define-minor-mode highlight-ls-mode

@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
-"""Prints Helix `[[language]]` entries that add highlight-ls to languages, keeping their servers.
+"""Prints what adds highlight-ls to Helix: the server, and `[[language]]` entries keeping their servers.
 
 Helix has no switch for "every language", and a `language-servers` list in your own
 languages.toml replaces the built-in one, so each language must list its own servers again
 plus highlight-ls. This script reads Helix's built-in languages.toml (the one of your Helix
-version) and, if given, your own, and prints the entries to append to your languages.toml:
+version) and, if given, your own, and prints what to append to your languages.toml:
 
     ./add-highlight-ls.py helix/languages.toml                        # every language
     ./add-highlight-ls.py helix/languages.toml rust python markdown   # only these
     ./add-highlight-ls.py --user ~/.config/helix/languages.toml helix/languages.toml
 
+First the server, `[language-server.highlight-ls]`, unless your file (--user) declares it
+already or --no-server is given. Helix draws only diagnostics, and the built-in rules have no
+severity, so the declaration also gives the server the built-in rules exactly as they are plus
+a `severity` each, as client settings (`config.highlight`): without them Helix shows nothing.
+
 Your own `language-servers` (from --user) win over the built-in ones; an entry of yours
 without `language-servers` (say, only `auto-format = false`) keeps the built-in servers.
-Entries that already name highlight-ls are left out. Needs Python 3.11+ (tomllib).
+Entries that already name highlight-ls are left out. A --user file that does not exist yet
+counts as empty. Needs Python 3.11+ (tomllib).
 """
 
 import argparse
@@ -20,6 +26,26 @@ import sys
 import tomllib
 
 SERVER = "highlight-ls"
+
+# The server's built-in rules exactly as they are (`highlight-ls init` lists them, and
+# docs/CONFIGURATION.md), each given a severity so that Helix shows its matches as diagnostics.
+# Tests/docs/check-recipes.py checks that they match where the built-in rules match.
+BUILT_IN_RULES_WITH_SEVERITY = [
+    {"name": "fixme", "words": ["FIXME", "BUG", "XXX"], "wholeWord": True, "scope": "comments",
+     "style": "fixme", "list": True, "severity": "warning"},
+    {"name": "todo", "words": ["TODO"], "wholeWord": True, "scope": "comments",
+     "style": "todo", "list": True, "severity": "information"},
+    {"name": "hack", "words": ["HACK"], "wholeWord": True, "scope": "comments",
+     "style": "hack", "list": True, "severity": "warning"},
+    {"name": "note", "words": ["NOTE", "INFO"], "wholeWord": True, "scope": "comments",
+     "style": "note", "severity": "hint"},
+    {"name": "review", "words": ["REVIEW", "OPTIMIZE"], "wholeWord": True, "scope": "comments",
+     "style": "review", "severity": "hint"},
+    {"name": "deprecated", "words": ["DEPRECATED"], "wholeWord": True, "scope": "comments",
+     "style": "deprecated", "severity": "hint"},
+    {"name": "task", "regex": "^[ \\t]*(?:[-*+]|[0-9]{1,9}[.)])[ \\t]+\\[ \\]", "languages": ["markdown"],
+     "style": "task", "list": True, "severity": "information"},
+]
 
 
 def toml_value(value):
@@ -49,15 +75,42 @@ def server_name(entry):
     return entry.get("name") if isinstance(entry, dict) else entry
 
 
-def servers_by_language(path, only_listed=False):
+def read_toml(path, missing_ok=False):
+    """The parsed file; with `missing_ok`, an empty document when it does not exist."""
+    try:
+        with open(path, "rb") as file:
+            return tomllib.load(file)
+    except FileNotFoundError:
+        if missing_ok:
+            return {}
+        raise
+
+
+def server_declaration():
+    """The `[language-server.highlight-ls]` table and its settings, as TOML lines."""
+    lines = [
+        f"[language-server.{SERVER}]",
+        f"command = {toml_value(SERVER)}",
+        "",
+        "# Helix shows highlight-ls's matches only as diagnostics, and the built-in rules have no",
+        "# severity: these are the built-in rules exactly as they are, each given one (change or",
+        "# remove them here). Helix sends `config` as the initializationOptions and answers",
+        "# workspace/configuration from it. A .highlights.json in a repository comes first.",
+        f"[language-server.{SERVER}.config.highlight]",
+        "rules = [",
+    ]
+    lines += [f"  {toml_value(rule)}," for rule in BUILT_IN_RULES_WITH_SEVERITY]
+    lines.append("]")
+    return lines
+
+
+def servers_by_language(document, only_listed=False):
     """Each language's `language-servers`, by name.
 
     A language without the key has no servers of its own: an empty list in Helix's built-in
     file. In a user's file (`only_listed`) such an entry is left out, since Helix then keeps
     the built-in list (the user's entry changes other keys only).
     """
-    with open(path, "rb") as file:
-        document = tomllib.load(file)
     return {
         language["name"]: language.get("language-servers", [])
         for language in document.get("language", [])
@@ -69,15 +122,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("builtin", help="Helix's built-in languages.toml")
     parser.add_argument("languages", nargs="*", help="language names (default: every language)")
-    parser.add_argument("--user", help="your languages.toml, whose language-servers win")
+    parser.add_argument("--user", help="your languages.toml, whose language-servers win (may not exist yet)")
+    parser.add_argument("--no-server", action="store_true",
+                        help=f"leave out the [language-server.{SERVER}] declaration")
     options = parser.parse_args()
 
-    servers = servers_by_language(options.builtin)
-    if options.user:
-        servers.update(servers_by_language(options.user, only_listed=True))
-        # A language only the user defines, without servers, has none to keep.
-        for name, listed in servers_by_language(options.user).items():
-            servers.setdefault(name, listed)
+    servers = servers_by_language(read_toml(options.builtin))
+    user = read_toml(options.user, missing_ok=True) if options.user else {}
+    servers.update(servers_by_language(user, only_listed=True))
+    # A language only the user defines, without servers, has none to keep.
+    for name, listed in servers_by_language(user).items():
+        servers.setdefault(name, listed)
+    declared = SERVER in user.get("language-server", {})
     names = options.languages or sorted(servers)
     unknown = [name for name in names if name not in servers]
     if unknown:
@@ -85,6 +141,9 @@ def main():
         return 2
 
     print(f"# Generated by add-highlight-ls.py: every language keeps its servers and gains {SERVER}.")
+    if not options.no_server and not declared:
+        print()
+        print("\n".join(server_declaration()))
     for name in names:
         current = servers[name]
         if any(server_name(entry) == SERVER for entry in current):

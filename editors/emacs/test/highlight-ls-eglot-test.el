@@ -12,8 +12,9 @@
 ;; the decorations are drawn with their exact styles, and again after an edit; the ticket
 ;; is a Flymake warning; a change of `highlight-ls-settings' reaches the server (a rule
 ;; added, and a rule of the start settings switched off); turning the mode off clears and
-;; on again redraws (the request goes to highlight-ls); a mode Eglot gives another server
-;; is left to it; `eglot-shutdown' returns without
+;; on again redraws (the request goes to highlight-ls); Python and Markdown buffers, whose
+;; servers in `eglot-server-programs' are not installed, are served and drawn; a mode whose
+;; server is installed is left to it with a message; `eglot-shutdown' returns without
 ;; error and the server exits by itself with status 0.
 
 ;;; Code:
@@ -122,12 +123,76 @@ Eglot sends them from an idle timer, and batch Emacs is never idle."
                                       (eq (get 'eglot-semantic-todo 'face-alias) 'highlight-ls-todo-face))
                                  "semantic token type todo has a face: %S" eglot-semantic-token-types))
 
-      ;; A mode to which `eglot-server-programs' gives another server is left to it.
-      (with-current-buffer (find-file-noselect (expand-file-name "other.py" workspace))
-        (python-mode)
-        (highlight-ls-mode 1)
-        (highlight-ls-test-check (and (not (eglot-managed-p)) (null highlight-ls--client))
-                                 "a Python buffer is left to Eglot's Python server"))
+      ;; Modes to which `eglot-server-programs' gives servers that are not installed (Python:
+      ;; pylsp and others; Markdown: marksman) get highlight-ls (issue 41).
+      (let ((exec-path (list (file-name-directory (executable-find binary)))))
+        (dolist (case '(("other.py" python-mode "x = 1  # TODO: fix ABC-123\n" 10 14)
+                        ("other.md" markdown-mode "# Notes\n\n<!-- TODO: fix ABC-123 -->\n" 15 19)))
+          (pcase-let ((`(,name ,mode ,text ,start ,end) case))
+            (when (fboundp mode)
+              (with-temp-file (expand-file-name name workspace) (insert text))
+              (with-current-buffer (find-file-noselect (expand-file-name name workspace))
+                (funcall mode)
+                (highlight-ls-mode 1)
+                (let ((served (highlight-ls-test-wait
+                               (lambda () (let ((server (and (eglot-managed-p) (eglot-current-server))))
+                                            (and server (object-of-class-p server 'highlight-ls-eglot-server)))))))
+                  (highlight-ls-test-check served "%s: Eglot's server for it is not installed, so highlight-ls serves it" mode)
+                  (when served
+                    (highlight-ls-test-wait-for `((,start ,end ,todo) (,(+ end 6) ,(+ end 13) ,ticket))
+                                                (format "%s: drawn" mode)))))))))
+
+      ;; A mode whose server can start (a stand-in `pylsp' on exec-path) is left to it, with a
+      ;; message that says how to have both or highlight-ls alone.
+      (let* ((elsewhere (file-name-as-directory (make-temp-file "highlight-ls-eglot-other" t)))
+             (bin (expand-file-name "bin" elsewhere))
+             (exec-path (list bin (file-name-directory (executable-find binary))))
+             (messages nil)
+             (record (lambda (format-string &rest arguments)
+                       (when format-string (push (apply #'format format-string arguments) messages)))))
+        (make-directory bin)
+        (with-temp-file (expand-file-name "pylsp" bin) (insert "#!/bin/sh\nexit 1\n"))
+        (set-file-modes (expand-file-name "pylsp" bin) #o755)
+        (with-temp-file (expand-file-name "third.py" elsewhere) (insert "# TODO\n"))
+        (with-current-buffer (find-file-noselect (expand-file-name "third.py" elsewhere))
+          (python-mode)
+          (advice-add 'message :before record)
+          (unwind-protect (highlight-ls-mode 1)
+            (advice-remove 'message record))
+          (highlight-ls-test-check (and (not (eglot-managed-p)) (null highlight-ls--client))
+                                   "a Python buffer whose server is installed is left to it")
+          (highlight-ls-test-check
+           (cl-some (lambda (text) (and (string-match-p "gives python-mode pylsp, which is installed" text)
+                                        (string-match-p "lsp-mode" text)
+                                        (string-match-p "(python-mode \\. highlight-ls-eglot-contact)" text)))
+                    messages)
+           "the message names the server and the two ways: %S" messages)
+          ;; Listing highlight-ls for the mode is the way to have it alone.
+          (let ((eglot-server-programs (cons '(python-mode . highlight-ls-eglot-contact) eglot-server-programs)))
+            (highlight-ls-test-check (null (highlight-ls-eglot--other-server))
+                                     "listed for the mode, highlight-ls is no longer left out"))
+          (kill-buffer)))
+
+      ;; A program that cannot be found: one message with the fix, no error, nothing connected.
+      (let* ((highlight-ls-command '("/nonexistent/highlight-ls"))
+             (messages nil)
+             (record (lambda (format-string &rest arguments)
+                       (when format-string (push (apply #'format format-string arguments) messages)))))
+        (with-temp-file (expand-file-name "missing.txt" workspace) (insert "TODO\n"))
+        (with-current-buffer (find-file-noselect (expand-file-name "missing.txt" workspace))
+          (fundamental-mode)
+          (advice-add 'message :before record)
+          (let ((failure (condition-case failure
+                             (progn (highlight-ls-mode 1) (highlight-ls-mode -1) (highlight-ls-mode 1) nil)
+                           (error failure))))
+            (advice-remove 'message record)
+            (highlight-ls-test-check (and (null failure) (null highlight-ls--client) (not (eglot-managed-p)))
+                                     "a missing program connects nothing and signals nothing: %S" failure))
+          (highlight-ls-test-check
+           (= 1 (cl-count-if (lambda (text) (string-match-p "cannot find the program /nonexistent/highlight-ls.*scripts/install.sh" text))
+                             messages))
+           "a missing program is reported once, with the fix: %S" messages)
+          (kill-buffer)))
 
       ;; Shutdown: no error, and the server exits by itself, with status 0.  jsonrpc deletes
       ;; the process right after sending `exit', so the exit is awaited just before that.

@@ -148,6 +148,55 @@ language-servers = ["rust-analyzer", "highlight-ls"]
         self.assertNotIn("rust", servers(parsed))
         self.assertNotIn("already", servers(parsed))
 
+    def test_the_server_is_declared_with_the_built_in_rules_and_a_severity_each(self):
+        # The bug of issue 41: only [[language]] entries were printed, and Helix said
+        # "Language server 'highlight-ls' not defined"; and without a severity it drew nothing.
+        code, parsed, _ = run(self.builtin, "rust")
+        self.assertEqual(code, 0)
+        server = parsed["language-server"]["highlight-ls"]
+        self.assertEqual(server["command"], "highlight-ls")
+        rules = server["config"]["highlight"]["rules"]
+        self.assertEqual([rule["name"] for rule in rules],
+                         ["fixme", "todo", "hack", "note", "review", "deprecated", "task"])
+        for rule in rules:
+            self.assertIn(rule["severity"], {"error", "warning", "information", "hint"})
+            self.assertEqual(rule["style"], rule["name"])
+            if "words" in rule:
+                self.assertEqual((rule["scope"], rule["wholeWord"]), ("comments", True))
+        self.assertEqual(rules[-1]["languages"], ["markdown"])
+
+    def test_a_server_the_user_declares_or_no_server_is_not_declared_again(self):
+        user = write(self.directory.name, "user.toml", """
+[language-server.highlight-ls]
+command = "/opt/highlight-ls/bin/highlight-ls"
+""")
+        for arguments in (("--user", user, self.builtin), ("--no-server", self.builtin)):
+            code, parsed, _ = run(*arguments)
+            self.assertEqual(code, 0)
+            self.assertNotIn("language-server", parsed)
+            self.assertEqual(servers(parsed)["rust"], ["rust-analyzer", "highlight-ls"])
+
+    def test_a_user_file_that_does_not_exist_yet_counts_as_empty(self):
+        code, parsed, _ = run("--user", os.path.join(self.directory.name, "missing.toml"), self.builtin, "rust")
+        self.assertEqual(code, 0)
+        self.assertIn("highlight-ls", parsed["language-server"])
+        self.assertEqual(servers(parsed), {"rust": ["rust-analyzer", "highlight-ls"]})
+
+    def test_appending_twice_with_user_gives_valid_toml(self):
+        # The recipe appends to the user's file: a second run must not declare the server or
+        # the languages again (TOML refuses a table defined twice).
+        user = os.path.join(self.directory.name, "languages.toml")
+        for _ in range(2):
+            result = subprocess.run([sys.executable, SCRIPT, "--user", user, self.builtin],
+                                    capture_output=True, text=True, check=True)
+            with open(user, "a", encoding="utf-8") as file:
+                file.write(result.stdout)
+        with open(user, "rb") as file:
+            parsed = tomllib.load(file)
+        self.assertEqual(parsed["language-server"]["highlight-ls"]["command"], "highlight-ls")
+        names = [language["name"] for language in parsed["language"]]
+        self.assertEqual(sorted(names), sorted(set(names)))
+
     def test_unknown_languages_are_an_error(self):
         code, parsed, stderr = run(self.builtin, "rust", "klingon")
         self.assertEqual(code, 2)

@@ -47,6 +47,44 @@ command("HighlightLsLocList", function(args)
   require("highlight-ls").loclist(args.fargs)
 end, { nargs = "*", desc = "Fill the location list with this buffer's matches [of these rules]" })
 
+-- :help highlight-ls without writing into the plugin's folder. A plugin manager writes
+-- doc/tags there; a clone linked into a pack folder has none, and `:helptags ALL` would leave an
+-- untracked file in the clone. So the help file is copied to stdpath("data")/highlight-ls/doc
+-- (again whenever it changes) and tagged there, and that folder joins the runtimepath.
+local function help_tags()
+  local plugin_root = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h:h")
+  local source = plugin_root .. "/doc/highlight-ls.txt"
+  if vim.loop.fs_stat(plugin_root .. "/doc/tags") or not vim.loop.fs_stat(source) then
+    return
+  end
+  local function read(path)
+    local file = io.open(path, "rb")
+    if not file then
+      return nil
+    end
+    local text = file:read("*a")
+    file:close()
+    return text
+  end
+  local root = vim.fn.stdpath("data") .. "/highlight-ls"
+  local doc = root .. "/doc"
+  local text = read(source)
+  if text and (read(doc .. "/highlight-ls.txt") ~= text or not vim.loop.fs_stat(doc .. "/tags")) then
+    vim.fn.mkdir(doc, "p")
+    local file = io.open(doc .. "/highlight-ls.txt", "wb")
+    if not file then
+      return
+    end
+    file:write(text)
+    file:close()
+    vim.cmd("silent! helptags " .. vim.fn.fnameescape(doc))
+  end
+  if not vim.tbl_contains(vim.opt.runtimepath:get(), root) then
+    vim.opt.runtimepath:append(root)
+  end
+end
+pcall(help_tags)
+
 -- 0.11+: vim.lsp.enable attaches on FileType only and is silent when the binary is missing.
 -- This reports a missing binary and attaches buffers without a filetype; it loads the plugin's
 -- module only once vim.lsp.enable("highlight-ls") has been called.

@@ -105,9 +105,10 @@ local path = workspace .. "/sample.txt"
 write_file(path, "TODO 👍 ABC-123 café\n")
 
 local plugin = require("highlight-ls")
--- Exact colours for the built-in styles too (follow_theme = false), so that the drawing of
--- every style attribute is checked; the default, which follows the theme, is checked below.
-plugin.setup({ cmd = { binary }, decorations = true, follow_theme = false })
+-- The default draws the built-in styles in their exact colours too (the amber TODO label that
+-- `highlight-ls print` shows), so that the drawing of every style attribute is checked;
+-- follow_theme = true, which links them to the colour scheme, is checked below.
+plugin.setup({ cmd = { binary }, decorations = true })
 vim.cmd("edit " .. vim.fn.fnameescape(path))
 local bufnr = api.nvim_get_current_buf()
 
@@ -222,8 +223,8 @@ vim.cmd("HighlightLsToggle!")
 check(plugin.is_enabled(nil) and plugin.is_enabled(bufnr), ":HighlightLsToggle! turns everything on, the buffer's own switch dropped")
 wait_for_extmarks(bufnr, after_edits, ":HighlightLsToggle! draws again")
 
--- Colours that follow the theme (the default): built-in styles link to the colour scheme's
--- groups, a style of the user's own stays exact, and both survive :colorscheme.
+-- Colours that follow the theme (follow_theme = true): built-in styles link to the colour
+-- scheme's groups, a style of the user's own stays exact, and both survive :colorscheme.
 local function resolves_to(group, target)
   return vim.fn.synIDtrans(vim.fn.hlID(group)) == vim.fn.hlID(target)
 end
@@ -235,7 +236,7 @@ local function check_theme_links(when)
   check(resolves_to("HighlightLsTicket", "HighlightLsTicket"), when .. ": HighlightLsTicket (the user's style) links to nothing")
   check_group("HighlightLsTicket", { foreground = 0x3b82f6, underline = true })
 end
-plugin.setup({ cmd = { binary } })
+plugin.setup({ cmd = { binary }, follow_theme = true })
 check_theme_links("after setup")
 vim.cmd("colorscheme default")
 check_theme_links("after :colorscheme")

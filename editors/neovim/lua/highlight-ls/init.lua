@@ -55,9 +55,10 @@ local defaults = {
   -- Semantic tokens (0.9+). `nil` means: on only when decorations are off, so the same
   -- text is not highlighted twice.
   semantic_tokens = nil,
-  -- Built-in styles link to the colour scheme's groups (Todo, Diagnostic*); false draws the
-  -- server's exact colours for them too. Styles of your own are always drawn exactly.
-  follow_theme = true,
+  -- false (the default) draws every style as the server sends it: TODO is the amber label that
+  -- `highlight-ls print` shows. true links the built-in styles to the colour scheme's groups
+  -- (Todo, Diagnostic*) instead. Styles of your own are always drawn exactly.
+  follow_theme = false,
   -- Files that mark the workspace root, searched upwards from the buffer's file. Without one,
   -- the root is the current directory if the file is inside it, else the file's directory.
   root_markers = { ".highlights.json", ".git" },

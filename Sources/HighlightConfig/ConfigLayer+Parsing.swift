@@ -263,7 +263,7 @@ struct LayerReader {
         return style
     }
 
-    /// A colour of a line mark (`overviewRuler.color`, `gutter.color`), or `nil` after reporting why not.
+    /// A colour of a line indicator (`overviewRuler.color`, `gutter.color`), or `nil` after reporting why not.
     private mutating func readMarkColor(_ value: JSON, at path: [JSONPathComponent], label: String, name: String) -> RGBAColor? {
         if let text = value.stringValue, let color = RGBAColor(hex: text) { return color }
         let found = value.stringValue.map { "\"\($0)\"" } ?? a(value.typeName)

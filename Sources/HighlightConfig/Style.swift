@@ -48,7 +48,7 @@ public struct Style: Hashable, Sendable {
     }
 
     /// Whether the style draws anything per line: an overview ruler mark, a gutter sign or a whole-line background.
-    var drawsLineMarks: Bool { overviewRuler != nil || gutter != nil || wholeLine }
+    var drawsLineIndicators: Bool { overviewRuler != nil || gutter != nil || wholeLine }
 
     /// The colour that stands for the style where only a colour can be shown (a ruler mark, a
     /// sign): its background, else its text colour, else its border, else the neutral grey.

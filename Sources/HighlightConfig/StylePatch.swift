@@ -49,7 +49,7 @@ struct StylePatch: Hashable, Sendable {
         self.wholeLine = wholeLine
     }
 
-    /// The attributes `style` sets: its colours, and the attributes and line marks it turns on.
+    /// The attributes `style` sets: its colours, and the attributes and line indicators it turns on.
     init(settingAttributesOf style: Style) {
         self.init(
             color: style.color, backgroundColor: style.backgroundColor, borderColor: style.borderColor,

@@ -18,7 +18,7 @@ import TextIndex
 //     ranges: 4,2,6,0  4,10,13,1   style 0 has a whole line, style 1 a sign and a whole line
 //     lines:  4,1,0                line 4: style 1's sign, style 0's whole line
 //
-// A blank line inside a multi-line match has no segment; it gets the marks of the match's rule
+// A blank line inside a multi-line match has no segment; it gets the indicators of the match's rule
 // style, so a whole-line block has no gaps.
 //
 // An overview ruler mark is drawn by the editor per range (a ruler has one pixel row for many
@@ -57,14 +57,14 @@ extension Server {
         guard let (document, config, segments) = segments(ofDocument: uri, encoding: encoding) else { return nil }
         var styles = DecorationStyles()
         let lines = 0..<document.text.lineIndex.lineCount
-        let (ranges, marks) = decorations(of: document, lines: lines, segments: segments, config: config, encoding: encoding, styles: &styles)
+        let (ranges, indicatorLines) = decorations(of: document, lines: lines, segments: segments, config: config, encoding: encoding, styles: &styles)
         var payload: [String: JSON] = [
             "textDocument": ["uri": .string(uri), "version": .integer(document.version)],
             "positionEncoding": .string(encoding.rawValue),
             "styles": .array(styles.json),
             "ranges": .array(ranges),
         ]
-        if !marks.isEmpty { payload["lines"] = .array(marks) }
+        if !indicatorLines.isEmpty { payload["lines"] = .array(indicatorLines) }
         if client.decorationDeltas {
             let resultID = String(nextResultID)
             nextResultID += 1
@@ -87,7 +87,7 @@ extension Server {
               let (sentLines, lines) = sent.span.replaced, sent.span.count == document.text.lineIndex.lineCount
         else { return decorations(ofDocument: uri) }
         if sent.span.change == .none { return nil }
-        let (ranges, marks) = decorations(of: document, lines: lines, segments: segments, config: config, encoding: encoding, styles: &sent.styles)
+        let (ranges, indicatorLines) = decorations(of: document, lines: lines, segments: segments, config: config, encoding: encoding, styles: &sent.styles)
         let resultID = String(nextResultID)
         nextResultID += 1
         sentDecorations[uri] = SentDecorations(
@@ -97,7 +97,7 @@ extension Server {
             "startLine": .integer(lines.lowerBound), "endLine": .integer(lines.upperBound),
             "oldEndLine": .integer(sentLines.upperBound), "ranges": .array(ranges),
         ]
-        if !marks.isEmpty { edit["lines"] = .array(marks) }
+        if !indicatorLines.isEmpty { edit["lines"] = .array(indicatorLines) }
         return [
             "textDocument": ["uri": .string(uri), "version": .integer(document.version)],
             "positionEncoding": .string(encoding.rawValue),
@@ -108,7 +108,7 @@ extension Server {
         ]
     }
 
-    /// The ranges and line marks of the segments on `lines`, with their styles taken from (or added to) `styles`.
+    /// The ranges and line indicators of the segments on `lines`, with their styles taken from (or added to) `styles`.
     private func decorations(
         of document: Document, lines: Range<Int>, segments: [LineSegment], config: HighlightConfiguration,
         encoding: PositionEncoding, styles: inout DecorationStyles
@@ -117,25 +117,25 @@ extension Server {
         let end = segments.partitionPoint { $0.line >= lines.upperBound }
         var ranges: [JSON] = []
         ranges.reserveCapacity(max(0, end - first) * 4)
-        var lineMarks: [PendingLineMarks] = []
-        var pendingLine = PendingLineMarks(line: -1)
+        var lineIndicators: [PendingLineIndicators] = []
+        var pendingLine = PendingLineIndicators(line: -1)
         for segment in segments[first..<max(first, end)] {
             let styleIndex = styles.index(of: segment.piece, config: config)
             ranges.append(.integer(segment.line))
             ranges.append(.integer(segment.startCharacter))
             ranges.append(.integer(segment.endCharacter))
             ranges.append(.integer(styleIndex))
-            let marks = styles.marks[styleIndex]
-            guard marks.any else { continue }
+            let kinds = styles.indicators[styleIndex]
+            guard kinds.any else { continue }
             if segment.line != pendingLine.line {
-                if pendingLine.hasMarks { lineMarks.append(pendingLine) }
-                pendingLine = PendingLineMarks(line: segment.line)
+                if pendingLine.hasIndicators { lineIndicators.append(pendingLine) }
+                pendingLine = PendingLineIndicators(line: segment.line)
             }
-            pendingLine.take(marks, of: styleIndex)
+            pendingLine.take(kinds, of: styleIndex)
         }
         work.decorationRangesEncoded += ranges.count / 4
-        if pendingLine.hasMarks { lineMarks.append(pendingLine) }
-        if !lineMarks.isEmpty, let highlights = document.highlights {
+        if pendingLine.hasIndicators { lineIndicators.append(pendingLine) }
+        if !lineIndicators.isEmpty, let highlights = document.highlights {
             // The matches that reach into `lines`: sorted and not overlapping, so their ends are sorted too.
             let index = document.text.lineIndex
             let startOffset = index.utf8Offset(ofLineStart: lines.lowerBound)
@@ -143,28 +143,28 @@ extension Server {
             let matches = highlights.matches
             let firstMatch = matches.partitionPoint { $0.utf8Range.upperBound > startOffset }
             let endMatch = matches.partitionPoint { $0.utf8Range.lowerBound >= endOffset }
-            lineMarks = Self.addingBlankLines(
-                to: lineMarks, of: matches[firstMatch..<max(firstMatch, endMatch)], within: lines, index: index,
+            lineIndicators = Self.addingBlankLines(
+                to: lineIndicators, of: matches[firstMatch..<max(firstMatch, endMatch)], within: lines, index: index,
                 encoding: encoding, styles: styles)
         }
-        var marks: [JSON] = []
-        marks.reserveCapacity(lineMarks.count * 3)
-        for line in lineMarks { line.append(to: &marks) }
-        return (ranges, marks)
+        var lines: [JSON] = []
+        lines.reserveCapacity(lineIndicators.count * 3)
+        for line in lineIndicators { line.append(to: &lines) }
+        return (ranges, lines)
     }
 
-    /// `lineMarks` with the lines a match spans but has no segment on (blank lines inside a
-    /// multi-line match), each marked as the match's rule style marks its other lines.
+    /// `lineIndicators` with the lines a match spans but has no segment on (blank lines inside a
+    /// multi-line match), each given the indicators the match's rule style gives its other lines.
     ///
     /// - Complexity: O(m log L) for m matches and L lines, plus sorting the lines added.
     private static func addingBlankLines(
-        to lineMarks: [PendingLineMarks], of matches: ArraySlice<Match>, within lines: Range<Int>, index: LineIndex,
+        to lineIndicators: [PendingLineIndicators], of matches: ArraySlice<Match>, within lines: Range<Int>, index: LineIndex,
         encoding: PositionEncoding, styles: DecorationStyles
-    ) -> [PendingLineMarks] {
-        var known = Set(lineMarks.map(\.line))
-        var added: [PendingLineMarks] = []
+    ) -> [PendingLineIndicators] {
+        var known = Set(lineIndicators.map(\.line))
+        var added: [PendingLineIndicators] = []
         for match in matches {
-            guard let styleIndex = styles.indexByPiece[.rule(match.ruleIndex)], styles.marks[styleIndex].any else { continue }
+            guard let styleIndex = styles.indexByPiece[.rule(match.ruleIndex)], styles.indicators[styleIndex].any else { continue }
             let start = index.position(ofUTF8Offset: match.utf8Range.lowerBound, encoding: encoding)
             let end = index.position(ofUTF8Offset: match.utf8Range.upperBound, encoding: encoding)
             // A match that ends with its line break does not reach into the next line.
@@ -173,13 +173,13 @@ extension Server {
             let reached = max(start.line, lines.lowerBound)...min(lastLine, lines.upperBound - 1)
             guard !reached.isEmpty else { continue }
             for line in reached where known.insert(line).inserted {
-                var marks = PendingLineMarks(line: line)
-                marks.take(styles.marks[styleIndex], of: styleIndex)
-                added.append(marks)
+                var indicators = PendingLineIndicators(line: line)
+                indicators.take(styles.indicators[styleIndex], of: styleIndex)
+                added.append(indicators)
             }
         }
-        guard !added.isEmpty else { return lineMarks }
-        return (lineMarks + added).sorted { $0.line < $1.line }
+        guard !added.isEmpty else { return lineIndicators }
+        return (lineIndicators + added).sorted { $0.line < $1.line }
     }
 
     /// `highlight/matches`: every match with its rule and UTF-8 byte range; for tools and tests.
@@ -207,8 +207,8 @@ struct DecorationStyles {
     private(set) var indexByPiece: [Piece: Int] = [:]
     /// The styles as sent, by index.
     private(set) var json: [JSON] = []
-    /// Which line marks each style draws, by index.
-    fileprivate private(set) var marks: [LineMarkKinds] = []
+    /// Which line indicators each style draws, by index.
+    fileprivate private(set) var indicators: [LineIndicatorKinds] = []
 
     /// The index of the style of `piece`, added when it is new.
     mutating func index(of piece: Piece, config: HighlightConfiguration) -> Int {
@@ -218,7 +218,7 @@ struct DecorationStyles {
         let kind = config.pieceKind(piece)
         let style = kind?.style ?? Style.neutral
         json.append(style.decorationJSON(rule: kind?.tokenType ?? TokenLegend.fallbackType))
-        marks.append(LineMarkKinds(style))
+        indicators.append(LineIndicatorKinds(style))
         return index
     }
 }
@@ -234,8 +234,8 @@ struct SentDecorations {
     var span: SentSpan
 }
 
-/// Which per-line marks a style draws.
-fileprivate struct LineMarkKinds {
+/// Which per-line indicators a style draws.
+fileprivate struct LineIndicatorKinds {
     var gutter: Bool
     var wholeLine: Bool
 
@@ -247,8 +247,8 @@ fileprivate struct LineMarkKinds {
     var any: Bool { gutter || wholeLine }
 }
 
-/// The marks of one line while its segments are read: for each kind, the first style that draws it.
-private struct PendingLineMarks {
+/// The indicators of one line while its segments are read: for each kind, the first style that draws it.
+private struct PendingLineIndicators {
     /// The zero-based line, or -1 before the first line.
     var line: Int
     var gutterStyle: Int?
@@ -258,18 +258,18 @@ private struct PendingLineMarks {
         self.line = line
     }
 
-    /// Takes the marks of style `styleIndex` that no segment before it on the line gave.
-    mutating func take(_ marks: LineMarkKinds, of styleIndex: Int) {
-        if marks.gutter, gutterStyle == nil { gutterStyle = styleIndex }
-        if marks.wholeLine, wholeLineStyle == nil { wholeLineStyle = styleIndex }
+    /// Takes the indicators of style `styleIndex` that no segment before it on the line gave.
+    mutating func take(_ kinds: LineIndicatorKinds, of styleIndex: Int) {
+        if kinds.gutter, gutterStyle == nil { gutterStyle = styleIndex }
+        if kinds.wholeLine, wholeLineStyle == nil { wholeLineStyle = styleIndex }
     }
 
     /// Whether the line has a mark.
-    var hasMarks: Bool { line >= 0 && (gutterStyle != nil || wholeLineStyle != nil) }
+    var hasIndicators: Bool { line >= 0 && (gutterStyle != nil || wholeLineStyle != nil) }
 
-    /// Appends `line, gutter, wholeLine` (-1 for none) when the line has a mark.
+    /// Appends `line, gutter, wholeLine` (-1 for none) when the line has an indicator.
     func append(to lines: inout [JSON]) {
-        guard hasMarks else { return }
+        guard hasIndicators else { return }
         lines.append(.integer(line))
         lines.append(.integer(gutterStyle ?? -1))
         lines.append(.integer(wholeLineStyle ?? -1))
@@ -277,7 +277,7 @@ private struct PendingLineMarks {
 }
 
 extension Style {
-    /// The style as sent to editor plugins: only the keys that are set, line marks with their
+    /// The style as sent to editor plugins: only the keys that are set, line indicators with their
     /// colours resolved (`overviewRuler: {color, lane}`, `gutter: {color, text?}`,
     /// `wholeLine: {backgroundColor}`).
     func decorationJSON(rule: String) -> JSON {

@@ -95,6 +95,6 @@ def test_configurations_the_server_rejects_are_invalid(config):
     {"gutter": {"color": "#00f"}},
     {"backgroundColor": "#f9a82533", "wholeLine": True},
 ])
-def test_line_mark_styles_are_valid(style):
+def test_line_indicator_styles_are_valid(style):
     config = {"styles": {"s": style}, "rules": [{"name": "r", "words": ["R"], "style": style, "groups": {}}]}
     jsonschema.Draft7Validator(SCHEMA).validate(config)

@@ -340,7 +340,7 @@ STYLE-COUNT is the number of styles."
   "Where the spans are written, reused so that drawing allocates little.")
 
 (defvar highlight-ls--line-span-buffer []
-  "Where the line-mark spans are written, reused so that drawing allocates little.")
+  "Where the line-indicator spans go, reused so that drawing allocates little.")
 
 (defun highlight-ls--spans (ranges categories encoding)
   "Write the buffer spans of RANGES, the flat vector LINE START END STYLE ....
@@ -430,7 +430,7 @@ from each range's line to the next one's, so the walk visits each line once."
 ;;;; Overlays
 
 ;; An overlay takes its properties from its `category', a symbol made once per style (and
-;; once per combination of line marks).  Making an overlay then sets one property instead
+;; once per combination of line indicators).  Making an overlay then sets one property instead
 ;; of four, which is most of what drawing a long file costs, and two overlays draw the
 ;; same exactly when their categories are `eq'.
 
@@ -464,7 +464,7 @@ They move with the text and keep their order.  Some may be dead (deleted
 with their text) until the drawing of their lines drops them.")
 
 (defvar-local highlight-ls--line-overlays []
-  "The line-mark overlays of the current buffer, in buffer order.
+  "The line-indicator overlays of the current buffer, in buffer order.
 As with `highlight-ls--overlays', some may be dead.")
 
 ;; With deltas, each payload names the one it changes.  These say what the buffer shows.
@@ -704,7 +704,7 @@ deleted."
                                      encoding)))
     (setq highlight-ls--styles styles
           highlight-ls--encoding encoding)
-    (highlight-ls--draw-spans count (highlight-ls--line-mark-spans
+    (highlight-ls--draw-spans count (highlight-ls--line-indicator-spans
                                      styles (highlight-ls--vector (highlight-ls--get params :lines))
                                      backdrop))))
 
@@ -746,12 +746,12 @@ drawn)."
                 highlight-ls--encoding encoding)
           ;; The spans on other lines are left out: they are not the server's to send
           ;; here, and what is drawn there is right already.
-          (highlight-ls--draw-spans count (highlight-ls--line-mark-spans
+          (highlight-ls--draw-spans count (highlight-ls--line-indicator-spans
                                            styles (highlight-ls--vector (highlight-ls--get edit :lines))
                                            backdrop)
                                     start end))))))
 
-;;;; Line marks
+;;;; Line indicators
 
 (when (fboundp 'define-fringe-bitmap)
   (define-fringe-bitmap 'highlight-ls-sign
@@ -768,8 +768,8 @@ window has that fringe or margin and is nothing elsewhere."
   (concat (propertize "*" 'display (list 'left-fringe 'highlight-ls-sign face))
           (propertize "*" 'display (list '(margin left-margin) (propertize text 'face face)))))
 
-(defun highlight-ls--line-mark-face (styles index key color-key kind backdrop)
-  "The face of a line mark, or nil when there is none to draw.
+(defun highlight-ls--line-indicator-face (styles index key color-key kind backdrop)
+  "The face of a line indicator, or nil when there is none to draw.
 INDEX names a style of the vector STYLES (-1 for none); KEY is its mark
 \(`:gutter' or `:wholeLine'), COLOR-KEY the mark's colour key.  KIND is
 `sign' (the colour as foreground) or `line' (as an extended background).
@@ -802,7 +802,7 @@ FACE and SIGN may be nil."
                               'highlight-ls-sign-text text
                               'before-string (highlight-ls--sign-string sign text)))))))
 
-(defun highlight-ls--line-mark-spans (styles lines backdrop)
+(defun highlight-ls--line-indicator-spans (styles lines backdrop)
   "Write the spans to draw for LINES, the flat vector LINE GUTTER WHOLE-LINE ....
 They go into `highlight-ls--line-span-buffer' as START END CATEGORY ..., in
 buffer order: from a line's start to the next line's, and the category that
@@ -837,7 +837,7 @@ left out."
                               (let ((known (aref sign-faces sign-index)))
                                 (when (eq known 'unknown)
                                   (setq known (aset sign-faces sign-index
-                                                    (highlight-ls--line-mark-face
+                                                    (highlight-ls--line-indicator-face
                                                      styles sign-index :gutter :color 'sign backdrop)))
                                   (let ((text (highlight-ls--get
                                                (highlight-ls--get (aref styles sign-index) :gutter) :text)))
@@ -850,7 +850,7 @@ left out."
                                (let ((known (aref line-faces line-index)))
                                  (if (eq known 'unknown)
                                      (aset line-faces line-index
-                                           (highlight-ls--line-mark-face
+                                           (highlight-ls--line-indicator-face
                                             styles line-index :wholeLine :backgroundColor 'line backdrop))
                                    known)))))
               (when (and (highlight-ls--natural-p line) (or sign whole))

@@ -18,7 +18,7 @@
 // Nothing outside the replaced lines is parsed, converted or rebuilt.
 'use strict';
 
-const { renderOptions, styleKey, lineMarkKinds, lineMarkOptions, utf16Span } = require('./decorations');
+const { renderOptions, styleKey, lineIndicatorKinds, lineIndicatorOptions, utf16Span } = require('./decorations');
 
 function isIndex(value) {
   return Number.isInteger(value) && value >= 0;
@@ -43,7 +43,7 @@ const pendingLimit = 32;
 
 /**
  * One decoration type of a document: its `key` (decoration types are shared between documents
- * by key), `kind` (undefined for ranges, else a line mark kind, `gutter` or `wholeLine`), its
+ * by key), `kind` (undefined for ranges, else a line indicator kind, `gutter` or `wholeLine`), its
  * `options` (as `planDecorations` gives them), and its ranges in line order.
  */
 class Slot {
@@ -56,7 +56,7 @@ class Slot {
     this.starts = [];
     this.ends = [];
     /**
-     * The `vscode.Range` of each entry, or undefined for a line mark whose line length was not
+     * The `vscode.Range` of each entry, or undefined for a line indicator whose line length was not
      * known when it arrived (no document was at hand); built when the ranges are next asked for.
      */
     this.ranges = [];
@@ -122,7 +122,7 @@ class Slot {
     if (this.ranges[index] !== undefined) this.ranges[index] = makeRange(line, this.starts[index], this.ends[index]);
   }
 
-  /** Makes the Ranges of line marks that arrived without a line length. */
+  /** Makes the Ranges of line indicators that arrived without a line length. */
   build(makeRange, lineLength) {
     if (this.unbuilt === 0) return;
     for (let index = 0; index < this.ranges.length; index += 1) {
@@ -169,7 +169,7 @@ function sortEntries(entries) {
  * `environment` gives `makeRange(line, start, end)` (a `vscode.Range` in the extension), and
  * for the document at the payload's version, when one is at hand, `lineText(line)` (to convert
  * UTF-8 or UTF-32 columns; undefined past the end) and `lineLength(line)` in UTF-16 code units
- * (line marks cover their line's text; undefined past the end).
+ * (line indicators cover their line's text; undefined past the end).
  */
 class DocumentDecorations {
   constructor(makeRange) {
@@ -211,16 +211,16 @@ class DocumentDecorations {
   }
 
   /**
-   * For each style index of a payload's table, its range slot and, per line mark kind, its mark
+   * For each style index of a payload's table, its range slot and, per line indicator kind, its mark
    * slot (-1: none). Render options are computed once per key and document.
    */
   mapStyles(styles) {
-    const table = { ranges: [], marks: lineMarkKinds.map(() => []) };
+    const table = { ranges: [], marks: lineIndicatorKinds.map(() => []) };
     for (const style of styles) {
       table.ranges.push(this.slotFor(styleKey(style), undefined, () => renderOptions(style)));
-      lineMarkKinds.forEach((kind, kindIndex) => {
+      lineIndicatorKinds.forEach((kind, kindIndex) => {
         const mark = style && typeof style === 'object' ? style[kind] : undefined;
-        const slot = mark === undefined ? -1 : this.slotFor(`${kind}:${styleKey(mark)}`, kind, () => lineMarkOptions(kind, style));
+        const slot = mark === undefined ? -1 : this.slotFor(`${kind}:${styleKey(mark)}`, kind, () => lineIndicatorOptions(kind, style));
         table.marks[kindIndex].push(slot);
       });
     }
@@ -268,7 +268,7 @@ class DocumentDecorations {
       if (!isIndex(line) || line < low || line >= high) continue;
       let length;
       let measured = false;
-      lineMarkKinds.forEach((_, kindIndex) => {
+      lineIndicatorKinds.forEach((_, kindIndex) => {
         const styleIndex = lines[offset + 1 + kindIndex];
         if (!isIndex(styleIndex) || styleIndex >= table.marks[kindIndex].length) return;
         const slot = table.marks[kindIndex][styleIndex];
@@ -348,7 +348,7 @@ class DocumentDecorations {
 
   /**
    * The Ranges of slot `index`, in line order, for `setDecorations`: pending moves applied and
-   * line marks measured (`lineLength` from the document) first. The array is the model's own;
+   * line indicators measured (`lineLength` from the document) first. The array is the model's own;
    * VS Code reads it during the call.
    */
   rangesOf(index, lineLength) {
@@ -373,7 +373,7 @@ class DocumentDecorations {
   }
 
   /**
-   * Every entry as plain data, `{ key: [[line, start, end], ...] }` by slot key (line marks:
+   * Every entry as plain data, `{ key: [[line, start, end], ...] }` by slot key (line indicators:
    * `[line]`), keys sorted: what a fresh whole payload gives for the same document.
    */
   snapshot() {

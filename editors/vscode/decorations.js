@@ -36,7 +36,7 @@ function isColor(value) {
  * `rangeBehavior` (an enum of the `vscode` module, added by the extension), and with the
  * style's overview ruler mark (`overviewRulerLane` a lane name, `Center`, made the `vscode` enum
  * by the extension). Colours stay `#rrggbbaa`, which CSS understands. Gutter signs and whole
- * lines are drawn by types of their own (`lineMarkOptions`).
+ * lines are drawn by types of their own (`lineIndicatorOptions`).
  */
 function renderOptions(style) {
   const options = {};
@@ -170,10 +170,10 @@ function themeVariant(options, theme) {
   return Object.keys(variant).length > 0 ? variant : undefined;
 }
 
-// Line marks ---------------------------------------------------------------------------------
+// Line indicators ---------------------------------------------------------------------------------
 
-/** The kinds of line mark, in the order of their style indices in `lines`. */
-const lineMarkKinds = ['gutter', 'wholeLine'];
+/** The kinds of line indicator, in the order of their style indices in `lines`. */
+const lineIndicatorKinds = ['gutter', 'wholeLine'];
 
 /** `text` with the characters XML gives a meaning escaped. */
 function escapeXml(text) {
@@ -201,11 +201,11 @@ function gutterIconUri(sign) {
 }
 
 /**
- * The DecorationRenderOptions of one kind of line mark of a style, or undefined when the style
+ * The DecorationRenderOptions of one kind of line indicator of a style, or undefined when the style
  * has no valid mark of that kind. `gutterIconPath` is a `data:` URI string, turned into a Uri
  * by the extension.
  */
-function lineMarkOptions(kind, style) {
+function lineIndicatorOptions(kind, style) {
   const mark = style && typeof style === 'object' ? style[kind] : undefined;
   if (!mark || typeof mark !== 'object') return undefined;
   switch (kind) {
@@ -283,7 +283,7 @@ function planDecorations(payload, lineText) {
   const ranges = payload && Array.isArray(payload.ranges) ? payload.ranges : [];
   const encoding = (payload && payload.positionEncoding) || 'utf-16';
   const plan = styles.map((style) => ({ key: styleKey(style), style, options: renderOptions(style), ranges: [] }));
-  const lineEntries = planLineMarks(payload, styles);
+  const lineEntries = planLineIndicators(payload, styles);
   for (let offset = 0; offset + 3 < ranges.length; offset += 4) {
     const [line, start, end, styleIndex] = ranges.slice(offset, offset + 4);
     if (!isIndex(line) || !isIndex(start) || !isIndex(end) || !isIndex(styleIndex) || styleIndex >= plan.length) continue;
@@ -294,20 +294,20 @@ function planDecorations(payload, lineText) {
   return plan.concat(lineEntries);
 }
 
-/** The line-mark entries of `planDecorations`: one per kind and look, in the order first used. */
-function planLineMarks(payload, styles) {
+/** The line-indicator entries of `planDecorations`: one per kind and look, in the order first used. */
+function planLineIndicators(payload, styles) {
   const lines = payload && Array.isArray(payload.lines) ? payload.lines : [];
   const entries = new Map();
   // Options of each style's marks, computed once per style and kind.
-  const optionsOf = lineMarkKinds.map(() => new Map());
+  const optionsOf = lineIndicatorKinds.map(() => new Map());
   for (let offset = 0; offset + 2 < lines.length; offset += 3) {
     const line = lines[offset];
     if (!isIndex(line)) continue;
-    lineMarkKinds.forEach((kind, kindIndex) => {
+    lineIndicatorKinds.forEach((kind, kindIndex) => {
       const styleIndex = lines[offset + 1 + kindIndex];
       if (!isIndex(styleIndex) || styleIndex >= styles.length) return;
       const cache = optionsOf[kindIndex];
-      if (!cache.has(styleIndex)) cache.set(styleIndex, lineMarkOptions(kind, styles[styleIndex]));
+      if (!cache.has(styleIndex)) cache.set(styleIndex, lineIndicatorOptions(kind, styles[styleIndex]));
       const options = cache.get(styleIndex);
       if (!options) return;
       const key = `${kind}:${styleKey(styles[styleIndex][kind])}`;
@@ -330,5 +330,5 @@ function isStale(payload, version) {
 
 module.exports = {
   isColor, parseColor, contrast, composite, themes, renderOptions, styleKey, utf16Column, utf16Span, planDecorations, isStale,
-  lineMarkKinds, gutterSvg, gutterIconUri, lineMarkOptions,
+  lineIndicatorKinds, gutterSvg, gutterIconUri, lineIndicatorOptions,
 };

@@ -96,7 +96,7 @@
     (highlight-ls-test-check (highlight-ls-test-settle client) "the server settled after its start")
     (let ((drawn (highlight-ls-test-drawn)))
       (highlight-ls-test-check (and (> (length (car drawn)) 15) (> (length (cadr drawn)) 5))
-                               "ranges and line marks drawn: %d and %d" (length (car drawn)) (length (cadr drawn))))
+                               "ranges and line indicators drawn: %d and %d" (length (car drawn)) (length (cadr drawn))))
     (highlight-ls-test-check-as-whole "after opening")
 
     (dolist (step

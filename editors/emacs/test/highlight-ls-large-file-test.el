@@ -5,7 +5,7 @@
 ;; HIGHLIGHT_LS=/path/to/highlight-ls HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
 ;;   emacs --batch -l editors/emacs/test/highlight-ls-large-file-test.el
 ;; (HIGHLIGHT_LS_EMACS_CLIENT=eglot for Eglot; HIGHLIGHT_LS_LARGE_LINES changes the size;
-;; HIGHLIGHT_LS_LARGE_LINE_MARKS=1 gives the `todo' style a gutter sign and a whole line, so
+;; HIGHLIGHT_LS_LARGE_LINE_INDICATORS=1 gives the `todo' style a gutter sign and a whole line, so
 ;; every line also gets a line overlay, and checks that the edit makes or deletes none.)
 ;;
 ;; Opens a file of 40,000 lines with a TODO on every line (the file Neovim's draw_bench.lua
@@ -37,7 +37,7 @@
 (defconst highlight-ls-large--lines
   (string-to-number (or (getenv "HIGHLIGHT_LS_LARGE_LINES") "40000")))
 
-(defconst highlight-ls-large--line-marks (equal (getenv "HIGHLIGHT_LS_LARGE_LINE_MARKS") "1")
+(defconst highlight-ls-large--line-indicators (equal (getenv "HIGHLIGHT_LS_LARGE_LINE_INDICATORS") "1")
   "Whether the `todo' style has a gutter sign and a whole line.")
 
 (defvar-local highlight-ls-large--churn nil
@@ -149,7 +149,7 @@ package's own list.  Return the number of lines that are wrong."
   (set-frame-parameter nil 'background-mode 'dark)
   (advice-add 'highlight-ls--on-publish-decorations :around #'highlight-ls-large--record)
   (advice-add 'highlight-ls--draw-spans :filter-return #'highlight-ls-large--count-churn)
-  (when highlight-ls-large--line-marks
+  (when highlight-ls-large--line-indicators
     (with-temp-file (expand-file-name ".highlights.json" workspace)
       (insert "{ \"styles\": { \"todo\": { \"color\": \"#1a1a1a\", \"backgroundColor\": \"#f9a825\", \"bold\": true,\n"
               "  \"gutter\": \"T\", \"wholeLine\": true } } }\n")))
@@ -167,7 +167,7 @@ package's own list.  Return the number of lines that are wrong."
                                  "%d overlays drawn after opening: %d" lines (length highlight-ls--overlays))
         (highlight-ls-test-check (= 0 (highlight-ls-large--check-every-line 0 todo))
                                  "every line's TODO drawn after opening")
-        (when highlight-ls-large--line-marks
+        (when highlight-ls-large--line-indicators
           (highlight-ls-test-check (= (length highlight-ls--line-overlays) lines)
                                    "%d line overlays after opening: %d" lines (length highlight-ls--line-overlays)))
         (highlight-ls-test-say
@@ -213,7 +213,7 @@ package's own list.  Return the number of lines that are wrong."
                                  "every other line's TODO still drawn after the edit")
         (highlight-ls-test-check (equal (nth 2 draw) 1)
                                  "the redraw made or deleted only the new overlay: %S" (nth 2 draw))
-        (when highlight-ls-large--line-marks
+        (when highlight-ls-large--line-indicators
           (highlight-ls-test-check (and (= (length highlight-ls--line-overlays) lines)
                                         (equal highlight-ls-large--line-churn 0))
                                    "the %d line overlays moved with the text, none made or deleted: %S"

@@ -4,7 +4,7 @@
 
 ;; Checks that count, bounded waits, the overlays drawn, loading the package through its
 ;; autoloads, the server binary from $HIGHLIGHT_LS, and connecting a buffer with either
-;; client.  Used by the Eglot, large-file, find and line-marks tests.
+;; client.  Used by the Eglot, large-file, find and line-indicators tests.
 
 ;;; Code:
 
@@ -375,7 +375,7 @@ read with `overlays-in', not from the package's own lists."
 (defun highlight-ls-test-check-as-whole (what)
   "Check that the current buffer shows what a fresh whole payload draws, naming WHAT.
 The server is asked for the whole set; what it draws in a fresh buffer with
-the same text must equal what the buffer shows (ranges and line marks).
+the same text must equal what the buffer shows (ranges and line indicators).
 The answer then becomes the buffer's payload (the server builds the next
 delta on it), and drawing it must make and delete nothing.  Return the
 whole payload."

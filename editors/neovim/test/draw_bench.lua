@@ -26,8 +26,8 @@
 -- draw, from the last key until it is drawn (Neovim's debounce included), and how many payloads
 -- were drawn whole (a delta that arrives after the next key is stale, and the whole set is then
 -- asked for).
--- With HIGHLIGHT_LS_BENCH_LINE_MARKS=1, a .highlights.json beside the file gives the `todo`
--- style a gutter sign and a whole line, so every line also gets a line-mark extmark.
+-- With HIGHLIGHT_LS_BENCH_LINE_INDICATORS=1, a .highlights.json beside the file gives the `todo`
+-- style a gutter sign and a whole line, so every line also gets a line-indicator extmark.
 
 local api = vim.api
 local uv = vim.uv or vim.loop
@@ -37,9 +37,9 @@ local edits = tonumber(os.getenv("HIGHLIGHT_LS_BENCH_EDITS") or "") or 10
 local keys = tonumber(os.getenv("HIGHLIGHT_LS_BENCH_KEYS") or "") or 40
 local modes = vim.split(os.getenv("HIGHLIGHT_LS_BENCH_MODES") or "delta whole", "%s+", { trimempty = true })
 local binary = os.getenv("HIGHLIGHT_LS") or "highlight-ls"
-local line_marks = os.getenv("HIGHLIGHT_LS_BENCH_LINE_MARKS") == "1"
--- Extmarks per line: the range, and with line marks the sign and whole line's one.
-local marks_per_line = line_marks and 2 or 1
+local line_indicators = os.getenv("HIGHLIGHT_LS_BENCH_LINE_INDICATORS") == "1"
+-- Extmarks per line: the range, and with line indicators the sign and whole line's one.
+local marks_per_line = line_indicators and 2 or 1
 local wait_ms = 120000
 
 local function say(message)
@@ -102,7 +102,7 @@ end
 
 local directory = vim.fn.tempname()
 vim.fn.mkdir(directory, "p")
-if line_marks then
+if line_indicators then
   vim.fn.writefile({
     '{ "styles": { "todo": { "color": "#1a1a1a", "backgroundColor": "#f9a825", "bold": true,',
     '  "gutter": "T", "wholeLine": true } } }',
@@ -123,7 +123,7 @@ local edit_kinds = {
   },
   {
     name = "a line inserted at the top",
-    -- FIXME's range; its style has no line marks.
+    -- FIXME's range; its style has no line indicators.
     marks = 1,
     apply = function(bufnr)
       api.nvim_buf_set_lines(bufnr, 0, 0, false, { "FIXME a new first line" })
@@ -224,7 +224,7 @@ end
 
 local version = vim.version()
 say(string.format("Neovim %d.%d.%d, %d lines, one match each%s; %d runs, %d edits of each kind per run:", version.major,
-  version.minor, version.patch, lines_wanted, line_marks and " with a gutter sign and a whole line" or "", runs, edits))
+  version.minor, version.patch, lines_wanted, line_indicators and " with a gutter sign and a whole line" or "", runs, edits))
 for _, result in ipairs(results) do
   say(string.format("  %s:", result.mode))
   say(string.format("    open: %s", figures(result.open_draw, result.open_total)))

@@ -65,7 +65,7 @@ test('a whole payload: the model holds what planDecorations plans', async (t) =>
   const lines = ['BUG and BUG', 'TODO(ann) FOCUS', 'plain', 'TODO 👍 café'];
   const cases = [
     ['ranges of two styles', { styles: [todo, fixme], ranges: [0, 0, 4, 0, 0, 8, 11, 1, 3, 0, 4, 0] }],
-    ['line marks, one past the end', { styles: [bug, todo, focus], ranges: [0, 0, 3, 0, 0, 8, 11, 0, 1, 10, 15, 2], lines: [0, 0, -1, 1, -1, 2, 9, 0, -1] }],
+    ['line indicators, one past the end', { styles: [bug, todo, focus], ranges: [0, 0, 3, 0, 0, 8, 11, 0, 1, 10, 15, 2], lines: [0, 0, -1, 1, -1, 2, 9, 0, -1] }],
     ['UTF-8 columns', { positionEncoding: 'utf-8', styles: [todo], ranges: [3, 0, 4, 0, 3, 10, 15, 0] }],
     ['malformed entries', { styles: [todo], ranges: [0, -1, 4, 0, 0, 4, 4, 0, 0, 0, 2, 7, 1, 0, 4, 0, 2], lines: [0, 5, 5, -1, 0, 0] }],
     ['unsorted lines', { styles: [todo, fixme], ranges: [3, 0, 4, 0, 0, 0, 4, 1, 1, 0, 4, 0] }],
@@ -80,7 +80,7 @@ test('a whole payload: the model holds what planDecorations plans', async (t) =>
   }
 });
 
-test('a line mark that came without the document is measured when drawn', () => {
+test('a line indicator that came without the document is measured when drawn', () => {
   const model = DocumentDecorations.fromPayload({ styles: [bug], ranges: [], lines: [1, 0, -1, 4, 0, -1] }, environment());
   const lines = ['a', 'BUG here'];
   assert.deepEqual(drawn(model, lines), { [model.slots[1].key]: [[1, 0, 8], [4, 0, 0]] });

@@ -6,7 +6,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const {
   renderOptions, styleKey, utf16Column, planDecorations, isStale, parseColor, contrast, composite, themes,
-  gutterSvg, gutterIconUri, lineMarkOptions,
+  gutterSvg, gutterIconUri, lineIndicatorOptions,
 } = require('../decorations');
 const { SplitMix64 } = require('./random');
 
@@ -185,7 +185,7 @@ test('isStale compares the payload version with the document', () => {
   assert.equal(isStale({ textDocument: { uri: 'file:///a' } }, 5), false);
 });
 
-// Line marks, as the server sends them (colours resolved).
+// Line indicators, as the server sends them (colours resolved).
 const bug = {
   rule: 'bug', color: '#ffffffff', backgroundColor: '#d32f2fff',
   gutter: { text: 'B', color: '#d32f2fff' }, overviewRuler: { color: '#d32f2fff', lane: 'right' },
@@ -231,23 +231,23 @@ test('gutterSvg draws the sign text in its colour, or a dot', async (t) => {
   }
 });
 
-test('lineMarkOptions maps each kind of mark', async (t) => {
+test('lineIndicatorOptions maps each kind of mark', async (t) => {
   const cases = [
     ['gutter', 'gutter', bug, { gutterIconPath: gutterIconUri(bug.gutter), gutterIconSize: 'contain' }],
     ['whole line', 'wholeLine', focus, { isWholeLine: true, backgroundColor: '#f9a82533' }],
-    ['a ruler mark is not a line mark', 'overviewRuler', bug, undefined],
+    ['a ruler mark is not a line indicator', 'overviewRuler', bug, undefined],
     ['no mark of that kind', 'wholeLine', bug, undefined],
     ['a mark without a valid colour', 'gutter', { gutter: { text: 'x', color: 'red' } }, undefined],
     ['a whole line without a colour', 'wholeLine', { wholeLine: true }, undefined],
     ['not an object', 'gutter', null, undefined],
   ];
   for (const [name, kind, style, expected] of cases) {
-    await t.test(name, () => assert.deepEqual(lineMarkOptions(kind, style), expected));
+    await t.test(name, () => assert.deepEqual(lineIndicatorOptions(kind, style), expected));
   }
 });
 
-test('planDecorations: line marks get one entry per kind and look, with their lines', () => {
-  // The payload of decorations-line-marks.transcript, first step, in short.
+test('planDecorations: line indicators get one entry per kind and look, with their lines', () => {
+  // The payload of decorations-line-indicators.transcript, first step, in short.
   const ownedGroup = { ...owned, rule: 'owned.owner', bold: true, gutter: { text: '@', color: '#1976d2ff' } };
   const plan = planDecorations({
     styles: [bug, owned, ownedGroup, focus],
@@ -257,9 +257,9 @@ test('planDecorations: line marks get one entry per kind and look, with their li
   assert.deepEqual(plan.slice(0, 4).map((entry) => entry.ranges.length), [3, 2, 1, 1]);
   assert.deepEqual(plan.slice(0, 4).map((entry) => entry.options.overviewRulerLane), ['Right', 'Center', 'Center', undefined]);
   assert.deepEqual(plan.slice(4).map((entry) => [entry.kind, entry.lines, entry.options]), [
-    ['gutter', [0, 5], lineMarkOptions('gutter', bug)],
-    ['gutter', [1], lineMarkOptions('gutter', owned)],
-    ['wholeLine', [1], lineMarkOptions('wholeLine', focus)],
+    ['gutter', [0, 5], lineIndicatorOptions('gutter', bug)],
+    ['gutter', [1], lineIndicatorOptions('gutter', owned)],
+    ['wholeLine', [1], lineIndicatorOptions('wholeLine', focus)],
   ]);
   // Equal looks share an entry, whatever style they came with.
   const shared = planDecorations({ styles: [owned, { ...owned, rule: 'other' }], ranges: [], lines: [0, 0, -1, 2, 1, -1] });

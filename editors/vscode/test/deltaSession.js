@@ -8,10 +8,10 @@ const path = require('node:path');
 const { serverSession, temporaryDirectory } = require('./helpers');
 
 /**
- * A workspace folder whose `.highlights.json` adds styles with line marks (a gutter sign, a whole
+ * A workspace folder whose `.highlights.json` adds styles with line indicators (a gutter sign, a whole
  * line) to the built-in rules, so deltas carry `lines` as well as `ranges`.
  */
-function lineMarksFolder() {
+function lineIndicatorsFolder() {
   const folder = temporaryDirectory();
   fs.writeFileSync(path.join(folder, '.highlights.json'), JSON.stringify({
     styles: {
@@ -104,7 +104,7 @@ function randomText(count, random) {
  * `{ payload, lines }` with the document's lines at that payload's version; `whole()` asks for
  * the whole set.
  */
-async function deltaSession(binary, { encoding = 'utf-16', delta = true, folder = lineMarksFolder() } = {}) {
+async function deltaSession(binary, { encoding = 'utf-16', delta = true, folder = lineIndicatorsFolder() } = {}) {
   const session = serverSession(binary);
   const rootUri = `file://${folder}`;
   await session.request('initialize', {
@@ -148,4 +148,4 @@ async function deltaSession(binary, { encoding = 'utf-16', delta = true, folder 
   };
 }
 
-module.exports = { deltaSession, lineMarksFolder, applyChange, randomChange, randomText };
+module.exports = { deltaSession, lineIndicatorsFolder, applyChange, randomChange, randomText };

@@ -289,7 +289,7 @@ test('decorations: notifications are drawn, ClosedClosed, with theme variants', 
   await deactivate();
 });
 
-test('line marks: ruler marks on the ranges; gutter icons and whole lines get types of their own, set on whole lines', async () => {
+test('line indicators: ruler marks on the ranges; gutter icons and whole lines get types of their own, set on whole lines', async () => {
   await activate();
   const client = clients[0];
   const shown = editor('file:///w/m.txt', 1, ['BUG and BUG', 'TODO(ann) FOCUS', 'plain']);
@@ -317,7 +317,7 @@ test('line marks: ruler marks on the ranges; gutter icons and whole lines get ty
   ]);
   assert.equal(types[0].overviewRulerColor, '#d32f2fff');
   assert.equal(types[1].overviewRulerColor, '#1976d2ff');
-  // Then one per line-mark look: bug's sign, owned's sign, focus's whole line.
+  // Then one per line-indicator look: bug's sign, owned's sign, focus's whole line.
   const lineTypes = types.slice(3);
   assert.equal(lineTypes.length, 3);
   assert.deepEqual(lineTypes.map((options) => Object.keys(options).sort()), [
@@ -326,7 +326,7 @@ test('line marks: ruler marks on the ranges; gutter icons and whole lines get ty
   assert.match(svg(lineTypes[0].gutterIconPath), /<text [^>]*fill="#d32f2f"[^>]*>B<\/text>/);
   assert.match(svg(lineTypes[1].gutterIconPath), /<circle [^>]*fill="#1976d2"/);
   assert.deepEqual(lineTypes[2], { isWholeLine: true, backgroundColor: '#f9a82533' });
-  // The ranges carry the ruler marks; each line-mark type is set on the whole text of its lines.
+  // The ranges carry the ruler marks; each line-indicator type is set on the whole text of its lines.
   const setOn = (options) => shown.calls.filter((call) => call[0].options === options).flatMap((call) => call[1]);
   assert.deepEqual(setOn(types[0]), [new fakes.Range(0, 0, 0, 3), new fakes.Range(0, 8, 0, 11)]);
   assert.deepEqual(setOn(types[1]), [new fakes.Range(1, 0, 1, 9)]);
@@ -334,7 +334,7 @@ test('line marks: ruler marks on the ranges; gutter icons and whole lines get ty
   assert.deepEqual(setOn(lineTypes[1]), [new fakes.Range(1, 0, 1, 15)]);
   assert.deepEqual(setOn(lineTypes[2]), [new fakes.Range(1, 0, 1, 15)]);
 
-  // A payload without line marks clears them; one past the document's end draws none.
+  // A payload without line indicators clears them; one past the document's end draws none.
   shown.calls = [];
   shown.document.version = 2;
   publish({ textDocument: { uri: 'file:///w/m.txt', version: 2 }, styles: [bug], ranges: [0, 0, 3, 0], lines: [7, 0, -1] });

@@ -240,14 +240,14 @@ local function camel(rule)
 end
 
 -- The style keys drawn per line (by their own extmarks), not by a range's highlight group.
-local line_mark_keys = { gutter = true, wholeLine = true, overviewRuler = true }
+local line_indicator_keys = { gutter = true, wholeLine = true, overviewRuler = true }
 
--- A style's attributes as one string, `rule` left out unless asked for. Line marks are left
+-- A style's attributes as one string, `rule` left out unless asked for. Line indicators are left
 -- out: they do not change the range's highlight group.
 local function style_key(style, with_rule)
   local keys = {}
   for key, value in pairs(style) do
-    if (with_rule or key ~= "rule") and not line_mark_keys[key] then
+    if (with_rule or key ~= "rule") and not line_indicator_keys[key] then
       keys[#keys + 1] = key .. "=" .. tostring(value)
     end
   end
@@ -369,7 +369,7 @@ local function define_semantic_token_groups()
   end
 end
 
--- Line marks: a group per rule and colour for signs (foreground) and whole lines (background).
+-- Line indicators: a group per rule and colour for signs (foreground) and whole lines (background).
 local mark_group_by_key = {}
 local mark_by_group = {}
 local mark_groups_by_base = {}
@@ -385,7 +385,7 @@ local function define_mark_group(name, mark)
   end
 end
 
---- The highlight group of a line mark, defined on first use: `kind` is "Sign" (the sign's
+--- The highlight group of a line indicator, defined on first use: `kind` is "Sign" (the sign's
 --- colour as foreground) or "Line" (the whole line's background); `HighlightLs<Kind><Rule>`,
 --- numbered like the range groups when one rule has several colours.
 function M.mark_group(kind, rule, color)
@@ -462,7 +462,7 @@ end
 --                 yet, a payload dropped, the namespace cleared), and then no delta is drawn
 --   styles        its style table and what was derived from it: groups (0-based style index to
 --   groups        highlight group), style_count (how many styles have their group) and
---   style_count   mark_options (the options of line-mark extmarks by sign and line style). A
+--   style_count   mark_options (the options of line-indicator extmarks by sign and line style). A
 --   mark_options  delta's table keeps every earlier index, so only the styles appended are new.
 --   requesting    the client whose highlight/decorations request (the whole set) is on its way
 local decoration_states = {}
@@ -664,7 +664,7 @@ end
 
 -- The extmark options of a line's marks, or nil when it has nothing Neovim draws. `styles`
 -- is the payload's style list (0-based indices), `sign_style` and `line_style` indices or -1.
-local function line_mark_options(styles, sign_style, line_style, cache)
+local function line_indicator_options(styles, sign_style, line_style, cache)
   local key = tostring(sign_style) .. ":" .. tostring(line_style)
   if cache[key] ~= nil then
     return cache[key]
@@ -729,7 +729,7 @@ local function draw(bufnr, state, ranges, lines, encoding, first, last)
   for offset = 1, #lines - 2, 3 do
     local line = lines[offset]
     if is_index(line) and line >= first and line < last then
-      local options = line_mark_options(state.styles, lines[offset + 1], lines[offset + 2], state.mark_options)
+      local options = line_indicator_options(state.styles, lines[offset + 1], lines[offset + 2], state.mark_options)
       if options then
         pcall(set_extmark, bufnr, namespace, line, 0, options)
       end

@@ -1,8 +1,8 @@
--- Headless end-to-end test of the line marks (gutter signs and whole-line backgrounds) against
+-- Headless end-to-end test of the line indicators (gutter signs and whole-line backgrounds) against
 -- a real highlight-ls, under every Neovim the runner finds (0.7.2 and 0.11 in CI).
 --
 --   HIGHLIGHT_LS=/path/to/highlight-ls nvim --headless -u NONE -i NONE \
---     --cmd 'set rtp^=editors/neovim' -c 'luafile editors/neovim/test/line_marks_test.lua'
+--     --cmd 'set rtp^=editors/neovim' -c 'luafile editors/neovim/test/line_indicators_test.lua'
 --
 -- Checks what is drawn: the sign column's characters and the line's attributes on the screen
 -- grid (every version), the extmarks' sign_text, sign_hl_group and line_hl_group (0.9+, where
@@ -16,7 +16,7 @@ local timeout_ms = tonumber(os.getenv("HIGHLIGHT_LS_TEST_TIMEOUT_MS") or "") or 
 
 local binary = T.server_binary()
 if not binary then
-  T.finish("neovim line marks", false)
+  T.finish("neovim line indicators", false)
   return
 end
 
@@ -60,9 +60,9 @@ plugin.setup({ cmd = { binary }, decorations = true })
 vim.cmd("edit " .. vim.fn.fnameescape(path))
 local bufnr = api.nvim_get_current_buf()
 
--- The line-mark extmarks (those without an end) as { line, sign text, sign group, line group };
+-- The line-indicator extmarks (those without an end) as { line, sign text, sign group, line group };
 -- the sign fields are nil on Neovim before 0.9, which does not report them.
-local function line_marks()
+local function line_indicators()
   local marks = {}
   for _, mark in ipairs(api.nvim_buf_get_extmarks(bufnr, plugin.namespace, 0, -1, { details = true })) do
     local details = mark[4] or {}
@@ -77,9 +77,9 @@ local function line_marks()
 end
 
 local arrived = vim.wait(timeout_ms, function()
-  return #line_marks() == 4
+  return #line_indicators() == 4
 end, 20)
-check(arrived, "four lines get marks (got " .. #line_marks() .. ")")
+check(arrived, "four lines get marks (got " .. #line_indicators() .. ")")
 
 local reports = api.nvim_buf_get_extmarks(bufnr, plugin.namespace, 0, -1, { details = true })
 local reports_signs = false
@@ -88,7 +88,7 @@ for _, mark in ipairs(reports) do
     reports_signs = true
   end
 end
-local marks = line_marks()
+local marks = line_indicators()
 check(vim.deep_equal(vim.tbl_map(function(mark)
   return mark.line
 end, marks), { 0, 1, 3, 4 }), "marked lines are 0, 1, 3 and 4")
@@ -154,7 +154,7 @@ plugin.apply_decorations({
   ranges = { 0, 0, 3, 0 },
   lines = { 0, 0, -1, 1, 1, 1, 2, 7, 7, 99, 0, -1 },
 })
-marks = line_marks()
+marks = line_indicators()
 check(#marks == 1 and marks[1].line == 0, "only the valid entry draws: " .. vim.inspect(marks))
 vim.cmd("redraw!")
 check(screen_cells(1, 1, 2) == plugin.default_sign .. " ", "a sign too wide becomes the default sign: '" .. screen_cells(1, 1, 2) .. "'")
@@ -164,10 +164,10 @@ plugin.apply_decorations({
   styles = {},
   ranges = {},
 })
-check(#line_marks() == 0, "a payload without lines clears the line marks")
+check(#line_indicators() == 0, "a payload without lines clears the line indicators")
 
 -- No error or deprecation reached :messages.
 local messages = vim.fn.execute("messages")
 check(not messages:find("deprecated", 1, true) and not messages:find("E%d+:"), ":messages is clean:\n" .. messages)
 
-T.finish("neovim line marks", true)
+T.finish("neovim line indicators", true)

@@ -2,9 +2,9 @@ import Testing
 
 @testable import HighlightConfig
 
-/// The line-mark style keys: `overviewRuler`, `gutter` and `wholeLine` — what each spelling
+/// The line-indicator style keys: `overviewRuler`, `gutter` and `wholeLine` — what each spelling
 /// means, what is refused and where, how they layer, and the colours they resolve to.
-@Suite struct LineMarkStyleTests {
+@Suite struct LineIndicatorStyleTests {
     static let red = RGBAColor(red: 0xff, green: 0, blue: 0)
     static let blue = RGBAColor(red: 0, green: 0, blue: 0xff)
     static let amber = RGBAColor(red: 0xf9, green: 0xa8, blue: 0x25)
@@ -21,9 +21,9 @@ import Testing
     @Test(arguments: [
         (#"{ "overviewRuler": true }"#, Style(overviewRuler: OverviewRulerMark())),
         (#"{ "overviewRuler": false }"#, Style()),
-        (##"{ "overviewRuler": "#f00" }"##, Style(overviewRuler: OverviewRulerMark(color: LineMarkStyleTests.red))),
+        (##"{ "overviewRuler": "#f00" }"##, Style(overviewRuler: OverviewRulerMark(color: LineIndicatorStyleTests.red))),
         (#"{ "overviewRuler": { "lane": "left" } }"#, Style(overviewRuler: OverviewRulerMark(lane: .left))),
-        (##"{ "overviewRuler": { "color": "#0000ff", "lane": "full" } }"##, Style(overviewRuler: OverviewRulerMark(color: LineMarkStyleTests.blue, lane: .full))),
+        (##"{ "overviewRuler": { "color": "#0000ff", "lane": "full" } }"##, Style(overviewRuler: OverviewRulerMark(color: LineIndicatorStyleTests.blue, lane: .full))),
         (#"{ "overviewRuler": {} }"#, Style(overviewRuler: OverviewRulerMark(lane: .center))),
         (#"{ "gutter": true }"#, Style(gutter: GutterSign())),
         (#"{ "gutter": false }"#, Style()),
@@ -32,9 +32,9 @@ import Testing
         (#"{ "gutter": "漢" }"#, Style(gutter: GutterSign(text: "漢"))),
         (#"{ "gutter": "🐛" }"#, Style(gutter: GutterSign(text: "🐛"))),
         (#"{ "gutter": "é" }"#, Style(gutter: GutterSign(text: "é"))),
-        (##"{ "gutter": { "text": "●", "color": "#f00" } }"##, Style(gutter: GutterSign(text: "●", color: LineMarkStyleTests.red))),
-        (##"{ "gutter": { "color": "#0000ff" } }"##, Style(gutter: GutterSign(color: LineMarkStyleTests.blue))),
-        (##"{ "wholeLine": true, "backgroundColor": "#f00" }"##, Style(backgroundColor: LineMarkStyleTests.red, wholeLine: true)),
+        (##"{ "gutter": { "text": "●", "color": "#f00" } }"##, Style(gutter: GutterSign(text: "●", color: LineIndicatorStyleTests.red))),
+        (##"{ "gutter": { "color": "#0000ff" } }"##, Style(gutter: GutterSign(color: LineIndicatorStyleTests.blue))),
+        (##"{ "wholeLine": true, "backgroundColor": "#f00" }"##, Style(backgroundColor: LineIndicatorStyleTests.red, wholeLine: true)),
         (#"{ "wholeLine": false }"#, Style()),
         (#"{ "bold": true, "overviewRuler": true, "gutter": "!", "wholeLine": true }"#,
          Style(bold: true, overviewRuler: OverviewRulerMark(), gutter: GutterSign(text: "!"), wholeLine: true)),
@@ -137,8 +137,8 @@ import Testing
         #expect(configuration.namedStyles["todo"] == Style(color: Self.red, gutter: GutterSign(text: "T")))
         #expect(BuiltInStyles.warning.overviewRuler == OverviewRulerMark())
         #expect(configuration.namedStyles["fixme"]?.overviewRuler == OverviewRulerMark())
-        #expect(configuration.namedStyles["deprecated"]?.drawsLineMarks == false)
-        #expect(configuration.namedStyles["highlight"]?.drawsLineMarks == false)
+        #expect(configuration.namedStyles["deprecated"]?.drawsLineIndicators == false)
+        #expect(configuration.namedStyles["highlight"]?.drawsLineIndicators == false)
     }
 
     @Test func groupsInheritOverrideAndTurnOffMarks() {

@@ -1,9 +1,9 @@
-;;; highlight-ls-line-marks-test.el --- gutter signs and whole lines under lsp-mode or Eglot  -*- lexical-binding: t; -*-
+;;; highlight-ls-line-indicators-test.el --- gutter signs and whole lines under lsp-mode or Eglot  -*- lexical-binding: t; -*-
 
 ;;; Commentary:
 
 ;; HIGHLIGHT_LS=/path/to/highlight-ls HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
-;;   emacs --batch -l editors/emacs/test/highlight-ls-line-marks-test.el
+;;   emacs --batch -l editors/emacs/test/highlight-ls-line-indicators-test.el
 ;; (HIGHLIGHT_LS_EMACS_CLIENT=eglot for Eglot.)
 ;;
 ;; Opens a file whose configuration gives styles gutter signs and whole lines, waits
@@ -15,33 +15,33 @@
 
 ;;; Code:
 
-(defconst highlight-ls-line-marks--client
+(defconst highlight-ls-line-indicators--client
   (intern (or (getenv "HIGHLIGHT_LS_EMACS_CLIENT") "lsp-mode")))
 
-(unless (require highlight-ls-line-marks--client nil t)
+(unless (require highlight-ls-line-indicators--client nil t)
   (require 'package)
   (package-initialize)
-  (require highlight-ls-line-marks--client))
+  (require highlight-ls-line-indicators--client))
 (load (expand-file-name "highlight-ls-test-support"
                         (file-name-directory (or load-file-name buffer-file-name)))
       nil t)
 
 
-(defun highlight-ls-line-marks--send-changes ()
+(defun highlight-ls-line-indicators--send-changes ()
   "Send the buffer's changes now (Eglot sends them from an idle timer)."
-  (when (eq highlight-ls-line-marks--client 'eglot)
+  (when (eq highlight-ls-line-indicators--client 'eglot)
     (eglot--signal-textDocument/didChange)))
 
-(defun highlight-ls-line-marks--shutdown ()
+(defun highlight-ls-line-indicators--shutdown ()
   "Stop the server."
-  (pcase highlight-ls-line-marks--client
+  (pcase highlight-ls-line-indicators--client
     ('lsp-mode
      (dolist (workspace (lsp--session-workspaces (lsp-session)))
        (with-lsp-workspace workspace (lsp--shutdown-workspace))))
     ('eglot
      (ignore-errors (eglot-shutdown (eglot-current-server))))))
 
-(defun highlight-ls-line-marks--sign (before)
+(defun highlight-ls-line-indicators--sign (before)
   "The sign a `before-string' BEFORE draws, as (FACE TEXT), or nil.
 BEFORE must be the fringe bitmap `highlight-ls-sign' in the left fringe, then
 TEXT in the left margin, both in FACE; anything else is (:wrong BEFORE)."
@@ -57,45 +57,45 @@ TEXT in the left margin, both in FACE; anything else is (:wrong BEFORE)."
           (list (nth 2 fringe) (substring-no-properties (nth 1 margin)))
         (list :wrong before)))))
 
-(defun highlight-ls-line-marks--drawn ()
+(defun highlight-ls-line-indicators--drawn ()
   "The line overlays of the current buffer as (LINE END-LINE SIGN LINE-FACE), in order.
 LINE is the zero-based line the overlay starts on, END-LINE the line it ends on;
-SIGN is what `highlight-ls-line-marks--sign' reads from its `before-string',
+SIGN is what `highlight-ls-line-indicators--sign' reads from its `before-string',
 LINE-FACE its own face."
   (let ((overlays (cl-remove-if-not (lambda (overlay) (overlay-get overlay 'highlight-ls-line))
                                     (overlays-in (point-min) (point-max)))))
     (sort (mapcar (lambda (overlay)
                     (list (1- (line-number-at-pos (overlay-start overlay) t))
                           (1- (line-number-at-pos (overlay-end overlay) t))
-                          (highlight-ls-line-marks--sign (overlay-get overlay 'before-string))
+                          (highlight-ls-line-indicators--sign (overlay-get overlay 'before-string))
                           (overlay-get overlay 'face)))
                   overlays)
           (lambda (a b) (< (car a) (car b))))))
 
-(defvar highlight-ls-line-marks--churn 0
+(defvar highlight-ls-line-indicators--churn 0
   "The line overlays made and deleted since the count was last reset.")
 
-(defvar highlight-ls-line-marks--draws 0
-  "How many times the line marks were drawn.")
+(defvar highlight-ls-line-indicators--draws 0
+  "How many times the line indicators were drawn.")
 
-(defun highlight-ls-line-marks--count-churn (churn)
+(defun highlight-ls-line-indicators--count-churn (churn)
   "Add the line overlays of CHURN, from `highlight-ls--draw-spans', to the count.
 Return CHURN."
-  (setq highlight-ls-line-marks--churn (+ highlight-ls-line-marks--churn (cdr churn))
-        highlight-ls-line-marks--draws (1+ highlight-ls-line-marks--draws))
+  (setq highlight-ls-line-indicators--churn (+ highlight-ls-line-indicators--churn (cdr churn))
+        highlight-ls-line-indicators--draws (1+ highlight-ls-line-indicators--draws))
   churn)
 
-(defun highlight-ls-line-marks--wait-for (expected what)
+(defun highlight-ls-line-indicators--wait-for (expected what)
   "Wait (bounded) until the line overlays are EXPECTED; check it, naming WHAT."
-  (highlight-ls-test-wait (lambda () (equal (highlight-ls-line-marks--drawn) expected)))
-  (highlight-ls-test-check (equal (highlight-ls-line-marks--drawn) expected)
+  (highlight-ls-test-wait (lambda () (equal (highlight-ls-line-indicators--drawn) expected)))
+  (highlight-ls-test-check (equal (highlight-ls-line-indicators--drawn) expected)
                            "%s: line overlays\n  expected %S\n  got      %S"
-                           what expected (highlight-ls-line-marks--drawn)))
+                           what expected (highlight-ls-line-indicators--drawn)))
 
 (let* ((binary (highlight-ls-test-binary))
-       (workspace (file-name-as-directory (make-temp-file "highlight-ls-line-marks" t)))
+       (workspace (file-name-as-directory (make-temp-file "highlight-ls-line-indicators" t)))
        (sample (expand-file-name "sample.txt" workspace))
-       (name (format "emacs-line-marks-%s" highlight-ls-line-marks--client))
+       (name (format "emacs-line-indicators-%s" highlight-ls-line-indicators--client))
        (bug-sign '((:foreground "#d32f2f") "B"))
        (owned-sign '((:foreground "#1976d2") "●"))
        ;; #f9a82580 over black.
@@ -104,7 +104,7 @@ Return CHURN."
     (highlight-ls-test-check nil "highlight-ls binary not executable: %s (set HIGHLIGHT_LS)" binary)
     (highlight-ls-test-exit name))
   (highlight-ls-test-load-package workspace)
-  (require (if (eq highlight-ls-line-marks--client 'eglot) 'highlight-ls-eglot 'highlight-ls-lsp))
+  (require (if (eq highlight-ls-line-indicators--client 'eglot) 'highlight-ls-eglot 'highlight-ls-lsp))
   (setq highlight-ls-command (list binary))
   (set-face-background 'default "#000000")
   (set-frame-parameter nil 'background-mode 'dark)
@@ -130,10 +130,10 @@ Return CHURN."
     (insert "BUG and BUG\nTODO(ann) FOCUS\nplain\nRULER\nFOCUS"))
   (with-current-buffer (find-file-noselect sample)
     (text-mode)
-    (highlight-ls-test-connect highlight-ls-line-marks--client workspace)
+    (highlight-ls-test-connect highlight-ls-line-indicators--client workspace)
     ;; Line 0: bug's sign; line 1: owned's sign and focus's whole line; line 3: a ruler mark
     ;; only (not drawn); line 4: the last line, without a newline, a whole line.
-    (highlight-ls-line-marks--wait-for
+    (highlight-ls-line-indicators--wait-for
      `((0 1 ,bug-sign nil) (1 2 ,owned-sign ,focus-line) (4 4 nil ,focus-line))
      "after opening")
     ;; The match overlays are drawn as before, beside the line overlays.
@@ -142,40 +142,40 @@ Return CHURN."
 
     ;; An edit: a line in front moves every mark down one line.  The overlays move with the
     ;; text, so only the new line's overlay is made.
-    (advice-add 'highlight-ls--draw-spans :filter-return #'highlight-ls-line-marks--count-churn)
-    (setq highlight-ls-line-marks--churn 0)
+    (advice-add 'highlight-ls--draw-spans :filter-return #'highlight-ls-line-indicators--count-churn)
+    (setq highlight-ls-line-indicators--churn 0)
     (goto-char (point-min))
     (insert "FOCUS first\n")
-    (highlight-ls-line-marks--send-changes)
-    (highlight-ls-line-marks--wait-for
+    (highlight-ls-line-indicators--send-changes)
+    (highlight-ls-line-indicators--wait-for
      `((0 1 nil ,focus-line) (1 2 ,bug-sign nil) (2 3 ,owned-sign ,focus-line) (5 5 nil ,focus-line))
      "after an edit")
-    (highlight-ls-test-check (= highlight-ls-line-marks--churn 1)
-                             "the edit made or deleted one line overlay: %d" highlight-ls-line-marks--churn)
+    (highlight-ls-test-check (= highlight-ls-line-indicators--churn 1)
+                             "the edit made or deleted one line overlay: %d" highlight-ls-line-indicators--churn)
     ;; Typing inside a marked line keeps its overlay; deleting the last line's match empties
     ;; that line's overlay, which goes with its text (nothing is left for the drawing to
     ;; delete), and typing it again makes one.
-    (setq highlight-ls-line-marks--churn 0)
+    (setq highlight-ls-line-indicators--churn 0)
     (goto-char (point-min))
     (forward-line 1)
     (end-of-line)
     (insert " and more")
     (goto-char (point-max))
     (delete-char -5)
-    (highlight-ls-line-marks--send-changes)
-    (highlight-ls-line-marks--wait-for
+    (highlight-ls-line-indicators--send-changes)
+    (highlight-ls-line-indicators--wait-for
      `((0 1 nil ,focus-line) (1 2 ,bug-sign nil) (2 3 ,owned-sign ,focus-line))
      "after edits inside lines")
-    (highlight-ls-test-check (= highlight-ls-line-marks--churn 0)
-                             "the edits made or deleted no line overlay: %d" highlight-ls-line-marks--churn)
+    (highlight-ls-test-check (= highlight-ls-line-indicators--churn 0)
+                             "the edits made or deleted no line overlay: %d" highlight-ls-line-indicators--churn)
     (insert "FOCUS")
-    (highlight-ls-line-marks--send-changes)
-    (highlight-ls-line-marks--wait-for
+    (highlight-ls-line-indicators--send-changes)
+    (highlight-ls-line-indicators--wait-for
      `((0 1 nil ,focus-line) (1 2 ,bug-sign nil) (2 3 ,owned-sign ,focus-line) (5 5 nil ,focus-line))
      "after the match is back")
 
     ;; Payloads drawn directly: an unknown style, a line past the end and a mark without a
-    ;; colour draw nothing; a payload without `lines' clears the line marks.
+    ;; colour draw nothing; a payload without `lines' clears the line indicators.
     (let ((uri (highlight-ls--client-uri highlight-ls--client))
           (version (highlight-ls--client-version highlight-ls--client)))
       (highlight-ls-apply-decorations
@@ -185,28 +185,28 @@ Return CHURN."
                              (list :rule "y" :wholeLine (list :backgroundColor "red")))
              :ranges []
              :lines (vector 0 0 -1  1 1 1  2 7 7  99 0 -1)))
-      (highlight-ls-test-check (equal (highlight-ls-line-marks--drawn)
+      (highlight-ls-test-check (equal (highlight-ls-line-indicators--drawn)
                                       '((0 1 ((:foreground "#ff0000") "●") nil)))
-                               "only the valid entry draws: %S" (highlight-ls-line-marks--drawn))
+                               "only the valid entry draws: %S" (highlight-ls-line-indicators--drawn))
       (highlight-ls-apply-decorations
        (list :textDocument (list :uri uri :version version)
              :positionEncoding "utf-32" :styles [] :ranges []))
-      (highlight-ls-test-check (null (highlight-ls-line-marks--drawn))
-                               "a payload without lines clears: %S" (highlight-ls-line-marks--drawn)))
+      (highlight-ls-test-check (null (highlight-ls-line-indicators--drawn))
+                               "a payload without lines clears: %S" (highlight-ls-line-indicators--drawn)))
     ;; The request draws the server's state again; redrawing what is drawn changes nothing.
     (highlight-ls-refresh)
-    (highlight-ls-line-marks--wait-for
+    (highlight-ls-line-indicators--wait-for
      `((0 1 nil ,focus-line) (1 2 ,bug-sign nil) (2 3 ,owned-sign ,focus-line) (5 5 nil ,focus-line))
      "after highlight/decorations")
-    (setq highlight-ls-line-marks--churn 0)
-    (let ((draws highlight-ls-line-marks--draws))
+    (setq highlight-ls-line-indicators--churn 0)
+    (let ((draws highlight-ls-line-indicators--draws))
       (highlight-ls-refresh)
-      (highlight-ls-test-wait (lambda () (> highlight-ls-line-marks--draws draws))))
-    (highlight-ls-test-check (= highlight-ls-line-marks--churn 0)
-                             "drawing the same marks again makes and deletes nothing: %d" highlight-ls-line-marks--churn)
+      (highlight-ls-test-wait (lambda () (> highlight-ls-line-indicators--draws draws))))
+    (highlight-ls-test-check (= highlight-ls-line-indicators--churn 0)
+                             "drawing the same marks again makes and deletes nothing: %d" highlight-ls-line-indicators--churn)
     (highlight-ls-clear)
-    (highlight-ls-test-check (null (highlight-ls-line-marks--drawn)) "highlight-ls-clear removes the line marks")
-    (highlight-ls-line-marks--shutdown))
+    (highlight-ls-test-check (null (highlight-ls-line-indicators--drawn)) "highlight-ls-clear removes the line indicators")
+    (highlight-ls-line-indicators--shutdown))
   (highlight-ls-test-exit name))
 
-;;; highlight-ls-line-marks-test.el ends here
+;;; highlight-ls-line-indicators-test.el ends here

@@ -90,13 +90,15 @@ let package = Package(
         // MARK: CMalloc — glibc's <malloc.h> (`mallopt`), for the command line's memory reuse; Linux only.
         .systemLibrary(name: "CMalloc"),
 
-        // MARK: highlight-ls — the executable: the CLI (serve, print, list) and wiring.
+        // MARK: highlight-ls — the executable: the CLI (serve, print, list, check, init) and wiring. The JSON Schema is built
+        // in (`--print-schema`) from schema/highlights.schema.json, which Sources/highlight-ls/highlights.schema.json links to.
         .executableTarget(
             name: "highlight-ls",
             dependencies: [
                 "LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan", "JSONRPC", "JSONValue",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
             ],
+            resources: [.embedInCode("highlights.schema.json")],
             swiftSettings: strict),
 
         // MARK: highlight-bench — engine benchmark (release build), figures go to BENCHMARKS.md.
@@ -117,7 +119,7 @@ let package = Package(
         // MARK: SessionTests — transcript files that drive the real server from initialize to exit.
         .testTarget(
             name: "SessionTests",
-            dependencies: ["LanguageServer", "JSONRPC", "JSONValue", "ServerFuzzing", "Seeded"],
+            dependencies: ["LanguageServer", "JSONRPC", "JSONValue", "HighlightConfig", "ServerFuzzing", "Seeded"],
             resources: [.copy("Transcripts")],
             swiftSettings: strict),
     ],

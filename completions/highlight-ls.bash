@@ -12,22 +12,30 @@ _highlight_ls() {
         " --clientProcessId") COMPREPLY=(); return ;;
         " --generate-completions") COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")); return ;;
         "print --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "print --rule") COMPREPLY=(); return ;;
         "print --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        "print --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "list --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "list --glob" | "list -g") COMPREPLY=(); return ;;
+        "list --rule") COMPREPLY=(); return ;;
         "list --format") COMPREPLY=($(compgen -W "text json sarif github junit" -- "$cur")); return ;;
         "list --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "list --max-filesize") COMPREPLY=(); return ;;
+        "list --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "check --glob" | "check -g") COMPREPLY=(); return ;;
+        "check --rule") COMPREPLY=(); return ;;
         "check --format") COMPREPLY=($(compgen -W "text json sarif github junit" -- "$cur")); return ;;
         "check --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "check --max-filesize") COMPREPLY=(); return ;;
+        "check --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
         case "$command" in
-            "") COMPREPLY=($(compgen -W "--stdio --clientProcessId --help --version" -- "$cur")) ;;
-            "print") COMPREPLY=($(compgen -W "--config --allow-config-errors --color --help" -- "$cur")) ;;
-            "list") COMPREPLY=($(compgen -W "--config --format --json --color --max-filesize --allow-config-errors --help" -- "$cur")) ;;
-            "check") COMPREPLY=($(compgen -W "--config --format --json --color --max-filesize --allow-config-errors --allow-skipped --help" -- "$cur")) ;;
+            "") COMPREPLY=($(compgen -W "--stdio --clientProcessId --help --version --print-schema" -- "$cur")) ;;
+            "print") COMPREPLY=($(compgen -W "--config --rule --color --quiet --stdin-filename --allow-config-errors --help" -- "$cur")) ;;
+            "list") COMPREPLY=($(compgen -W "--config --glob --rule --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --help" -- "$cur")) ;;
+            "check") COMPREPLY=($(compgen -W "--config --glob --rule --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --allow-skipped --help" -- "$cur")) ;;
             "init") COMPREPLY=($(compgen -W "--force --help" -- "$cur")) ;;
             "help") COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac

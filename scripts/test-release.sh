@@ -119,7 +119,8 @@ if command -v script >/dev/null 2>&1; then
 fi
 matches="$(bare "$server" list --json examples/demo.txt)" || fail "list failed"
 [ "$(printf '%s\n' "$matches" | grep -c '"rule"')" -ge 5 ] || fail "list found fewer than 5 matches in examples/demo.txt"
-pass "list --json finds $(printf '%s\n' "$matches" | wc -l) matches in examples/demo.txt"
+printf '%s\n' "$matches" | grep -q '"rule":"ticket","text":"ABC-123"' || fail "list finds no ticket id in examples/demo.txt (examples/.highlights.json)"
+pass "list --json finds $(printf '%s\n' "$matches" | wc -l) matches in examples/demo.txt, the ticket id among them"
 if [ -n "${HIGHLIGHT_LS_REFERENCE:-}" ]; then
   reference="$("$HIGHLIGHT_LS_REFERENCE" list --json examples/demo.txt)"
   [ "$matches" = "$reference" ] || fail "list --json differs from $HIGHLIGHT_LS_REFERENCE"

@@ -75,6 +75,15 @@ extension HighlightConfiguration {
         return TextOrigin(relativePath: path, languageID: declared.id)
     }
 
+    /// Which rules apply to a text from `origin`, among those `selection` keeps and, when `names` is given, only those
+    /// of these names (the command line's `--rule`): the others are left out before overlaps are resolved, as a
+    /// selection's are, so that a rule left out never hides a picked one.
+    public func ruleFilter(for origin: TextOrigin, selecting selection: RuleSelection, named names: Set<String>?) -> RuleFilter {
+        let filter = ruleFilter(for: origin, selecting: selection)
+        guard let names else { return filter }
+        return filter.keeping(rulesNamed: names, of: self)
+    }
+
     /// Whether the language of a text matters to any rule (by `languages` or `scope`), so that it is worth guessing.
     public var dependsOnLanguage: Bool { filters.dependsOnLanguage }
 

@@ -140,3 +140,14 @@ public struct RuleFilter: Sendable, Equatable {
         }
     }
 }
+
+extension RuleFilter {
+    /// This filter with only the rules named in `names` left enabled, of `configuration`'s rules.
+    func keeping(rulesNamed names: Set<String>, of configuration: HighlightConfiguration) -> RuleFilter {
+        var kept = self
+        for index in kept.enabled.indices where kept.enabled[index] {
+            kept.enabled[index] = configuration.rules.indices.contains(index) && names.contains(configuration.rules[index].name)
+        }
+        return kept
+    }
+}

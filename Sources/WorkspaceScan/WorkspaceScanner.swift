@@ -78,6 +78,8 @@ public struct ScanOptions: Sendable {
     var maximumExcerptBytes: Int
     /// The rules to report. Overlaps are resolved among these rules only.
     public var selection: RuleSelection
+    /// The rules to report by name (`--rule`), among those `selection` keeps; nil for every one.
+    public var ruleNames: Set<String>?
     /// Whether files of a megabyte or more are mapped rather than copied (default false): faster, but
     /// a file truncated during its search kills the process (SIGBUS), so only the command line sets it.
     var mapsLargeFiles: Bool
@@ -148,12 +150,13 @@ final class ScanWorker {
         self.buffer = buffer
     }
 
-    /// The filter of a text from `origin`, computed once per configuration, language and selection when the path does not matter.
-    func filter(for origin: TextOrigin, selecting selection: RuleSelection, in shared: SharedConfiguration) -> RuleFilter {
-        guard !shared.dependsOnPath else { return shared.configuration.ruleFilter(for: origin, selecting: selection) }
-        let key = FilterKey(configuration: ObjectIdentifier(shared), languageID: origin.languageID, selection: selection)
+    /// The filter of a text from `origin`, computed once per configuration, language and selection when the path does not
+    /// matter (a worker scans with one set of options).
+    func filter(for origin: TextOrigin, options: ScanOptions, in shared: SharedConfiguration) -> RuleFilter {
+        guard !shared.dependsOnPath else { return WorkspaceScanner.filter(for: origin, options: options, in: shared.configuration) }
+        let key = FilterKey(configuration: ObjectIdentifier(shared), languageID: origin.languageID, selection: options.selection)
         if let known = filters[key] { return known }
-        let filter = shared.configuration.ruleFilter(for: origin, selecting: selection)
+        let filter = WorkspaceScanner.filter(for: origin, options: options, in: shared.configuration)
         filters[key] = filter
         return filter
     }
@@ -467,7 +470,7 @@ public enum WorkspaceScanner {
         var itemOptions = options
         itemOptions.maximumFileSize = item.maximumFileSize
         let origin = origin(of: item.file, in: item.shared.configuration)
-        let filter = worker.filter(for: origin, selecting: options.selection, in: item.shared)
+        let filter = worker.filter(for: origin, options: options, in: item.shared)
         return scan(
             item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
             buffer: worker.buffer, streams: streams)
@@ -493,8 +496,39 @@ public enum WorkspaceScanner {
         buffer: FileReadBuffer
     ) -> ScannedFile {
         let origin = origin(of: file, in: configuration)
-        let filter = configuration.ruleFilter(for: origin, selecting: options.selection)
+        let filter = filter(for: origin, options: options, in: configuration)
         return scan(file, origin: origin, filter: filter, configuration: configuration, options: options, buffer: buffer)
+    }
+
+    /// Which rules of `configuration` search a text from `origin`: those `options.selection` keeps, and of them those
+    /// `options.ruleNames` names.
+    static func filter(for origin: TextOrigin, options: ScanOptions, in configuration: HighlightConfiguration) -> RuleFilter {
+        configuration.ruleFilter(for: origin, selecting: options.selection, named: options.ruleNames)
+    }
+
+    /// Scans bytes read from elsewhere than a file (standard input) as a walked file is scanned: binary when a NUL
+    /// byte is among the first `binaryCheckBytes` and no byte order mark says UTF-16 or UTF-32, else their text
+    /// (`utf8Text(ofFileBytes:)`) searched with the rules that apply to a text from `origin`. `file` names them in
+    /// the result.
+    ///
+    /// - Complexity: O(n) in the number of bytes.
+    public static func scan(
+        bytes: [UInt8], as file: WalkedFile, origin: TextOrigin, configuration: HighlightConfiguration, options: ScanOptions
+    ) -> ScannedFile {
+        var result = ScannedFile(searched: file, languageID: origin.languageID)
+        let binary = bytes.withUnsafeBufferPointer { buffer in
+            ByteOrderMark.of(buffer) == nil && containsNUL(UnsafeBufferPointer(rebasing: buffer.prefix(binaryCheckBytes)))
+        }
+        guard !binary else {
+            result.outcome = .skipped(.binary)
+            return result
+        }
+        let filter = filter(for: origin, options: options, in: configuration)
+        guard !filter.isEmpty else { return result }
+        utf8Text(ofFileBytes: bytes).withUnsafeBufferPointer { text in
+            search(text, origin: origin, filter: filter, configuration: configuration, options: options, into: &result)
+        }
+        return result
     }
 
     /// Scans one file from `origin` with the rules `filter` enables, read into `buffer`; with `streams`, a large file

@@ -191,15 +191,19 @@ public enum WorkspaceWalker {
         /// sets it, so that a repository cannot hide a tracked file from the gate with an ignore file). The
         /// repository's index is read (`GitIndex`); git is never run.
         public var searchesTrackedFiles: Bool
+        /// The command line's `--glob`s, which leave out more (default none); a root that is a file is walked whatever they say.
+        public var globs: WalkGlobs?
 
         /// Creates options.
         public init(
-            respectsIgnoreFiles: Bool = true, includesHidden: Bool = false, readsFileStatus: Bool = true, searchesTrackedFiles: Bool = false
+            respectsIgnoreFiles: Bool = true, includesHidden: Bool = false, readsFileStatus: Bool = true, searchesTrackedFiles: Bool = false,
+            globs: WalkGlobs? = nil
         ) {
             self.respectsIgnoreFiles = respectsIgnoreFiles
             self.includesHidden = includesHidden
             self.readsFileStatus = readsFileStatus
             self.searchesTrackedFiles = searchesTrackedFiles
+            self.globs = globs
         }
     }
 
@@ -351,6 +355,10 @@ public enum WorkspaceWalker {
             }
             let type = info.st_mode & S_IFMT
             entrySegments[entrySegments.count - 1] = Array(entry.name.unicodeScalars)
+            if let globs = options.globs, type == S_IFDIR || type == S_IFREG,
+               globs.leavesOut(segments: entrySegments[...], isDirectory: type == S_IFDIR) {
+                continue
+            }
             if type == S_IFDIR {
                 let ignored = insideIgnoredFolder || ignores.isIgnored(segments: entrySegments, isDirectory: true)
                 if ignored, !(tracked?.holdsTrackedFiles(folder: relativePath) ?? false) { continue }

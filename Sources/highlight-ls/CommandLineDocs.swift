@@ -30,7 +30,7 @@ extension CommandLineSpec {
 
     private func optionLines(_ options: [OptionSpec]) -> String {
         let visible = options.filter { !$0.hidden }
-        let heads = visible.map { option in option.name + (option.value.map { " " + $0.placeholder } ?? "") }
+        let heads = visible.map(\.heading)
         let width = min(28, (heads.map(\.count).max() ?? 0) + 3)
         var out = ""
         for (head, option) in zip(heads, visible) {
@@ -59,7 +59,7 @@ extension CommandLineSpec {
             let rest = command.usage.split(separator: " ").dropFirst(command.name.isEmpty ? 1 : 2).joined(separator: " ")
             if !rest.isEmpty { out += roff(rest) + "\n" }
         }
-        out += ".br\n.B \(program)\n\\-\\-version | \\-\\-help\n"
+        out += ".br\n.B \(program)\n\\-\\-version | \\-\\-help | \\-\\-print\\-schema\n"
         out += ".SH DESCRIPTION\n"
         out += roff("highlight-ls is a language server that highlights TODO, FIXME, ticket ids and your own words in any "
             + "editor that speaks the Language Server Protocol. The same rules, read from .highlights.json, drive its "
@@ -69,16 +69,10 @@ extension CommandLineSpec {
         for command in commands where command.name != "help" {
             out += ".SS \"\(roff(command.usage))\"\n\(roff(command.summary))\n"
             for paragraph in command.details { out += ".PP\n\(roff(paragraph))\n" }
-            for option in command.options where !option.hidden {
-                out += ".TP\n.B \(roff(option.name))"
-                if let value = option.value { out += " \\fI\(roff(value.placeholder))\\fR" }
-                out += "\n\(roff(option.summary))\n"
-            }
+            for option in command.options where !option.hidden { out += manEntry(option) }
         }
         out += ".SH OPTIONS\n"
-        for option in globalOptions where !option.hidden {
-            out += ".TP\n.B \(roff(option.name))\n\(roff(option.summary))\n"
-        }
+        for option in globalOptions where !option.hidden { out += manEntry(option) }
         out += ".SH EXIT STATUS\n"
         for (code, meaning) in exitStatus { out += ".TP\n.B \(code)\n\(roff(meaning))\n" }
         out += ".SH ENVIRONMENT\n"
@@ -90,6 +84,13 @@ extension CommandLineSpec {
         out += ".SH SEE ALSO\n"
         out += roff("docs/CONFIGURATION.md (the .highlights.json reference) and README.md in the highlight-ls sources.") + "\n"
         return out
+    }
+
+    /// An option's entry in the man page: its names in bold, its placeholder in italics, then its summary.
+    private func manEntry(_ option: OptionSpec) -> String {
+        var out = ".TP\n.B \(roff((option.short.map { "\($0), " } ?? "") + option.name))"
+        if let value = option.value { out += " \\fI\(roff(value.placeholder))\\fR" }
+        return out + "\n\(roff(option.summary))\n"
     }
 
     /// Text escaped for roff: backslashes, dashes, and a leading dot or quote.
@@ -118,7 +119,7 @@ extension CommandLineSpec {
         case .directory: return "COMPREPLY=($(compgen -d -- \"$cur\"))"
         case .choice(let words): return "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
         case .shell: return "COMPREPLY=($(compgen -W \"\(CompletionShell.allCases.map(\.rawValue).joined(separator: " "))\" -- \"$cur\"))"
-        case .number, .size: return "COMPREPLY=()"
+        case .number, .size, .text: return "COMPREPLY=()"
         }
     }
 
@@ -141,8 +142,8 @@ extension CommandLineSpec {
         for command in commands {
             for option in command.options + (command.name.isEmpty ? globalOptions : []) {
                 guard let value = option.value else { continue }
-                let key = command.name.isEmpty ? "\" \(option.name)\"" : "\"\(command.name) \(option.name)\""
-                out += "        \(key)) \(bashCandidates(value.kind)); return ;;\n"
+                let keys = ([option.name] + (option.short.map { [$0] } ?? [])).map { "\"\(command.name) \($0)\"" }
+                out += "        \(keys.joined(separator: " | "))) \(bashCandidates(value.kind)); return ;;\n"
             }
         }
         out += "    esac\n    if [[ \"$cur\" == -* ]]; then\n        case \"$command\" in\n"
@@ -180,16 +181,20 @@ extension CommandLineSpec {
         case .directory: return "_files -/"
         case .choice(let words): return "(\(words.joined(separator: " ")))"
         case .shell: return "(\(CompletionShell.allCases.map(\.rawValue).joined(separator: " ")))"
-        case .number, .size: return " "
+        case .number, .size, .text: return " "
         }
     }
 
     private func zshOptionSpecs(_ options: [OptionSpec]) -> [String] {
-        options.filter { !$0.hidden }.map { option in
+        options.filter { !$0.hidden }.flatMap { option in
             let description = zshEscape(short(option.summary))
             let exclusive = option.name == "--help" || option.name == "--version" ? "(- *)" : ""
-            guard let value = option.value else { return "'\(exclusive)\(option.name)[\(description)]'" }
-            return "'\(option.name)=[\(description)]:\(value.placeholder):\(zshAction(value.kind))'"
+            let times = option.repeatable ? "*" : ""
+            return ([option.name] + (option.short.map { [$0] } ?? [])).map { name in
+                guard let value = option.value else { return "'\(exclusive)\(times)\(name)[\(description)]'" }
+                let separator = name.hasPrefix("--") ? "=" : ""
+                return "'\(times)\(name)\(separator)[\(description)]:\(value.placeholder):\(zshAction(value.kind))'"
+            }
         }
     }
 
@@ -235,12 +240,13 @@ extension CommandLineSpec {
         for command in commands {
             let condition = command.name.isEmpty ? "__fish_use_subcommand" : "'__fish_seen_subcommand_from \(command.name)'"
             for option in command.options + (command.name.isEmpty ? globalOptions : []) where !option.hidden {
-                var line = "complete -c \(program) -n \(condition) -l \(option.name.dropFirst(2))"
+                var line = "complete -c \(program) -n \(condition)" + (option.short.map { " -s \($0.dropFirst())" } ?? "")
+                    + " -l \(option.name.dropFirst(2))"
                 switch option.value?.kind {
                 case nil: break
                 case .file?, .path?: line += " -r -F"
                 case .directory?: line += " -x -a '(__fish_complete_directories)'"
-                case .number?, .size?: line += " -x"
+                case .number?, .size?, .text?: line += " -x"
                 case .choice?, .shell?: line += " -x -a '\(option.choices.joined(separator: " "))'"
                 }
                 out += line + " -d '\(fishEscape(short(option.summary)))'\n"

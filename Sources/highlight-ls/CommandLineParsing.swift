@@ -6,8 +6,8 @@
 struct ParsedArguments {
     /// The command they belong to.
     var command: CommandSpec
-    /// The value of each option that takes one, by name (the last one given wins).
-    var values: [String: String] = [:]
+    /// The values of each option that takes one, by name, in the order given.
+    var values: [String: [String]] = [:]
     /// The flags given, by name.
     var flags: Set<String> = []
     /// The operands, in order.
@@ -15,6 +15,9 @@ struct ParsedArguments {
 
     /// Whether the flag `name` was given.
     func has(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The value of the option `name`: the last one given, when it was given.
+    func value(_ name: String) -> String? { values[name]?.last }
 }
 
 /// Why arguments were refused: a message for stderr, always followed by a pointer to `--help`.
@@ -43,13 +46,9 @@ extension CommandLineSpec {
                 optionsEnded = true
                 continue
             }
-            if argument == "-h" {
-                parsed.flags.insert("--help")
-                continue
-            }
             var name = argument
             var inlineValue: String?
-            if let equals = argument.firstIndex(of: "=") {
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
@@ -60,7 +59,7 @@ extension CommandLineSpec {
             }
             guard let (placeholder, kind) = option.value else {
                 guard inlineValue == nil else { throw UsageError(message: "\(name) takes no value") }
-                parsed.flags.insert(name)
+                parsed.flags.insert(option.name)
                 continue
             }
             let value: String
@@ -72,7 +71,7 @@ extension CommandLineSpec {
                 index += 1
             }
             try check(value, of: option, kind: kind)
-            parsed.values[name] = value
+            parsed.values[option.name, default: []].append(value)
         }
         if let operands = command.operands, operands.required, parsed.operands.isEmpty, !parsed.has("--help") {
             throw UsageError(message: "\(commandName) needs at least one \(operands.placeholder.replacingEvery("...", with: ""))")
@@ -93,6 +92,8 @@ extension CommandLineSpec {
             throw UsageError(message: "\(option.name) needs a size such as 8M, 500K or 1048576, not \"\(value)\"")
         case .file, .directory, .path:
             if value.isEmpty { throw UsageError(message: "\(option.name) needs a path, not an empty string") }
+        case .text:
+            if value.isEmpty { throw UsageError(message: "\(option.name) needs a value, not an empty string") }
         default:
             break
         }

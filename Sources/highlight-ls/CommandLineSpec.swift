@@ -22,18 +22,29 @@ enum ValueKind: Equatable {
     case size
     /// A shell name for completions.
     case shell
+    /// Free text, such as a glob or a rule name; completions offer nothing.
+    case text
 }
 
 /// An option such as `--config FILE` or `--json`.
 struct OptionSpec {
     /// The long name, with its dashes: `--config`.
     var name: String
+    /// The one-letter name, with its dash (`-g`), when the option has one.
+    var short: String? = nil
     /// The value's placeholder (`FILE`) and kind; nil for a flag.
     var value: (placeholder: String, kind: ValueKind)?
     /// One sentence for `--help`, the man page and completions.
     var summary: String
+    /// Whether each use adds a value (`--glob`), rather than the last one winning.
+    var repeatable = false
     /// Left out of `--help`, the man page's option lists and completions' offers (still accepted).
     var hidden = false
+
+    /// `-g, --glob GLOB`: the names and the placeholder, as help and the man page head the option.
+    var heading: String {
+        (short.map { "\($0), " } ?? "") + name + (value.map { " " + $0.placeholder } ?? "")
+    }
 
     /// The words a shell should offer for the value, when it is a choice.
     var choices: [String] {
@@ -67,9 +78,9 @@ struct CommandSpec {
         return words.joined(separator: " ")
     }
 
-    /// The option called `name`, hidden ones included.
+    /// The option called `name` (long or short), hidden ones included.
     func option(named name: String) -> OptionSpec? {
-        options.first { $0.name == name }
+        options.first { $0.name == name || $0.short == name }
     }
 }
 
@@ -135,7 +146,41 @@ extension CommandLineSpec {
         name: "--allow-skipped",
         summary: "Pass although files that could hold a blocking match were not searched (over the size limit, or "
             + "unreadable); they are still named on stderr.")
-    private static let help = OptionSpec(name: "--help", summary: "Show this help and exit.")
+    private static let glob = OptionSpec(
+        name: "--glob", short: "-g", value: ("GLOB", .text),
+        summary: "Walk only what GLOB allows (repeatable), as rg -g does. A file is searched when the last glob that "
+            + "matches its path from the folder searched has no !, or when none matches and every glob has one; a file or "
+            + "folder that a !GLOB matches last is left out. A GLOB without / matches a name at any depth. Files named on "
+            + "the command line are searched whatever the globs; hidden and ignored files stay out.",
+        repeatable: true)
+    private static let rule = OptionSpec(
+        name: "--rule", value: ("NAME", .text),
+        summary: "Report only the matches of the rule NAME (repeatable). The other rules are left out before overlaps are "
+            + "resolved, so none of them hides a match of NAME. A NAME that no configuration of the run has exits 2 "
+            + "and lists the names there are.",
+        repeatable: true)
+    private static let stdinFilename = OptionSpec(
+        name: "--stdin-filename", value: ("PATH", .file),
+        summary: "Search standard input (the operand -) as if it were the file PATH: with the configuration that governs "
+            + "PATH, its files globs and the language of PATH's name, and named PATH in the output. Without it, standard "
+            + "input has the current directory's configuration and no language, and is named <stdin>.")
+    private static let stats = OptionSpec(
+        name: "--stats",
+        summary: "At the end, write one line to stderr: the files searched, the matches, the files skipped by kind "
+            + "(binary, over the size limit, unreadable) and the time taken.")
+    private static let listQuiet = OptionSpec(
+        name: "--quiet", short: "-q",
+        summary: "Write nothing to stdout, whatever the format. Exit 0 when something matched, 1 when nothing did, and 2 "
+            + "when something could not be read and nothing matched, as rg -q does; messages still go to stderr.")
+    private static let checkQuiet = OptionSpec(
+        name: "--quiet", short: "-q",
+        summary: "Write no matches and no count, whatever the format. Only the exit code says what check found; errors "
+            + "still go to stderr.")
+    private static let printQuiet = OptionSpec(
+        name: "--quiet", short: "-q",
+        summary: "Write nothing to stdout. Exit 0 when some file has a match, 1 when none has, and 2 when a file could "
+            + "not be read and none matched.")
+    private static let help = OptionSpec(name: "--help", short: "-h", summary: "Show this help and exit.")
 
     /// The command line of highlight-ls.
     static let highlightLS = CommandLineSpec(
@@ -154,46 +199,55 @@ extension CommandLineSpec {
                 ],
                 details: [
                     "Editors start highlight-ls without arguments and talk to it over stdin and stdout. stdout carries "
-                        + "protocol messages only; logs go to stderr.",
+                        + "protocol messages only; logs go to stderr. Started by hand on a terminal, it says on stderr that it "
+                        + "waits for an LSP client and what to run instead, and serves all the same (Ctrl-D ends it).",
                 ]),
             CommandSpec(
                 name: "print", summary: "Show files with their highlights in ANSI colours, as an editor draws them.",
                 operands: ("FILE...", .file, true),
-                options: [config, allowConfigErrors, color, help],
+                options: [config, rule, color, printQuiet, stdinFilename, allowConfigErrors, help],
                 details: [
                     "Each FILE is shown with its matches drawn in their styles, capture groups in their own styles and "
-                        + "colour literals in their colour, with the configuration that governs the file.",
+                        + "colour literals in their colour, with the configuration that governs the file. A FILE of - is "
+                        + "standard input (see --stdin-filename).",
                 ]),
             CommandSpec(
                 name: "list", summary: "Print every match as path:line:column: rule: text.",
                 operands: ("PATH...", .path, false),
-                options: [config, format, json, color, maxFilesize, allowConfigErrors, help],
+                options: [config, glob, rule, format, json, color, listQuiet, stats, maxFilesize, stdinFilename, allowConfigErrors, help],
                 details: [
+                    "list prints the matches of every rule, as the editor highlights them; the editors' workspace list "
+                        + "shows only the rules marked \"list\" (the built-in fixme, todo, hack and task). --rule picks rules.",
                     "Directories are walked as the editor's workspace list walks them: hidden entries and .git are skipped, "
                         + ".gitignore and .ignore files are obeyed, symbolic links are not followed, files over the size limit "
-                        + "are skipped and named on stderr, and binary files (a NUL byte in the first 8 KiB) are skipped and "
-                        + "counted on stderr. Files in UTF-16 or UTF-32 with a byte order mark are searched in their UTF-8 "
-                        + "transcoding, and positions are those of that text. A file or folder that cannot be read is named "
-                        + "on stderr with the reason, and list exits 1. A name that is not valid UTF-8 is searched like any "
-                        + "other and shown with each byte that is not UTF-8 as \\xNN (and its backslashes as \\\\); in text "
-                        + "and github output, control characters in names and matched texts are shown as \\xNN too. "
-                        + "PATH defaults to the current directory.",
+                        + "are skipped and named on stderr, and binary files (a NUL byte in the first 8 KiB) are skipped "
+                        + "silently, as rg skips them (--stats counts them). Files in UTF-16 or UTF-32 with a byte order mark "
+                        + "are searched in their UTF-8 transcoding, and positions are those of that text. A file or folder "
+                        + "that cannot be read is named on stderr with the reason, and list exits 1. A name that is not valid "
+                        + "UTF-8 is searched like any other and shown with each byte that is not UTF-8 as \\xNN (and its "
+                        + "backslashes as \\\\); in text and github output, control characters in names and matched texts are "
+                        + "shown as \\xNN too. PATH defaults to the current directory; a PATH of - is standard input "
+                        + "(see --stdin-filename).",
                     "Lines and columns are 1-based; the column counts bytes, as grep and rg do (json and sarif also give "
                         + "UTF-16 positions).",
                 ]),
             CommandSpec(
                 name: "check", summary: "Print the matches of rules marked \"blocking\"; fail when there are any.",
                 operands: ("PATH...", .path, false),
-                options: [config, format, json, color, maxFilesize, allowConfigErrors, allowSkipped, help],
+                options: [
+                    config, glob, rule, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename, allowConfigErrors,
+                    allowSkipped, help,
+                ],
                 details: [
                     "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path, "
                         + "a file or folder that cannot be read or a file over the size limit (each named on stderr with "
                         + "the reason, and unless --allow-skipped), a configuration with no blocking rule, or a nested "
                         + ".highlights.json that switches off or narrows a blocking rule of the one above it (unless that "
-                        + "one says \"nestedConfigs\": \"report\") exits 2, so nothing is skipped silently. Files are walked "
-                        + "as for list, except that inside a git repository the files git tracks are searched even where an "
-                        + "ignore file matches them (read from the git index; git is never run). PATH defaults to the "
-                        + "current directory.",
+                        + "one says \"nestedConfigs\": \"report\") exits 2, so nothing that could hold a blocking match "
+                        + "is skipped silently. Files are walked as for list, except that inside a git repository the files "
+                        + "git tracks are searched even where an ignore file matches them (read from the git index; git is "
+                        + "never run). Binary files are skipped, and counted in the last line on stderr. PATH defaults to "
+                        + "the current directory; a PATH of - is standard input (see --stdin-filename).",
                 ]),
             CommandSpec(
                 name: "init", summary: "Write a commented .highlights.json to start from.",
@@ -203,8 +257,10 @@ extension CommandLineSpec {
                     help,
                 ],
                 details: [
-                    "Writes DIRECTORY/.highlights.json (DIRECTORY defaults to the current directory) with a $schema "
-                        + "reference, a blocking rule for DO NOT MERGE, and the built-in rules shown for reference.",
+                    "Writes DIRECTORY/.highlights.json (DIRECTORY defaults to the current directory) with a blocking rule "
+                        + "for DO NOT MERGE, and the built-in rules as comments, each exactly as built in, to copy and change. "
+                        + "Its $schema is ./.highlights.schema.json, for editors that check the file: write that file with "
+                        + "highlight-ls --print-schema > .highlights.schema.json (init writes nothing else).",
                     "The file is written to a new file in DIRECTORY, flushed and renamed over the old one, so a failure "
                         + "(a full disk) leaves the old file as it was. A symbolic link, directory, FIFO or device of that "
                         + "name is refused, never written through.",
@@ -216,21 +272,26 @@ extension CommandLineSpec {
                 details: []),
         ],
         globalOptions: [
-            OptionSpec(name: "--version", summary: "Print the version and exit."),
-            OptionSpec(name: "--help", summary: "Show the help and exit."),
+            OptionSpec(name: "--version", short: "-V", summary: "Print the version and exit."),
+            OptionSpec(name: "--help", short: "-h", summary: "Show the help and exit."),
+            OptionSpec(
+                name: "--print-schema",
+                summary: "Print the JSON Schema of .highlights.json (built in from schema/highlights.schema.json of the "
+                    + "sources) and exit; highlight-ls init points $schema at ./.highlights.schema.json, where it can go."),
             OptionSpec(
                 name: "--generate-completions", value: ("SHELL", .shell),
                 summary: "Print the completion script for bash, zsh or fish.", hidden: true),
             OptionSpec(name: "--generate-man", summary: "Print the man page (roff).", hidden: true),
         ],
         exitStatus: [
-            ("0", "Success; for check, no blocking match."),
-            ("1", "check: a blocking rule matched. list and print: a file or folder could not be read. The server: it stopped "
-                + "without shutdown."),
-            ("2", "Bad arguments, a missing path, a configuration with problems (unless --allow-config-errors), "
-                + "check with no blocking rule, check unable to read a file or folder or skipping one over the size limit "
-                + "(unless --allow-skipped), or check finding a nested .highlights.json that narrows a blocking rule "
-                + "(unless \"nestedConfigs\": \"report\")."),
+            ("0", "Success; for check, no blocking match; for list -q and print -q, something matched."),
+            ("1", "check: a blocking rule matched. list and print: a file or folder could not be read; with -q, nothing "
+                + "matched. The server: it stopped without shutdown."),
+            ("2", "Bad arguments, a missing path, a --rule NAME that no configuration of the run has, a configuration with "
+                + "problems (unless --allow-config-errors), check with no blocking rule, check unable to read a file or "
+                + "folder or skipping one over the size limit (unless --allow-skipped), check finding a nested "
+                + ".highlights.json that narrows a blocking rule (unless \"nestedConfigs\": \"report\"), or list -q and "
+                + "print -q unable to read something where nothing matched."),
         ],
         environment: [
             ("NO_COLOR", "When set and not empty, --color auto does not colour."),
@@ -244,6 +305,9 @@ extension CommandLineSpec {
             ("Fail a CI job on DO NOT MERGE, with annotations on the lines:", "highlight-ls check --format github"),
             ("Write SARIF for code scanning:", "highlight-ls check --format sarif > highlights.sarif"),
             ("List every TODO and FIXME of a project as JSON lines:", "highlight-ls list --format json src"),
+            ("List the TODOs of the Python files outside tests:", "highlight-ls list --rule todo -g '*.py' -g '!tests/'"),
+            ("Check the staged text of a file, with that file's configuration:",
+             "git show :src/app.py | highlight-ls check --stdin-filename src/app.py -"),
             ("Show a file with its highlights in a pager:", "highlight-ls print --color always main.swift | less -R"),
         ])
 }

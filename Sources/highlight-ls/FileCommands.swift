@@ -6,7 +6,6 @@ import Darwin
 import FoundationEssentials
 import HighlightConfig
 import LanguageServer
-import LanguageSyntax
 import PatternEngine
 import WorkspaceScan
 
@@ -14,18 +13,24 @@ import WorkspaceScan
 // editor, on files. Each file is searched with the configuration that governs it (the nearest
 // `.highlights.json` above it, see `ConfigFile.governingFolder`), its `files` globs matched from
 // that configuration's folder. `list` and `check` walk directories with the workspace scanner
-// (ignore files obeyed, binary and large files skipped and named on stderr) and search files on
-// all cores; a file named on the command line is searched whatever its size.
+// (ignore files and `--glob`s obeyed, large files skipped and named on stderr, binary files skipped
+// silently) and search files on all cores; a file named on the command line is searched whatever
+// its size. Standard input (`-`) is searched as the file `--stdin-filename` names would be.
 
-/// The commands that search paths and report their matches.
+/// The commands that search files and report their matches.
 enum ScanCommand: String {
+    /// Each file drawn with its highlights.
+    case print
     /// Every match; exits 0.
     case list
     /// The matches of blocking rules; exits 1 when there are any.
     case check
 }
 
-/// What `list` and `check` were asked to do.
+/// The operand that stands for standard input.
+let standardInputOperand = "-"
+
+/// What `print`, `list` and `check` were asked to do.
 struct ScanRequest {
     var command: ScanCommand
     var paths: [String]
@@ -36,19 +41,58 @@ struct ScanRequest {
     /// Whether `check` passes although files that could hold a blocking match were not read (`--allow-skipped`).
     var allowSkipped: Bool
     var explicitConfig: String?
+    /// What the walk leaves out besides hidden and ignored entries (`--glob`); nil for nothing.
+    var globs: WalkGlobs?
+    /// The rules to report, by name (`--rule`); nil for every rule.
+    var ruleNames: [String]?
+    /// The path standard input stands for (`--stdin-filename`); nil when it stands for none.
+    var standardInputName: String?
+    /// Nothing on stdout (`--quiet`); for `list` and `print` the exit code then says whether something matched.
+    var quiet: Bool
+    /// One line about the run at the end, on stderr (`--stats`).
+    var stats: Bool
+}
+
+/// What a run searched, found and skipped, for `--stats` and `check`'s last line.
+struct RunCounts {
+    var searched = 0
+    var matches = 0
+    var filesWithMatches = 0
+    /// Skipped as ripgrep skips them, and named nowhere.
+    var binary = 0
+    var tooLarge = 0
+    /// Files and folders that could not be read (a folder counts once, whatever it held).
+    var unreadable = 0
+
+    /// The line `--stats` writes: `12 files searched, 3 matches in 2 files; skipped: 1 binary, 0 over the size limit,
+    /// 0 unreadable; 0.004 s`.
+    func statsLine(elapsed: Duration) -> String {
+        let (seconds, attoseconds) = elapsed.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let fraction = String(milliseconds % 1000)
+        return "\(plural(searched, "file")) searched, \(plural(matches, "match", "matches")) in \(plural(filesWithMatches, "file")); "
+            + "skipped: \(binary) binary, \(tooLarge) over the size limit, \(unreadable) unreadable; "
+            + "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+    }
 }
 
 /// Runs `list` or `check`; returns the exit code.
 func runScanCommand(_ request: ScanRequest) -> Int32 {
+    let started = ContinuousClock.now
     let isCheck = request.command == .check
     guard let lookup = ConfigurationLookup(explicitPath: request.explicitConfig, report: reportConfigProblem) else {
         warn("cannot use --config \(request.explicitConfig ?? "")")
         return 2
     }
     var status: Int32 = 0
-    var roots: [String] = []
+    // The paths to walk, in order; standard input falls between them where it was named.
+    var sources: [[String]] = [[]]
     var namedFiles: Set<String> = []
     for path in request.paths {
+        if path == standardInputOperand {
+            sources += [[standardInputOperand], []]
+            continue
+        }
         var info = stat()
         guard stat(path, &info) == 0 else {
             warn("cannot read \(path): \(String(cString: strerror(errno)))")
@@ -56,126 +100,141 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             continue
         }
         if info.st_mode & S_IFMT != S_IFDIR { namedFiles.insert(path) }
-        roots.append(path)
+        sources[sources.count - 1].append(path)
     }
+    sources.removeAll { $0.isEmpty }
     // Nothing to search is not "no matches in 0 files".
-    guard !roots.isEmpty else { return status }
+    guard !sources.isEmpty else { return status }
 
     // A one-shot command may map large files (see `ScanOptions.mapsLargeFiles`).
     var options = ScanOptions(maximumFileSize: request.maximumFileSize, mapsLargeFiles: true)
     if isCheck { options.selection = .blocking }
+    options.ruleNames = request.ruleNames.map(Set.init)
     // Each prepared file's configuration, in walk order: the scanner returns one result per file, in that order.
     var configurationOfItem: [Int] = []
     // What the walk could not read, written to the report after the files (text and JSON only warn).
     var walkProblems: [WalkProblem] = []
 
-    var writer: any ReportWriter
-    switch request.format {
-    case .text: writer = TextWriter(colours: request.colours)
-    case .json: writer = JSONLinesWriter()
-    case .sarif: writer = SARIFWriter(blocking: isCheck, currentDirectory: lookup.currentDirectory)
-    case .github: writer = GitHubWriter(blocking: isCheck, tooLargeFails: isCheck && !request.allowSkipped)
-    case .junit: writer = JUnitWriter(command: request.command)
+    var writer: (any ReportWriter)? = nil
+    if !request.quiet {
+        switch request.format {
+        case .text: writer = TextWriter(colours: request.colours)
+        case .json: writer = JSONLinesWriter()
+        case .sarif: writer = SARIFWriter(blocking: isCheck, currentDirectory: lookup.currentDirectory)
+        case .github: writer = GitHubWriter(blocking: isCheck, tooLargeFails: isCheck && !request.allowSkipped)
+        case .junit: writer = JUnitWriter(command: request.command)
+        }
     }
     // Text and JSON lines need nothing of the run to write a file: each file's report is written by the worker that
     // scanned it, which frees the matches where it made them (`FinishedFile`).
     let writesOnWorkers: (any ReportWriter & Sendable)? = switch request.format {
+    case _ where request.quiet: nil
     case .text: TextWriter(colours: request.colours)
     case .json: JSONLinesWriter()
     case .sarif, .github, .junit: nil
     }
     var output = OutputBuffer()
-    // Warnings about skipped files are gathered too (a tree of 50,000 files may hold 20,000 binaries), and each
-    // buffer is written before the other is added to, so that a terminal shows them in walk order.
+    // Warnings about skipped files are gathered too, and each buffer is written before the other is added to, so
+    // that a terminal shows them in walk order.
     var warnings = OutputBuffer(descriptor: STDERR_FILENO)
-    var matchCount = 0
-    var filesWithMatches = 0
-    var searchedCount = 0
-    // Files (and folders) that could hold a blocking match and were not read: `check` cannot vouch for them.
-    var unsearchedCount = 0
-    // Binary files are skipped as ripgrep skips them, and counted in one line rather than named one by one.
-    var binaryCount = 0
+    var counts = RunCounts()
+
+    func problem(_ problem: WalkProblem) {
+        switch problem.kind {
+        case .folder:
+            warn("cannot read \(problem.terminalPath): \(problem.reason); its files were not searched")
+        case .entry:
+            warn("cannot read \(problem.terminalPath): \(problem.reason); it was not searched")
+        case .ignoreFile:
+            // Not obeying it searches more, never less: a warning, not a failure.
+            warn("\(problem.terminalPath) not obeyed: \(problem.reason)")
+            return
+        case .gitIndex:
+            // The reason names the index, whose path a `.git` file of the repository's may give.
+            warn("\(terminalText(problem.reason)); the files git tracks under \(problem.terminalPath) that ignore files match "
+                + "were not searched")
+        }
+        walkProblems.append(problem)
+        counts.unreadable += 1
+        if !isCheck { status = max(status, 1) }
+    }
 
     // Each file's report as soon as it and those before it are searched, in walk order.
     var position = 0
-    WorkspaceScanner.scan(
-        walking: roots, walkOptions: WorkspaceWalker.Options(readsFileStatus: false, searchesTrackedFiles: isCheck), options: options,
-        problem: { problem in
-            switch problem.kind {
-            case .folder:
-                warn("cannot read \(problem.terminalPath): \(problem.reason); its files were not searched")
-            case .entry:
-                warn("cannot read \(problem.terminalPath): \(problem.reason); it was not searched")
-            case .ignoreFile:
-                // Not obeying it searches more, never less: a warning, not a failure.
-                warn("\(problem.terminalPath) not obeyed: \(problem.reason)")
-                return
-            case .gitIndex:
-                // The reason names the index, whose path a `.git` file of the repository's may give.
-                warn("\(terminalText(problem.reason)); the files git tracks under \(problem.terminalPath) that ignore files match "
-                    + "were not searched")
-            }
-            walkProblems.append(problem)
-            unsearchedCount += 1
+    func deliver(_ finished: FinishedFile) {
+        let result = finished.scanned
+        func warnInOrder(_ message: String) {
+            output.flush()
+            warnings.append("highlight-ls: \(message)\n")
+        }
+        var skipReason: String?
+        switch result.outcome {
+        case .skipped(.tooLarge):
+            skipReason = "\(describeSize(result.file.size)) > \(describeSize(request.maximumFileSize)) limit"
+            warnInOrder("skipped \(result.file.terminalPath): \(skipReason ?? ""); name it or pass --max-filesize")
+            counts.tooLarge += 1
+        case .skipped(.binary):
+            skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"
+            counts.binary += 1
+        case .skipped(.unreadable(let reason)):
+            skipReason = "cannot read it: \(reason)"
+            warnInOrder("cannot read \(result.file.terminalPath): \(reason); it was not searched")
+            counts.unreadable += 1
             if !isCheck { status = max(status, 1) }
-        },
-        prepare: { file in
-            let (index, relativePath) = lookup.configuration(forWalkedFile: file.path, report: reportConfigProblem)
-            configurationOfItem.append(index)
-            var walked = file
-            walked.relativePath = relativePath
-            let limit = !namedFiles.isEmpty && namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
-            return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
-        },
-        finish: { [writesOnWorkers] scanned, item in
-            FinishedFile(scanned, of: item, writer: writesOnWorkers)
-        },
-        deliver: { finished in
-            let result = finished.scanned
-            func warnInOrder(_ message: String) {
-                output.flush()
-                warnings.append("highlight-ls: \(message)\n")
-            }
-            var skipReason: String?
-            switch result.outcome {
-            case .skipped(.tooLarge):
-                skipReason = "\(describeSize(result.file.size)) > \(describeSize(request.maximumFileSize)) limit"
-                warnInOrder("skipped \(result.file.terminalPath): \(skipReason ?? ""); name it or pass --max-filesize")
-                unsearchedCount += 1
-            case .skipped(.binary):
-                skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"
-                binaryCount += 1
-            case .skipped(.unreadable(let reason)):
-                skipReason = "cannot read it: \(reason)"
-                warnInOrder("cannot read \(result.file.terminalPath): \(reason); it was not searched")
-                unsearchedCount += 1
-                if !isCheck { status = max(status, 1) }
-            case .searched:
-                searchedCount += 1
-            }
-            if result.truncated { warnInOrder("\(result.file.terminalPath): too many matches; only the first \(finished.matchCount) are shown") }
-            matchCount += finished.matchCount
-            if finished.matchCount > 0 { filesWithMatches += 1 }
-            if let report = finished.report {
-                // The text and JSON writers write nothing for a file without matches.
-                if !report.isEmpty { warnings.flush() }
-                output.append(report)
-                output.flushWhenFull()
-            } else {
-                warnings.flush()
-                let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
-                let report = FileReport(
-                    scanned: result, configuration: entry, skipReason: skipReason, messages: messages(for: result, configuration: entry))
-                writer.file(report, to: &output)
-            }
-            position += 1
-        })
-
-    if binaryCount > 0 {
-        warnings.append("highlight-ls: \(plural(binaryCount, "binary file")) skipped (a NUL byte in the first "
-            + "\(describeSize(WorkspaceScanner.binaryCheckBytes)))\n")
+        case .searched:
+            counts.searched += 1
+        }
+        if result.truncated { warnInOrder("\(result.file.terminalPath): too many matches; only the first \(finished.matchCount) are shown") }
+        counts.matches += finished.matchCount
+        if finished.matchCount > 0 { counts.filesWithMatches += 1 }
+        if let report = finished.report {
+            // The text and JSON writers write nothing for a file without matches.
+            if !report.isEmpty { warnings.flush() }
+            output.append(report)
+            output.flushWhenFull()
+        } else if writer != nil {
+            warnings.flush()
+            let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            let report = FileReport(
+                scanned: result, configuration: entry, skipReason: skipReason, messages: messages(for: result, configuration: entry))
+            writer?.file(report, to: &output)
+        }
+        position += 1
     }
+
+    for roots in sources {
+        guard roots != [standardInputOperand] else {
+            let (item, origin, index) = standardInputItem(named: request.standardInputName, lookup: lookup)
+            configurationOfItem.append(index)
+            let scanned = switch readStandardInput() {
+            case .success(let bytes):
+                WorkspaceScanner.scan(bytes: bytes, as: item.file, origin: origin, configuration: item.configuration, options: options)
+            case .failure(let failure):
+                ScannedFile(unreadable: item.file, reason: failure.reason)
+            }
+            deliver(FinishedFile(scanned, of: item, writer: writesOnWorkers))
+            continue
+        }
+        WorkspaceScanner.scan(
+            walking: roots,
+            walkOptions: WorkspaceWalker.Options(readsFileStatus: false, searchesTrackedFiles: isCheck, globs: request.globs),
+            options: options, problem: problem,
+            prepare: { file in
+                let (index, relativePath) = lookup.configuration(forWalkedFile: file.path, report: reportConfigProblem)
+                configurationOfItem.append(index)
+                var walked = file
+                walked.relativePath = relativePath
+                let limit = !namedFiles.isEmpty && namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
+                return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
+            },
+            finish: { [writesOnWorkers] scanned, item in
+                FinishedFile(scanned, of: item, writer: writesOnWorkers)
+            },
+            deliver: deliver)
+    }
+
     // A gate fails closed: what it could not read fails the run unless the user says it may pass.
+    let unsearchedCount = counts.tooLarge + counts.unreadable
     let unsearchedFails = isCheck && unsearchedCount > 0 && !request.allowSkipped
     if unsearchedFails { status = 2 }
     warnings.flush()
@@ -187,11 +246,14 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         case .gitIndex: "\(problem.reason); the tracked files that ignore files match were not searched"
         case .entry, .ignoreFile: "cannot read it: \(problem.reason)"
         }
-        writer.file(FileReport(scanned: unread, configuration: .builtInOnly, skipReason: reason, messages: []), to: &output)
+        writer?.file(FileReport(scanned: unread, configuration: .builtInOnly, skipReason: reason, messages: []), to: &output)
     }
 
     // The configurations of the searched files; the nested check may load the files above them.
     let usedConfigurations = lookup.entries.map(\.configuration)
+    // No file reached the search (globs, ignore files or empty folders left none): no rule was looked at.
+    let nothingSearched = configurationOfItem.isEmpty
+    let unknownRules = nothingSearched ? [] : unknownRuleNames(request.ruleNames, in: usedConfigurations)
     var nestedForbidden = false
     if isCheck {
         // The nearest file governs alone, so a nested one can leave a blocking rule out: said, and by default a failure.
@@ -205,26 +267,39 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     let configProblems = lookup.problemCount > 0 && !request.allowConfigErrors
     var noBlockingRule = false
     if isCheck {
-        noBlockingRule = !usedConfigurations.contains { $0.applicability.contains(where: \.blocking) }
-        if matchCount > 0, status == 0 { status = 1 }
+        noBlockingRule = !usedConfigurations.contains { configuration in
+            zip(configuration.rules, configuration.applicability).contains { rule, applies in
+                applies.blocking && (options.ruleNames?.contains(rule.name) ?? true)
+            }
+        }
+        if counts.matches > 0, status == 0 { status = 1 }
     }
     // Matches are what `check` is for; the run itself failed only when it could not do its job.
-    let failed = status > 1 || (status == 1 && !isCheck) || configProblems || noBlockingRule || nestedForbidden
-    writer.finish(RunSummary(command: request.command, matchCount: matchCount, fileCount: searchedCount, failed: failed), to: &output)
+    let failed = status > 1 || (status == 1 && !isCheck) || configProblems || noBlockingRule || nestedForbidden || !unknownRules.isEmpty
+    writer?.finish(RunSummary(command: request.command, matchCount: counts.matches, fileCount: counts.searched, failed: failed), to: &output)
     output.flush()
 
     if isCheck {
-        if noBlockingRule {
+        if nothingSearched {
+            warn("no file was searched: nothing to check")
+            status = 2
+        } else if noBlockingRule {
             let sources = lookup.entries.prefix(usedConfigurations.count).compactMap(\.file)
             let where_ = sources.isEmpty ? "the built-in rules" : terminalText(sources.joined(separator: ", "))
-            warn("no rule is marked \"blocking\" in \(where_): nothing to check. Mark the rules that must fail the check "
+            let picked = request.ruleNames.map { " among the rules given to --rule (\($0.joined(separator: ", ")))" } ?? ""
+            warn("no rule is marked \"blocking\"\(picked) in \(where_): nothing to check. Mark the rules that must fail the check "
                 + "with \"blocking\": true in .highlights.json (highlight-ls init writes an example)")
             status = 2
-        } else if matchCount == 0 {
-            warn("no blocking matches in \(plural(searchedCount, "file")) searched")
-        } else {
-            warn("\(plural(matchCount, "blocking match", "blocking matches")) in \(plural(filesWithMatches, "file")) "
-                + "(\(plural(searchedCount, "file")) searched)")
+        } else if !request.quiet {
+            // Binary files are named nowhere; the gate's last line says how many it did not search.
+            let binary = counts.binary > 0 ? [plural(counts.binary, "binary file") + " skipped"] : []
+            let searched = plural(counts.searched, "file") + " searched"
+            if counts.matches == 0 {
+                warn("no blocking matches in \(searched)" + binary.map { " (\($0))" }.joined())
+            } else {
+                warn("\(plural(counts.matches, "blocking match", "blocking matches")) in \(plural(counts.filesWithMatches, "file")) "
+                    + "(" + ([searched] + binary).joined(separator: ", ") + ")")
+            }
         }
     }
     if unsearchedFails {
@@ -242,7 +317,73 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             + "or pass --allow-config-errors")
         status = 2
     }
+    if !unknownRules.isEmpty {
+        warnUnknownRules(unknownRules, in: usedConfigurations)
+        status = 2
+    }
+    if request.stats { warn(counts.statsLine(elapsed: started.duration(to: .now))) }
+    // Quiet, list answers whether something matched, as rg -q does: an error counts only when nothing did.
+    if request.quiet, !isCheck, !configProblems, unknownRules.isEmpty {
+        status = counts.matches > 0 ? 0 : status > 0 ? 2 : 1
+    }
     return status
+}
+
+/// Standard input as an item of the run, and where its text comes from: the file `name` would be (its configuration,
+/// the path its `files` globs see, its language), or, without a name, a text in the current directory with no path and
+/// no language, named `<stdin>`.
+func standardInputItem(named name: String?, lookup: ConfigurationLookup) -> (item: ScanItem, origin: TextOrigin, configuration: Int) {
+    let index: Int
+    let file: WalkedFile
+    let origin: TextOrigin
+    if let name {
+        let (found, relativePath) = lookup.configuration(forFile: name, report: reportConfigProblem)
+        index = found
+        file = WalkedFile(path: name, relativePath: relativePath, size: 0, modificationTime: 0)
+        origin = TextOrigin(guessingLanguageOf: relativePath)
+    } else {
+        // The configuration of a file directly in the current directory.
+        index = lookup.configuration(forFile: "", absoluteFolder: lookup.currentDirectory, report: reportConfigProblem).index
+        file = WalkedFile(path: "<stdin>", relativePath: "<stdin>", size: 0, modificationTime: 0)
+        origin = TextOrigin(relativePath: nil, languageID: nil)
+    }
+    return (ScanItem(file: file, shared: lookup.entries[index].shared, maximumFileSize: Int.max), origin, index)
+}
+
+/// The bytes of standard input, read to its end.
+func readStandardInput() -> Result<[UInt8], ReadFailure> {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if count > 0 {
+            bytes += chunk[0..<count]
+        } else if count == 0 {
+            return .success(bytes)
+        } else if errno != EINTR {
+            return .failure(ReadFailure(reason: FileSystemPath.describeError(errno)))
+        }
+    }
+}
+
+/// Why something could not be read ("permission denied").
+struct ReadFailure: Error {
+    var reason: String
+}
+
+/// The names of `--rule` that no configuration of the run has, in the order given.
+func unknownRuleNames(_ names: [String]?, in configurations: [HighlightConfiguration]) -> [String] {
+    guard let names else { return [] }
+    let known = Set(configurations.flatMap { $0.rules.map(\.name) })
+    return names.filter { !known.contains($0) }
+}
+
+/// Says which `--rule` names are unknown, and the names the run's configurations have.
+func warnUnknownRules(_ unknown: [String], in configurations: [HighlightConfiguration]) {
+    var known: [String] = []
+    for name in configurations.flatMap({ $0.rules.map(\.name) }) where !known.contains(name) { known.append(name) }
+    let quoted = unknown.map { "\"\(terminalText($0))\"" }.joined(separator: ", ")
+    warn("no rule is named \(quoted); the rules are: \(known.map(terminalText).joined(separator: ", "))")
 }
 
 /// Each match's message: the rule's `message` template filled in from the match, else `rule: text`.
@@ -278,53 +419,82 @@ func contents(of file: WalkedFile) -> [UInt8] {
 }
 
 /// `print`: each file with its highlights, as the editor draws them; returns the exit code.
-func runPrintCommand(paths: [String], explicitConfig: String?, colours: Bool, allowConfigErrors: Bool) -> Int32 {
-    guard let lookup = ConfigurationLookup(explicitPath: explicitConfig, report: reportConfigProblem) else {
-        warn("cannot use --config \(explicitConfig ?? "")")
+func runPrintCommand(_ request: ScanRequest) -> Int32 {
+    guard let lookup = ConfigurationLookup(explicitPath: request.explicitConfig, report: reportConfigProblem) else {
+        warn("cannot use --config \(request.explicitConfig ?? "")")
         return 2
     }
+    let names = request.ruleNames.map(Set.init)
     var status: Int32 = 0
-    for path in paths {
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            warn("cannot read \(path): no such file or directory")
-            status = 2
-            continue
-        }
-        guard !isDirectory else {
-            warn("\(path) is a directory; print shows files (list searches directories)")
-            status = 2
-            continue
-        }
+    var matched = false
+    for path in request.paths {
         let data: [UInt8]
-        switch WorkspaceScanner.fileBytes(of: WalkedFile(path: path, relativePath: path, size: 0, modificationTime: 0)) {
-        case .success(let bytes): data = bytes
-        case .failure(let skipped):
-            let reason: String
-            switch skipped {
-            case .unreadable(let why): reason = why
-            case .binary, .tooLarge: reason = "not read"  // Neither is asked for: no size limit, no binary check.
+        let index: Int
+        let origin: TextOrigin
+        let shown: String
+        if path == standardInputOperand {
+            let standardInput = standardInputItem(named: request.standardInputName, lookup: lookup)
+            (index, origin, shown) = (standardInput.configuration, standardInput.origin, standardInput.item.file.terminalPath)
+            switch readStandardInput() {
+            case .success(let bytes): data = bytes
+            case .failure(let failure):
+                warn("cannot read \(shown): \(failure.reason)")
+                status = max(status, 1)
+                continue
             }
-            warn("cannot read \(path): \(reason)")
-            status = max(status, 1)
-            continue
+        } else {
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                warn("cannot read \(path): no such file or directory")
+                status = 2
+                continue
+            }
+            guard !isDirectory else {
+                warn("\(path) is a directory; print shows files (list searches directories)")
+                status = 2
+                continue
+            }
+            switch WorkspaceScanner.fileBytes(of: WalkedFile(path: path, relativePath: path, size: 0, modificationTime: 0)) {
+            case .success(let bytes): data = bytes
+            case .failure(let skipped):
+                let reason: String
+                switch skipped {
+                case .unreadable(let why): reason = why
+                case .binary, .tooLarge: reason = "not read"  // Neither is asked for: no size limit, no binary check.
+                }
+                warn("cannot read \(path): \(reason)")
+                status = max(status, 1)
+                continue
+            }
+            let (found, relativePath) = lookup.configuration(forFile: path, report: reportConfigProblem)
+            (index, origin, shown) = (found, TextOrigin(guessingLanguageOf: relativePath), path)
         }
-        let (index, relativePath) = lookup.configuration(forFile: path, report: reportConfigProblem)
         let config = lookup.entries[index].configuration
         // As an editor shows it: UTF-16 and UTF-32 transcoded, invalid UTF-8 replaced (U+FFFD).
         let text = WorkspaceScanner.utf8Text(ofFileBytes: data)
-        let origin = TextOrigin(relativePath: relativePath, languageID: LanguageSyntax.languageID(forFileName: relativePath))
         let rendered = text.withUnsafeBufferPointer { buffer in
-            let matches = config.matches(in: buffer, origin: origin)
-            if matches.truncated { warn("\(path): too many matches; only the first \(matches.matches.count) are shown") }
-            return renderANSI(text: buffer, pieces: config.pieces(of: matches.matches, in: buffer), config: config, colours: colours)
+            let matches = config.ruleFilter(for: origin, selecting: .all, named: names)
+                .matches(of: config.ruleSet, in: buffer)
+            if matches.truncated { warn("\(shown): too many matches; only the first \(matches.matches.count) are shown") }
+            if !matches.matches.isEmpty { matched = true }
+            return request.quiet ? "" : renderANSI(text: buffer, pieces: config.pieces(of: matches.matches, in: buffer), config: config, colours: request.colours)
         }
         writeToStandardOutput(rendered)
     }
-    if lookup.problemCount > 0, !allowConfigErrors {
+    let configProblems = lookup.problemCount > 0 && !request.allowConfigErrors
+    if configProblems {
         warn("the configuration has \(plural(lookup.problemCount, "problem")); fix \(lookup.problemCount == 1 ? "it" : "them") "
             + "or pass --allow-config-errors")
         status = 2
+    }
+    let unknownRules = unknownRuleNames(request.ruleNames, in: lookup.entries.map(\.configuration))
+    if !unknownRules.isEmpty {
+        warnUnknownRules(unknownRules, in: lookup.entries.map(\.configuration))
+        status = 2
+    }
+    // Quiet, print answers whether something matched, as list -q does.
+    if request.quiet, !configProblems, unknownRules.isEmpty {
+        status = matched ? 0 : status > 0 ? 2 : 1
     }
     return status
 }

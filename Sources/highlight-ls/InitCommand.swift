@@ -2,11 +2,15 @@ import FoundationEssentials
 import HighlightConfig
 
 // `highlight-ls init`: a `.highlights.json` that works as written, with a blocking rule for CI,
-// and the built-in rules shown (as comments, made from `ConfigLayer.builtIn`, so they are always
-// the rules this build has) for users to copy and change.
+// and the built-in rules shown as comments (made from `ConfigLayer.builtIn`, each exactly as built
+// in, so they are always the rules this build has) for users to copy and change.
 
-/// The `$schema` written by `init`: the `$id` of `schema/highlights.schema.json`.
-let configurationSchemaID = "https://example.invalid/highlights.schema.json"
+/// The JSON Schema of `.highlights.json`: `schema/highlights.schema.json`, built into the program (Package.swift).
+let configurationSchema = String(decoding: PackageResources.highlights_schema_json, as: UTF8.self)
+
+/// The `$schema` that `init` writes: a file beside the configuration, which `--print-schema` writes. There is no
+/// address on the web to point at, and a relative path is read from the configuration's folder by editors.
+let configurationSchemaPath = "./.highlights.schema.json"
 
 /// The text `init` writes.
 func initialConfigurationText() -> String {
@@ -14,9 +18,10 @@ func initialConfigurationText() -> String {
         // highlight-ls configuration: what editors highlight and what `highlight-ls check` enforces.
         // JSON with comments and trailing commas; every key is described in docs/CONFIGURATION.md.
         {
-          // Lets an editor find the JSON Schema (point it at your copy of schema/highlights.schema.json
-          // if your editor does not fetch it); highlight-ls itself ignores this key.
-          "$schema": "\(configurationSchemaID)",
+          // Lets an editor check this file against the JSON Schema; write the schema beside it with
+          //   highlight-ls --print-schema > .highlights.schema.json
+          // highlight-ls itself ignores this key.
+          "$schema": "\(configurationSchemaPath)",
 
           // true keeps the built-in rules (listed below) under the rules of this file.
           "defaults": true,
@@ -25,25 +30,17 @@ func initialConfigurationText() -> String {
             // `highlight-ls check` exits 1 wherever this matches: run it in CI to block the merge.
             { "name": "do-not-merge", "words": ["DO NOT MERGE"], "style": "error", "blocking": true },
 
-            // A ticket id such as ABC-123, underlined; uncomment and point the link at your tracker.
+            // A ticket id such as ABC-123, underlined; uncomment it and point the link at your tracker.
             // { "name": "ticket", "regex": "\\\\b[A-Z]{2,}-[0-9]+\\\\b", "style": { "underline": true }, "link": "https://tracker.example/browse/$0" },
 
-            // The built-in rules, on while "defaults" is true. A rule of the same name here replaces
-            // one of them (uncomment it and change it), and { "name": "note", "enabled": false } turns one off.
+            // The built-in rules, on while "defaults" is true, each as it is built in (with no "style", a rule takes
+            // the style of its own name). A rule of the same name here replaces one of them (uncomment it and change
+            // it), and { "name": "note", "enabled": false } turns one off.
 
         """
     for definition in ConfigLayer.builtIn.rules {
-        var fields = ["\"name\": \(jsonString(definition.name))"]
-        switch definition.pattern {
-        case .words(let words)?: fields.append("\"words\": [" + words.map(jsonString).joined(separator: ", ") + "]")
-        case .regex(let regex)?: fields.append("\"regex\": \(jsonString(regex))")
-        case nil: continue
-        }
-        if !definition.caseSensitive { fields.append("\"caseSensitive\": false") }
-        if definition.wholeWord { fields.append("\"wholeWord\": true") }
-        fields.append("\"style\": \(jsonString(definition.name))")
-        if definition.applicability.list { fields.append("\"list\": true") }
-        out += "    // { " + fields.joined(separator: ", ") + " },\n"
+        guard let text = definition.jsonText else { continue }
+        out += "    // \(text),\n"
     }
     out += """
           ],

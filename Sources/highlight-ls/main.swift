@@ -34,6 +34,9 @@ func run(_ arguments: [String]) -> Int32 {
     case "--generate-man":
         writeToStandardOutput(spec.manPage())
         return 0
+    case "--print-schema":
+        writeToStandardOutput(configurationSchema)
+        return 0
     case "--generate-completions":
         guard arguments.count == 2, let shell = CompletionShell(rawValue: arguments[1]) else {
             warn("--generate-completions needs one of bash, zsh, fish")
@@ -69,7 +72,12 @@ func run(_ arguments: [String]) -> Int32 {
             writeToStandardOutput(spec.overviewHelp(version: version))
             return 0
         }
-        return StdioRunner.run(clientProcessID: parsed.values["--clientProcessId"].flatMap { Int32($0) })
+        // Someone who runs the program by hand sees why nothing happens; an editor's pipe is no terminal.
+        if isatty(STDIN_FILENO) == 1 {
+            warn("waiting for an LSP client on stdin (editors start highlight-ls themselves); to see highlights, run "
+                + "'highlight-ls print FILE' or 'highlight-ls list [PATH]' ('highlight-ls --help' for more, Ctrl-D to stop)")
+        }
+        return StdioRunner.run(clientProcessID: parsed.value("--clientProcessId").flatMap { Int32($0) })
     }
 }
 
@@ -92,7 +100,7 @@ enum Subcommand: String {
 /// `print`, `list`, `check`, `init` and `help`.
 func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
     keepFreedMemoryForReuse()
-    let colour = useColours(parsed.values["--color"].flatMap(ColorChoice.init(rawValue:)) ?? .auto)
+    let colour = useColours(parsed.value("--color").flatMap(ColorChoice.init(rawValue:)) ?? .auto)
     guard let subcommand = Subcommand(rawValue: parsed.command.name) else {
         return usageFailure(UsageError(message: "unknown command \(parsed.command.name)"), command: parsed.command)
     }
@@ -113,26 +121,34 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
             return usageFailure(UsageError(message: "init takes one directory"), command: parsed.command)
         }
         return runInitCommand(directory: parsed.operands.first ?? ".", force: parsed.has("--force"))
-    case .print:
-        return runPrintCommand(
-            paths: parsed.operands, explicitConfig: parsed.values["--config"], colours: colour,
-            allowConfigErrors: parsed.has("--allow-config-errors"))
+    case .print: scanCommand = .print
     case .list: scanCommand = .list
     case .check: scanCommand = .check
     }
-    var format = parsed.values["--format"].flatMap(OutputFormat.init(rawValue:)) ?? .text
+    let paths = parsed.operands.isEmpty ? ["."] : parsed.operands
+    // Standard input can be read once, and `--stdin-filename` names it, so it needs it among the paths.
+    let standardInputs = paths.filter { $0 == standardInputOperand }.count
+    if standardInputs > 1 {
+        return usageFailure(UsageError(message: "- (standard input) can be named once"), command: parsed.command)
+    }
+    if parsed.value("--stdin-filename") != nil, standardInputs == 0 {
+        return usageFailure(UsageError(message: "--stdin-filename names standard input, but - is not among the paths"), command: parsed.command)
+    }
+    var format = parsed.value("--format").flatMap(OutputFormat.init(rawValue:)) ?? .text
     if parsed.has("--json") {
-        if parsed.values["--format"] != nil, format != .json {
+        if parsed.value("--format") != nil, format != .json {
             return usageFailure(UsageError(message: "--json and --format \(format.rawValue) disagree"), command: parsed.command)
         }
         format = .json
     }
     let request = ScanRequest(
-        command: scanCommand, paths: parsed.operands.isEmpty ? ["."] : parsed.operands, format: format,
-        colours: colour, maximumFileSize: parsed.values["--max-filesize"].flatMap(parseSize) ?? ScanOptions().maximumFileSize,
+        command: scanCommand, paths: paths, format: format,
+        colours: colour, maximumFileSize: parsed.value("--max-filesize").flatMap(parseSize) ?? ScanOptions().maximumFileSize,
         allowConfigErrors: parsed.has("--allow-config-errors"), allowSkipped: parsed.has("--allow-skipped"),
-        explicitConfig: parsed.values["--config"])
-    return runScanCommand(request)
+        explicitConfig: parsed.value("--config"), globs: parsed.values["--glob"].map(WalkGlobs.init),
+        ruleNames: parsed.values["--rule"], standardInputName: parsed.value("--stdin-filename"),
+        quiet: parsed.has("--quiet"), stats: parsed.has("--stats"))
+    return scanCommand == .print ? runPrintCommand(request) : runScanCommand(request)
 }
 
 exit(run(Array(CommandLine.arguments.dropFirst())))

@@ -1,4 +1,5 @@
 import Foundation
+import HighlightConfig
 import Testing
 
 /// The command line through the built executable: which configuration governs a file, failing on
@@ -11,12 +12,12 @@ import Testing
         var errors: String
     }
 
-    /// Runs the executable in `directory` with `environment` added, and returns what it did; with `answersWithin`, a
-    /// run that has not ended after that many seconds is an issue, and is stopped (a deadline, not a measurement: it
-    /// catches a command that waits forever, such as an open of a FIFO).
+    /// Runs the executable in `directory` with `environment` added and `input` on its standard input (else none), and
+    /// returns what it did; with `answersWithin`, a run that has not ended after that many seconds is an issue, and is
+    /// stopped (a deadline, not a measurement: it catches a command that waits forever, such as an open of a FIFO).
     static func run(
-        _ arguments: [String], in directory: URL, environment: [String: String] = [:], answersWithin seconds: Int? = nil,
-        sourceLocation: SourceLocation = #_sourceLocation
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:], input: String? = nil,
+        answersWithin seconds: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Outcome {
         let executable = try #require(ProcessTests.executable, "build the highlight-ls product first (swift build)", sourceLocation: sourceLocation)
         let process = Process()
@@ -30,15 +31,18 @@ import Testing
         let scratch = FileManager.default.temporaryDirectory
         let output = scratch.appendingPathComponent("cli-out-\(UUID().uuidString)")
         let errors = scratch.appendingPathComponent("cli-err-\(UUID().uuidString)")
+        let given = scratch.appendingPathComponent("cli-in-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: given.path, contents: Data((input ?? "").utf8))
         defer {
             try? FileManager.default.removeItem(at: output)
             try? FileManager.default.removeItem(at: errors)
+            try? FileManager.default.removeItem(at: given)
         }
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input == nil ? FileHandle.nullDevice : try FileHandle(forReadingFrom: given)
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
         try process.run()
@@ -213,6 +217,13 @@ import Testing
             (["frobnicate"], "unknown command frobnicate"),
             (["check", "--config"], "--config needs a value"),
             (["check", "--config", "nope.json"], "nope.json: error: no such file"),
+            (["list", "-", "-"], "- (standard input) can be named once"),
+            (["print", "--stdin-filename", "a.txt", "a.txt"], "--stdin-filename names standard input, but - is not among the paths"),
+            (["list", "--glob"], "--glob needs a value (GLOB)"),
+            (["list", "-g", ""], "--glob needs a value, not an empty string"),
+            (["check", "--rule="], "--rule needs a value, not an empty string"),
+            (["list", "-x"], "unknown option -x for highlight-ls list"),
+            (["init", "-q"], "unknown option -q for highlight-ls init"),
         ]
         for (arguments, message) in cases {
             let result = try Self.run(arguments, in: root)
@@ -281,7 +292,12 @@ import Testing
         for command in ["print", "list", "check", "init"] { #expect(overview.output.contains("highlight-ls \(command) ")) }
         #expect(!overview.output.contains("--generate"))
         let list = try Self.run(["list", "--help"], in: root).output
-        for option in ["--config", "--format", "--color", "--max-filesize", "--allow-config-errors"] { #expect(list.contains(option)) }
+        for option in [
+            "--config", "-g, --glob", "--rule", "--format", "--color", "-q, --quiet", "--stats", "--max-filesize", "--stdin-filename",
+            "--allow-config-errors",
+        ] { #expect(list.contains(option), "\(option)") }
+        // Which rules list prints, said where a user looks.
+        #expect(list.contains("list prints the matches of every rule"))
     }
 
     // MARK: No silent caps
@@ -360,7 +376,8 @@ import Testing
         #expect(written.status == 0)
         let path = root.appendingPathComponent(".highlights.json")
         let text = try String(contentsOf: path, encoding: .utf8)
-        #expect(text.contains(#""$schema": "https://example.invalid/highlights.schema.json""#))
+        #expect(text.contains(#""$schema": "./.highlights.schema.json""#))
+        #expect(!text.contains("example.invalid"))
         for builtIn in ["fixme", "todo", "hack", "note", "review", "deprecated"] { #expect(text.contains(#"// { "name": "\#(builtIn)""#)) }
         let check = try Self.run(["check"], in: root)
         #expect(check.status == 1)
@@ -377,6 +394,53 @@ import Testing
         #expect(list.status == 0, "\(list.errors)")
         #expect(list.output.contains("./src/a.txt:2:4: todo: TODO"))
         #expect(list.output.contains("./src/a.txt:1:4: do-not-merge: DO NOT MERGE"))
+    }
+
+    /// The built-in rules that `init` writes as comments are the built-in rules: uncommented and read by the loader, each
+    /// equals its built-in rule, key for key (`scope`, `languages`, `list`, `severity`, ...).
+    @Test func initWritesTheBuiltInRulesExactly() throws {
+        let root = try Self.tree([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try Self.run(["init"], in: root).status == 0)
+        let text = try String(contentsOf: root.appendingPathComponent(".highlights.json"), encoding: .utf8)
+        let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("    // {") ? "    " + $0.dropFirst(7) : String($0) }.joined(separator: "\n")
+        let (parsed, diagnostics) = ConfigLayer.parse(fileContents: Array(uncommented.utf8), source: ".highlights.json")
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        let layer = try #require(parsed)
+        // The file's own rules come first: the blocking one and the ticket example.
+        #expect(layer.rules.prefix(2).map(\.name) == ["do-not-merge", "ticket"])
+        let copies = Array(layer.rules.dropFirst(2))
+        #expect(copies.map(\.name) == ConfigLayer.builtIn.rules.map(\.name))
+        for (copy, builtIn) in zip(copies, ConfigLayer.builtIn.rules) {
+            #expect(copy == builtIn, "\(builtIn.name): \(copy) is not \(builtIn)")
+        }
+    }
+
+    /// `--print-schema` prints the schema the repository ships, byte for byte (it is built in from that file).
+    @Test func thePrintedSchemaIsTheRepositorysFile() throws {
+        let printed = try Self.run(["--print-schema"], in: Self.repositoryRoot)
+        #expect(printed.status == 0)
+        let shipped = try Data(contentsOf: Self.repositoryRoot.appendingPathComponent("schema/highlights.schema.json"))
+        #expect(Data(printed.output.utf8) == shipped, "rebuild: the schema is built in when highlight-ls is built")
+    }
+
+    // MARK: README
+
+    /// The Quick start's first command, as README.md gives it, shows a ticket id highlighted: the demo's own
+    /// configuration (examples/.highlights.json) adds the ticket rule to the built-in ones.
+    @Test func theQuickStartDemoHighlightsATicketID() throws {
+        let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let command = try #require(
+            readme.split(separator: "\n").first { $0.hasPrefix("swift run -c release highlight-ls ") },
+            "README.md's Quick start runs highlight-ls")
+        let words = command.prefix { $0 != "#" }.split(separator: " ").dropFirst(5).map(String.init)
+        #expect(words == ["print", "examples/demo.txt"])
+        let drawn = try Self.run(Array(words.prefix(1)) + ["--color", "always"] + words.dropFirst(), in: Self.repositoryRoot)
+        #expect(drawn.status == 0, "\(drawn.errors)")
+        #expect(drawn.output.contains("ABC-123\u{1B}[0m"), "\(drawn.output)")
+        let listed = try Self.run(["list"] + words.dropFirst(), in: Self.repositoryRoot)
+        #expect(listed.output.contains(": ticket: ABC-123\n"), "\(listed.output)")
     }
 
     // MARK: The man page and completions

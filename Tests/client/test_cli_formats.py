@@ -104,8 +104,9 @@ def test_sarif_names_skipped_files(project: pathlib.Path, sarif_schema: dict) ->
     jsonschema.Draft4Validator(sarif_schema).validate(log)
     notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in notes] == ["blob.bin"]
-    # Binary files are counted on stderr in one line, not named one by one; SARIF still names each.
-    assert "1 binary file skipped" in result.stderr and "blob.bin" not in result.stderr
+    # Binary files are skipped silently on stderr, as rg skips them (check's last line counts them); SARIF still
+    # names each among its notifications, where a reader of the log looks for what was not searched.
+    assert "1 binary file skipped)" in result.stderr.splitlines()[-1] and "blob.bin" not in result.stderr
 
 
 @pytest.mark.parametrize("command", ["check", "list"])
@@ -162,5 +163,8 @@ def test_init_is_valid_under_the_schema(tmp_path: pathlib.Path) -> None:
     text = (tmp_path / ".highlights.json").read_text(encoding="utf-8")
     config = json.loads(strip_jsonc(text))
     jsonschema.Draft7Validator(HIGHLIGHTS_SCHEMA).validate(config)
-    assert config["$schema"] == HIGHLIGHTS_SCHEMA["$id"]
+    # $schema names the file that --print-schema writes beside the configuration, and that file is the schema.
+    assert config["$schema"] == "./.highlights.schema.json"
+    printed = run(["--print-schema"], tmp_path)
+    assert printed.returncode == 0 and json.loads(printed.stdout) == HIGHLIGHTS_SCHEMA
     assert any(rule.get("blocking") for rule in config["rules"])

@@ -119,6 +119,17 @@ def test_an_unreadable_entry_fails_check_and_list(project: pathlib.Path, kind: s
         listed = run(["list"], project, restricted())
         assert listed.returncode == 1, listed
         assert b"permission denied" in listed.stderr
+        # Quiet, list answers whether something matched, as rg -q does: what it could not read is an error (2) only
+        # when nothing matched, and is still named on stderr.
+        quiet = run(["list", "-q"], project, restricted())
+        assert (quiet.returncode, quiet.stdout) == (2, b""), quiet
+        assert b"permission denied" in quiet.stderr
+        (project / "found.txt").write_text("DO NOT MERGE\n", encoding="utf-8")
+        assert run(["list", "-q"], project, restricted()).returncode == 0
+        (project / "found.txt").unlink()
+        # --stats counts it among the skipped.
+        stats = run(["check", "--stats"], project, restricted()).stderr.decode("utf-8").splitlines()[-1]
+        assert re.search(r"; skipped: 0 binary, 0 over the size limit, 1 unreadable; ", stats), stats
 
         junit = ET.fromstring(run(["check", "--format", "junit"], project, restricted()).stdout)
         errors = [case.find("error").get("message") for case in junit.iter("testcase") if case.find("error") is not None]

@@ -81,19 +81,17 @@ extension Message {
         guard case .string(let text)? = json["id"], text.contains("\u{FFFD}"), let verbatim = verbatimIDText(in: body) else {
             return decode(json)
         }
-        func exact(_ id: RequestID?) -> RequestID? {
-            id.map { id in
-                var id = id
-                id.verbatimText = verbatim
-                return id
-            }
+        func exact(_ id: RequestID) -> RequestID {
+            var id = id
+            id.verbatimText = verbatim
+            return id
         }
         switch decode(json) {
-        case .success(.request(let id, let method, let params)): return .success(.request(id: exact(id)!, method: method, params: params))
-        case .success(.response(let id, let result)): return .success(.response(id: exact(id)!, result: result))
+        case .success(.request(let id, let method, let params)): return .success(.request(id: exact(id), method: method, params: params))
+        case .success(.response(let id, let result)): return .success(.response(id: exact(id), result: result))
         case .success(let notification): return .success(notification)
         case .failure(var problem):
-            problem.id = exact(problem.id)
+            problem.id = problem.id.map(exact)
             return .failure(problem)
         }
     }

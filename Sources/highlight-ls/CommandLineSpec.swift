@@ -220,8 +220,8 @@ extension CommandLineSpec {
                         + "shows only the rules marked \"list\" (the built-in fixme, todo, hack and task). --rule picks rules.",
                     "Directories are walked as the editor's workspace list walks them: hidden entries and .git are skipped, "
                         + ".gitignore and .ignore files are obeyed, symbolic links are not followed, files over the size limit "
-                        + "are skipped and named on stderr, and binary files (a NUL byte in the first 8 KiB) are skipped "
-                        + "silently, as rg skips them (--stats counts them). Files in UTF-16 or UTF-32 with a byte order mark "
+                        + "and binary files (a NUL byte in the first 8 KiB) are skipped silently, as rg skips them (--stats "
+                        + "counts them). Files in UTF-16 or UTF-32 with a byte order mark "
                         + "are searched in their UTF-8 transcoding, and positions are those of that text. A file or folder "
                         + "that cannot be read is named on stderr with the reason, and list exits 1. A name that is not valid "
                         + "UTF-8 is searched like any other and shown with each byte that is not UTF-8 as \\xNN (and its "

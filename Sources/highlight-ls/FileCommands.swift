@@ -171,7 +171,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         switch result.outcome {
         case .skipped(.tooLarge):
             skipReason = "\(describeSize(result.file.size)) > \(describeSize(request.maximumFileSize)) limit"
-            warnInOrder("skipped \(result.file.terminalPath): \(skipReason ?? ""); name it or pass --max-filesize")
+            // The gate names what it did not read, since that fails it; a list skips it as rg does (`--stats` counts it).
+            if isCheck { warnInOrder("skipped \(result.file.terminalPath): \(skipReason ?? ""); name it or pass --max-filesize") }
             counts.tooLarge += 1
         case .skipped(.binary):
             skipReason = "binary (a NUL byte in the first \(describeSize(WorkspaceScanner.binaryCheckBytes)))"

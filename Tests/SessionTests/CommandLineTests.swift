@@ -322,6 +322,12 @@ import Testing
         #expect(walked.errors.contains("1 binary file skipped"))
         #expect(try Self.run(["check", "--allow-skipped"], in: root).status == 1)
 
+        // A list skips it as rg does, saying nothing; --stats counts it.
+        let listed = try Self.run(["list"], in: root)
+        #expect(listed.status == 0 && listed.errors.isEmpty, "\(listed.errors)")
+        let counted = try Self.run(["list", "--stats"], in: root)
+        #expect(counted.errors.contains("skipped: 1 binary, 1 over the size limit, 0 unreadable"))
+
         let named = try Self.run(["list", "big.log"], in: root)
         #expect(named.status == 0)
         #expect(named.output == "big.log:2:1: stop: STOP\n")
@@ -330,7 +336,7 @@ import Testing
         let raised = try Self.run(["check", "--max-filesize", "10M", "."], in: root)
         #expect(raised.output == "./big.log:2:1: stop: STOP\n./small.txt:1:1: stop: STOP\n")
         #expect(!raised.errors.contains("big.log"))
-        let lowered = try Self.run(["list", "--max-filesize=2", "."], in: root)
+        let lowered = try Self.run(["check", "--max-filesize=2", "."], in: root)
         #expect(lowered.errors.contains("skipped ./small.txt: 5 bytes > 2 bytes limit"))
     }
 

@@ -58,7 +58,7 @@ struct RunCounts {
     var searched = 0
     var matches = 0
     var filesWithMatches = 0
-    /// Skipped as ripgrep skips them, and named nowhere.
+    /// Skipped as ripgrep skips them: named nowhere, but for a file over the size limit in `check`, which fails on it.
     var binary = 0
     var tooLarge = 0
     /// Files and folders that could not be read (a folder counts once, whatever it held).

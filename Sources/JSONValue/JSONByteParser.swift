@@ -121,6 +121,83 @@ struct JSONByteParser {
         return value
     }
 
+    /// The string at `path` (object keys from the root), read without building the values around
+    /// it: every other value is skipped, a string a word at a time. Nil when the path names no
+    /// string, or the text is not JSON as far as the search reads it. Of a repeated key, the first.
+    ///
+    /// - Complexity: O(*n*) in the bytes before the string, with no allocation but the string's.
+    mutating func string(atPath path: ArraySlice<String>) -> String? {
+        do {
+            skipByteOrderMark()
+            return try findString(atPath: path)
+        } catch {
+            return nil
+        }
+    }
+
+    private mutating func findString(atPath path: ArraySlice<String>) throws(JSONSyntaxError) -> String? {
+        try skipWhitespace()
+        guard let key = path.first else { return peek == ASCII.quote && offset < bytes.count ? try parseString() : nil }
+        guard peek == ASCII.openBrace, offset < bytes.count else { return nil }
+        offset += 1
+        try skipWhitespace()
+        while peek == ASCII.quote, offset < bytes.count {
+            let name = try parseString()
+            try skipWhitespace()
+            guard peek == ASCII.colon, offset < bytes.count else { return nil }
+            offset += 1
+            if name == key { return try findString(atPath: path.dropFirst()) }
+            try skipValue()
+            try skipWhitespace()
+            guard peek == ASCII.comma, offset < bytes.count else { return nil }
+            offset += 1
+            try skipWhitespace()
+        }
+        return nil
+    }
+
+    /// Skips the value at `offset` (after whitespace) and everything nested in it, without checking
+    /// more than where it ends.
+    private mutating func skipValue() throws(JSONSyntaxError) {
+        try skipWhitespace()
+        var depth = 0
+        repeat {
+            guard offset < bytes.count else { throw error("unexpected end of input", at: offset) }
+            switch bytes[offset] {
+            case ASCII.quote: try skipString()
+            case ASCII.openBrace, ASCII.openBracket:
+                depth += 1
+                offset += 1
+            case ASCII.closeBrace, ASCII.closeBracket:
+                depth -= 1
+                offset += 1
+            default: offset += 1
+            }
+            // A scalar outside any container ends before the next separator.
+            if depth == 0, offset < bytes.count,
+               [ASCII.comma, ASCII.closeBrace, ASCII.closeBracket, ASCII.space, ASCII.tab, ASCII.lineFeed, ASCII.carriageReturn]
+                .contains(bytes[offset]) { return }
+        } while depth > 0 || offset < bytes.count
+    }
+
+    /// Skips the string whose opening quote is at `offset`.
+    private mutating func skipString() throws(JSONSyntaxError) {
+        let openingQuote = offset
+        var index = offset + 1
+        var unionOfBytes: UInt8 = 0
+        while true {
+            index = skipPlainStringBytes(from: index, unionOfBytes: &unionOfBytes)
+            guard index < bytes.count else { throw error("unterminated string", at: openingQuote) }
+            switch bytes[index] {
+            case ASCII.quote:
+                offset = index + 1
+                return
+            case ASCII.backslash: index += 2
+            default: index += 1
+            }
+        }
+    }
+
     // MARK: Structure
 
     /// Parses one value, including everything nested in it, starting at `offset`.

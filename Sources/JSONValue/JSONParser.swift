@@ -68,6 +68,17 @@ public enum JSONParser {
         return try result.get()
     }
 
+    /// The string at `path` (object keys from the root) of a JSON text, found without parsing the
+    /// rest (`["params", "textDocument", "uri"]` of a 50 MB `didOpen`); nil when there is none.
+    ///
+    /// - Complexity: O(*n*) in the bytes before the string, skimmed a word at a time.
+    public static func string(atPath path: [String], in bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONByteParser(bytes: buffer, options: .strict, recordsLocations: false)
+            return parser.string(atPath: path[...])
+        }
+    }
+
     /// Parses one JSON text and records where each value and key starts, for error messages
     /// that point into the text.
     ///

@@ -91,6 +91,8 @@ enum JobOutcome: Sendable {
     /// A large document, with the configuration generation its highlights were found under.
     case openedDocument(Document, configurationGeneration: Int)
     case loadedConfigurations(ConfigurationLoad.Outcome)
+    /// A large message about one document, decoded beside the loop.
+    case decodedMessage(IncomingMessage, aboutDocument: String)
 }
 
 /// A job's outcome as the runner carries it back to the loop, which alone looks inside.
@@ -104,7 +106,7 @@ public typealias JobRunner = @Sendable (_ jobID: Int, _ work: @escaping @Sendabl
 
 /// A job the loop started and has not finished.
 struct BackgroundJob {
-    enum Kind { case workspaceSymbols, openDocument, loadConfiguration }
+    enum Kind { case workspaceSymbols, openDocument, loadConfiguration, decodeMessage }
 
     let kind: Kind
     /// The request the job answers; nil for a job that answers none (opening a document), which
@@ -146,6 +148,43 @@ extension Server {
         case .workspaceSymbols(let found, let requestID): finishWorkspaceSymbols(found, answering: requestID)
         case .openedDocument(let document, let generation): finishOpening(document, configurationGeneration: generation)
         case .loadedConfigurations(let loaded): finishConfigurationLoad(loaded)
+        case .decodedMessage(let incoming, let uri): finishDecoding(incoming, aboutDocument: uri)
+        }
+    }
+
+    /// A large message about the document `uri`, not decoded yet: a job decodes it while the loop
+    /// goes on with other documents' messages, and the messages about this one wait for it, as for
+    /// a document a job is opening. Decoded at once when there is no job runner, or when messages
+    /// about the document already wait (it goes behind them, in order).
+    public func receive(undecoded body: [UInt8], aboutDocument uri: String) {
+        guard jobRunner != nil, documentsOpening[uri] == nil else {
+            handle(Self.decodeIncoming(body: body))
+            return
+        }
+        documentsOpening[uri] = []
+        startJob(.decodeMessage, answering: nil) { _ in .decodedMessage(Self.decodeIncoming(body: body), aboutDocument: uri) }
+    }
+
+    /// Handles a message a job decoded, then the messages about its document that waited for it
+    /// (after a job that the message itself started, such as a large document's opening).
+    private func finishDecoding(_ incoming: IncomingMessage, aboutDocument uri: String) {
+        let held = documentsOpening.removeValue(forKey: uri) ?? []
+        handle(incoming)
+        if let opening = documentsOpening[uri] {
+            documentsOpening[uri] = opening + held
+        } else {
+            documentsOpening[uri] = held
+            handleMessagesWaiting(forDocument: uri)
+        }
+    }
+
+    /// Handles a decoded message, or answers one that could not be decoded with its error.
+    private func handle(_ incoming: IncomingMessage) {
+        switch incoming {
+        case .valid(let message): handle(message)
+        case .invalid(let answer):
+            log(.warning, "invalid message answered with an error")
+            send(answer)
         }
     }
 

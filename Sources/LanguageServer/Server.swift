@@ -55,6 +55,8 @@ public final class Server {
     var documentsOpening: [String: [Message]] = [:]
     /// Documents at least this large are opened by a background job (1 MiB; smaller in tests).
     var backgroundOpenUTF8Count = 1 << 20
+    /// Messages at least this large about one document are decoded by a job (`receive(undecoded:aboutDocument:)`).
+    public static let undecodedMessageUTF8Count = 1 << 20
     /// `shutdown` and `exit`, held while any document is opening.
     var messagesWaitingForEveryDocument: [Message] = []
 

@@ -46,6 +46,13 @@ public enum StdioRunner {
                 case .error(let problem):
                     log("[warning] framing: \(problem.message)")
                 case .body(let body):
+                    // A large message about one document (a big `didOpen` or whole-text `didChange`) is
+                    // decoded by a job, so that the messages behind it about other documents do not wait.
+                    if body.count >= Server.undecodedMessageUTF8Count,
+                       let uri = JSONParser.string(atPath: ["params", "textDocument", "uri"], in: body) {
+                        inbox.push(.undecoded(body, aboutDocument: uri), bodyBytes: body.count)
+                        return
+                    }
                     // Decoding here keeps the server loop free while large texts are parsed.
                     switch Server.decodeIncoming(body: body) {
                     case .valid(let message):
@@ -89,6 +96,9 @@ public enum StdioRunner {
                 return 1
             case .jobFinished(let id, let result):
                 server.finishJob(id, result: result)
+                if let code = server.exitCode { return finish(output, code: code) }
+            case .undecoded(let body, let uri):
+                server.receive(undecoded: body, aboutDocument: uri)
                 if let code = server.exitCode { return finish(output, code: code) }
             case .message(let message):
                 if case .request(let id, _, _) = message, inbox.takeCancellation(id) {
@@ -175,6 +185,8 @@ private enum InitializeProbe {
 private final class Inbox: Sendable {
     enum Item: Sendable {
         case message(Message)
+        /// A large message about one document, decoded by a job (`Server.receive(undecoded:aboutDocument:)`).
+        case undecoded([UInt8], aboutDocument: String)
         case end(InputEnd)
         case outputClosed
         case jobFinished(Int, JobResult)
@@ -201,7 +213,11 @@ private final class Inbox: Sendable {
 
     func push(_ item: Item, bodyBytes: Int = 0) {
         condition.lock()
-        if case .message = item {
+        let fromClient = switch item {
+        case .message, .undecoded: true
+        case .end, .outputClosed, .jobFinished: false
+        }
+        if fromClient {
             while state.items.count - state.head >= Self.capacity
                 || (state.queuedBytes > 0 && state.queuedBytes + bodyBytes > Self.byteCapacity) { condition.wait() }
         }

@@ -347,3 +347,28 @@ func checkFails(
     }
 }
 
+
+/// A string found by path without parsing the rest of the text.
+@Suite struct JSONStringAtPathTests {
+    /// (text, path, the string found, or nil)
+    static let table: [(text: String, path: [String], expected: String?)] = [
+        (#"{"params":{"textDocument":{"uri":"file:///a"}}}"#, ["params", "textDocument", "uri"], "file:///a"),
+        (#" { "jsonrpc" : "2.0" , "params" : { "textDocument" : { "text" : "a \" } { [ b", "uri" : "file:///b" } } } "#,
+         ["params", "textDocument", "uri"], "file:///b"),
+        (#"{"a":[1,{"uri":"no"},"]"],"b":{"c":null,"d":-1.5e3,"e":true},"params":{"textDocument":{"uri":"x\u00e9\n"}}}"#,
+         ["params", "textDocument", "uri"], "xé\n"),
+        (#"{"params":{"textDocument":{"uri":3}}}"#, ["params", "textDocument", "uri"], nil),
+        (#"{"params":{"textDocument":{}}}"#, ["params", "textDocument", "uri"], nil),
+        (#"{"params":[{"textDocument":{"uri":"a"}}]}"#, ["params", "textDocument", "uri"], nil),
+        (#"{"params":{"textDocument":{"uri":"unterminated}}}"#, ["params", "textDocument", "uri"], nil),
+        (#"[{"params":1}]"#, ["params"], nil),
+        (#"{"first":"a","first":"b"}"#, ["first"], "a"),
+        ("", ["a"], nil),
+    ]
+
+    @Test(arguments: table.indices)
+    func stringAtPath(_ index: Int) {
+        let (text, path, expected) = Self.table[index]
+        #expect(JSONParser.string(atPath: path, in: Array(text.utf8)) == expected, "\(text)")
+    }
+}

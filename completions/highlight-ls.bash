@@ -29,13 +29,15 @@ _highlight_ls() {
         "check --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "check --max-filesize") COMPREPLY=(); return ;;
         "check --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "check --baseline") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "check --write-baseline") COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
         case "$command" in
             "") COMPREPLY=($(compgen -W "--stdio --clientProcessId --help --version --print-schema" -- "$cur")) ;;
             "print") COMPREPLY=($(compgen -W "--config --rule --color --quiet --stdin-filename --allow-config-errors --help" -- "$cur")) ;;
             "list") COMPREPLY=($(compgen -W "--config --glob --rule --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --help" -- "$cur")) ;;
-            "check") COMPREPLY=($(compgen -W "--config --glob --rule --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --allow-skipped --help" -- "$cur")) ;;
+            "check") COMPREPLY=($(compgen -W "--config --glob --rule --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --allow-skipped --baseline --write-baseline --prune-baseline --help" -- "$cur")) ;;
             "init") COMPREPLY=($(compgen -W "--force --help" -- "$cur")) ;;
             "help") COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac

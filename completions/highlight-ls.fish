@@ -45,6 +45,9 @@ complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l max-filesize 
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l stdin-filename -r -F -d 'Search standard input'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l allow-config-errors -d 'Report configuration problems but do not fail because of them'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l allow-skipped -d 'Pass although files that could hold a blocking match were not searched'
+complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l baseline -r -F -d 'Fail only on blocking matches that the baseline FILE'
+complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l write-baseline -r -F -d 'Record the blocking matches found in FILE, replaced atomically, and pass; commit it and check with --baseline FILE'
+complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l prune-baseline -d 'With --baseline FILE'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -s h -l help -d 'Show this help and exit'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -F
 complete -c highlight-ls -n '__fish_seen_subcommand_from init' -l force -d 'Replace an existing .highlights.json'

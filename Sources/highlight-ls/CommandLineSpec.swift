@@ -180,6 +180,18 @@ extension CommandLineSpec {
         name: "--quiet", short: "-q",
         summary: "Write nothing to stdout. Exit 0 when some file has a match, 1 when none has, and 2 when a file could "
             + "not be read and none matched.")
+    private static let baseline = OptionSpec(
+        name: "--baseline", value: ("FILE", .file),
+        summary: "Fail only on blocking matches that the baseline FILE (written by --write-baseline) does not cover. Its "
+            + "entries that no longer match are named on stderr and pass. A FILE that is missing or damaged exits 2.")
+    private static let writeBaseline = OptionSpec(
+        name: "--write-baseline", value: ("FILE", .file),
+        summary: "Record the blocking matches found in FILE, replaced atomically, and pass; commit it and check with "
+            + "--baseline FILE.")
+    private static let pruneBaseline = OptionSpec(
+        name: "--prune-baseline",
+        summary: "With --baseline FILE: write FILE again without the entries that no longer match (and with counts "
+            + "lowered to the matches found); never adds an entry.")
     private static let help = OptionSpec(name: "--help", short: "-h", summary: "Show this help and exit.")
 
     /// The command line of highlight-ls.
@@ -236,7 +248,7 @@ extension CommandLineSpec {
                 operands: ("PATH...", .path, false),
                 options: [
                     config, glob, rule, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename, allowConfigErrors,
-                    allowSkipped, help,
+                    allowSkipped, baseline, writeBaseline, pruneBaseline, help,
                 ],
                 details: [
                     "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path, "
@@ -248,6 +260,15 @@ extension CommandLineSpec {
                         + "git tracks are searched even where an ignore file matches them (read from the git index; git is "
                         + "never run). Binary files are skipped, and counted in the last line on stderr. PATH defaults to "
                         + "the current directory; a PATH of - is standard input (see --stdin-filename).",
+                    "A baseline lets a gate be adopted on a codebase that already has blocking matches: --write-baseline "
+                        + "records them, and --baseline fails only on the others. An entry is the rule, the path as check "
+                        + "prints it (without a leading ./) and the match's line, trimmed and with each run of whitespace "
+                        + "one space, with a count: lines added above, a block moved or re-indented stay covered, and a "
+                        + "second identical line in the same file is new. Run check from the same folder each time, so "
+                        + "that paths compare. Text output shows only the new matches and ends with how many the baseline "
+                        + "covered; json gives each match \"baseline\": \"new\" or \"unchanged\"; sarif sets "
+                        + "baselineState (stale entries are results whose state is absent); github annotates only new "
+                        + "matches; junit fails a file only for new ones.",
                 ]),
             CommandSpec(
                 name: "init", summary: "Write a commented .highlights.json to start from.",
@@ -285,12 +306,13 @@ extension CommandLineSpec {
         ],
         exitStatus: [
             ("0", "Success; for check, no blocking match; for list -q and print -q, something matched."),
-            ("1", "check: a blocking rule matched. list and print: a file or folder could not be read; with -q, nothing "
+            ("1", "check: a blocking rule matched (with --baseline, one the baseline does not cover). list and print: a file or folder could not be read; with -q, nothing "
                 + "matched. The server: it stopped without shutdown."),
             ("2", "Bad arguments, a missing path, a --rule NAME that no configuration of the run has, a configuration with "
                 + "problems (unless --allow-config-errors), check with no blocking rule, check unable to read a file or "
                 + "folder or skipping one over the size limit (unless --allow-skipped), check finding a nested "
-                + ".highlights.json that narrows a blocking rule (unless \"nestedConfigs\": \"report\"), or list -q and "
+                + ".highlights.json that narrows a blocking rule (unless \"nestedConfigs\": \"report\"), a --baseline FILE "
+                + "that is missing or damaged or a baseline that cannot be written, or list -q and "
                 + "print -q unable to read something where nothing matched."),
         ],
         environment: [
@@ -304,6 +326,8 @@ extension CommandLineSpec {
         examples: [
             ("Fail a CI job on DO NOT MERGE, with annotations on the lines:", "highlight-ls check --format github"),
             ("Write SARIF for code scanning:", "highlight-ls check --format sarif > highlights.sarif"),
+            ("Accept today's blocking matches and fail only on new ones:",
+             "highlight-ls check --write-baseline .highlights-baseline.json && highlight-ls check --baseline .highlights-baseline.json"),
             ("List every TODO and FIXME of a project as JSON lines:", "highlight-ls list --format json src"),
             ("List the TODOs of the Python files outside tests:", "highlight-ls list --rule todo -g '*.py' -g '!tests/'"),
             ("Check the staged text of a file, with that file's configuration:",

@@ -51,6 +51,19 @@ struct ScanRequest {
     var quiet: Bool
     /// One line about the run at the end, on stderr (`--stats`).
     var stats: Bool
+    /// What `check` does with a baseline (`--baseline`, `--write-baseline`).
+    var baseline: BaselineUse = .none
+}
+
+/// What `check` does with a baseline of the blocking matches it accepts (`Baseline`).
+enum BaselineUse: Equatable {
+    /// No baseline: every blocking match fails the check.
+    case none
+    /// Only matches the baseline at `path` does not cover fail; with `prunes`, the file is written again without the
+    /// entries that no longer match (`--prune-baseline`).
+    case compare(path: String, prunes: Bool)
+    /// The blocking matches found are written to `path`, and the check passes (`--write-baseline`).
+    case write(path: String)
 }
 
 /// What a run searched, found and skipped, for `--stats` and `check`'s last line.
@@ -83,6 +96,24 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     guard let lookup = ConfigurationLookup(explicitPath: request.explicitConfig, report: reportConfigProblem) else {
         warn("cannot use --config \(request.explicitConfig ?? "")")
         return 2
+    }
+    // A baseline that cannot be used fails before anything is searched: a damaged one never passes the check.
+    var comparison: BaselineComparison?
+    switch request.baseline {
+    case .none: break
+    case .write: comparison = BaselineComparison(Baseline())
+    case .compare(let path, _):
+        switch Baseline.read(from: path) {
+        case .success(let baseline): comparison = BaselineComparison(baseline)
+        case .failure(let failure):
+            warn(failure.message)
+            return 2
+        }
+    }
+    // The baseline holds the lines of matches, so it would match itself: it is not searched, under any path's spelling.
+    let baselineIdentity: FileIdentity? = switch request.baseline {
+    case .none: nil
+    case .compare(let path, _), .write(let path): FileIdentity(ofFileAt: path)
     }
     var status: Int32 = 0
     // The paths to walk, in order; standard input falls between them where it was named.
@@ -127,8 +158,9 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     }
     // Text and JSON lines need nothing of the run to write a file: each file's report is written by the worker that
     // scanned it, which frees the matches where it made them (`FinishedFile`).
+    // With a baseline, each match's line is looked up on this thread, which needs the matches.
     let writesOnWorkers: (any ReportWriter & Sendable)? = switch request.format {
-    case _ where request.quiet: nil
+    case _ where request.quiet || comparison != nil: nil
     case .text: TextWriter(colours: request.colours)
     case .json: JSONLinesWriter()
     case .sarif, .github, .junit: nil
@@ -159,10 +191,19 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         if !isCheck { status = max(status, 1) }
     }
 
+    // Standard input's bytes, which cannot be read again for the lines of its matches.
+    var standardInputBytes: [UInt8] = []
+    // Which files a baseline's entries could be judged stale in (`BaselineScope`).
+    var searchedPaths: Set<String> = []
+    var unsearchedPaths: Set<String> = []
     // Each file's report as soon as it and those before it are searched, in walk order.
     var position = 0
-    func deliver(_ finished: FinishedFile) {
+    func deliver(_ finished: FinishedFile, isStandardInput: Bool = false) {
         let result = finished.scanned
+        if let baselineIdentity, !isStandardInput, !result.matches.isEmpty, FileIdentity(ofFileAt: result.file.path) == baselineIdentity {
+            position += 1
+            return
+        }
         func warnInOrder(_ message: String) {
             output.flush()
             warnings.append("highlight-ls: \(message)\n")
@@ -188,6 +229,25 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         if result.truncated { warnInOrder("\(result.file.terminalPath): too many matches; only the first \(finished.matchCount) are shown") }
         counts.matches += finished.matchCount
         if finished.matchCount > 0 { counts.filesWithMatches += 1 }
+        var baselineStates: [BaselineState] = []
+        if comparison != nil {
+            switch result.outcome {
+            case .searched: searchedPaths.insert(BaselineKey.normalizedPath(result.file.path))
+            case .skipped(.binary): break
+            case .skipped: unsearchedPaths.insert(BaselineKey.normalizedPath(result.file.path))
+            }
+        }
+        if comparison != nil, !result.matches.isEmpty {
+            let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            let text = WorkspaceScanner.utf8Text(ofFileBytes: isStandardInput ? standardInputBytes : contents(of: result.file))
+            let path = BaselineKey.normalizedPath(result.file.path)
+            for match in result.matches {
+                let key = BaselineKey(
+                    path: path, rule: ruleName(match.ruleIndex, in: entry),
+                    text: BaselineKey.normalizedLineText(in: text, at: match.utf8Range.lowerBound, column: match.start.utf8Column))
+                baselineStates.append(comparison?.state(of: key) ?? .new)
+            }
+        }
         if let report = finished.report {
             // The text and JSON writers write nothing for a file without matches.
             if !report.isEmpty { warnings.flush() }
@@ -196,8 +256,11 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         } else if writer != nil {
             warnings.flush()
             let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            // Written, the baseline's matches are all accepted: none is shown as new.
+            let states: [BaselineState] = if case .write = request.baseline { [] } else { baselineStates }
             let report = FileReport(
-                scanned: result, configuration: entry, skipReason: skipReason, messages: messages(for: result, configuration: entry))
+                scanned: result, configuration: entry, skipReason: skipReason, messages: messages(for: result, configuration: entry),
+                baselineStates: states)
             writer?.file(report, to: &output)
         }
         position += 1
@@ -207,13 +270,15 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         guard roots != [standardInputOperand] else {
             let (item, origin, index) = standardInputItem(named: request.standardInputName, lookup: lookup)
             configurationOfItem.append(index)
-            let scanned = switch readStandardInput() {
+            let scanned: ScannedFile
+            switch readStandardInput() {
             case .success(let bytes):
-                WorkspaceScanner.scan(bytes: bytes, as: item.file, origin: origin, configuration: item.configuration, options: options)
+                if comparison != nil { standardInputBytes = bytes }
+                scanned = WorkspaceScanner.scan(bytes: bytes, as: item.file, origin: origin, configuration: item.configuration, options: options)
             case .failure(let failure):
-                ScannedFile(unreadable: item.file, reason: failure.reason)
+                scanned = ScannedFile(unreadable: item.file, reason: failure.reason)
             }
-            deliver(FinishedFile(scanned, of: item, writer: writesOnWorkers))
+            deliver(FinishedFile(scanned, of: item, writer: writesOnWorkers), isStandardInput: true)
             continue
         }
         WorkspaceScanner.scan(
@@ -231,7 +296,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             finish: { [writesOnWorkers] scanned, item in
                 FinishedFile(scanned, of: item, writer: writesOnWorkers)
             },
-            deliver: deliver)
+            deliver: { deliver($0) })
     }
 
     // A gate fails closed: what it could not read fails the run unless the user says it may pass.
@@ -273,11 +338,30 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 applies.blocking && (options.ruleNames?.contains(rule.name) ?? true)
             }
         }
-        if counts.matches > 0, status == 0 { status = 1 }
+        // With a baseline, only the matches it does not cover fail; writing one accepts them all.
+        let failingMatches = switch request.baseline {
+        case .none: counts.matches
+        case .compare: comparison?.newCount ?? 0
+        case .write: 0
+        }
+        if failingMatches > 0, status == 0 { status = 1 }
+    }
+    var staleEntries: [StaleBaselineEntry] = []
+    var baselineScope = BaselineScope(roots: [], ruleNames: options.ruleNames, searchedPaths: nil, unsearchedPaths: unsearchedPaths)
+    if case .compare = request.baseline, let comparison {
+        baselineScope.roots = request.paths.map { path in
+            BaselineKey.normalizedPath(path == standardInputOperand ? request.standardInputName ?? "<stdin>" : path)
+        }
+        if request.globs != nil { baselineScope.searchedPaths = searchedPaths }
+        staleEntries = comparison.staleEntries(in: baselineScope)
     }
     // Matches are what `check` is for; the run itself failed only when it could not do its job.
     let failed = status > 1 || (status == 1 && !isCheck) || configProblems || noBlockingRule || nestedForbidden || !unknownRules.isEmpty
-    writer?.finish(RunSummary(command: request.command, matchCount: counts.matches, fileCount: counts.searched, failed: failed), to: &output)
+    writer?.finish(
+        RunSummary(
+            command: request.command, matchCount: counts.matches, fileCount: counts.searched, failed: failed,
+            staleBaselineEntries: staleEntries),
+        to: &output)
     output.flush()
 
     if isCheck {
@@ -298,8 +382,13 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             if counts.matches == 0 {
                 warn("no blocking matches in \(searched)" + binary.map { " (\($0))" }.joined())
             } else {
+                let baselined = switch request.baseline {
+                case .none: ""
+                case .compare: ", \(comparison?.unchangedCount ?? 0) in the baseline, \(comparison?.newCount ?? 0) new"
+                case .write: ", all accepted by the baseline being written"
+                }
                 warn("\(plural(counts.matches, "blocking match", "blocking matches")) in \(plural(counts.filesWithMatches, "file")) "
-                    + "(" + ([searched] + binary).joined(separator: ", ") + ")")
+                    + "(" + ([searched] + binary).joined(separator: ", ") + ")" + baselined)
             }
         }
     }
@@ -322,12 +411,60 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         warnUnknownRules(unknownRules, in: usedConfigurations)
         status = 2
     }
+    if let comparison { status = finishBaseline(request.baseline, comparison: comparison, stale: staleEntries, scope: baselineScope, status: status) }
     if request.stats { warn(counts.statsLine(elapsed: started.duration(to: .now))) }
     // Quiet, list answers whether something matched, as rg -q does: an error counts only when nothing did.
     if request.quiet, !isCheck, !configProblems, unknownRules.isEmpty {
         status = counts.matches > 0 ? 0 : status > 0 ? 2 : 1
     }
     return status
+}
+
+/// Says which baseline entries are stale and writes the baseline that `--write-baseline` or `--prune-baseline` asks
+/// for, when the run could do its job; returns the exit code.
+func finishBaseline(_ use: BaselineUse, comparison: BaselineComparison, stale: [StaleBaselineEntry], scope: BaselineScope, status: Int32) -> Int32 {
+    switch use {
+    case .none:
+        return status
+    case .write(let path):
+        // A run that could not read everything would record too little, and the matches left out would fail later.
+        guard status < 2 else {
+            warn("the baseline \(terminalText(path)) was not written, as the check could not do its job (see above)")
+            return status
+        }
+        do {
+            try comparison.recorded.write(to: path)
+        } catch {
+            warn(error.message)
+            return 2
+        }
+        warn("wrote \(plural(comparison.recorded.counts.count, "baseline entry", "baseline entries")) to \(terminalText(path))")
+        return 0
+    case .compare(let path, let prunes):
+        for entry in stale {
+            let times = entry.found == 0 ? "" : " (recorded \(entry.recorded) times, found \(entry.found))"
+            warn("stale baseline entry, no longer found\(times): \(terminalText(entry.key.path)): \(terminalText(entry.key.rule)): "
+                + terminalText(entry.key.text))
+        }
+        guard !stale.isEmpty else { return status }
+        guard prunes else {
+            warn("\(plural(stale.count, "baseline entry", "baseline entries")) of \(terminalText(path)) no longer "
+                + "\(stale.count == 1 ? "matches" : "match"); --prune-baseline removes \(stale.count == 1 ? "it" : "them")")
+            return status
+        }
+        guard status < 2 else {
+            warn("the baseline \(terminalText(path)) was not pruned, as the check could not do its job (see above)")
+            return status
+        }
+        do {
+            try comparison.pruned(in: scope).write(to: path)
+        } catch {
+            warn(error.message)
+            return 2
+        }
+        warn("pruned \(plural(stale.count, "stale entry", "stale entries")) from \(terminalText(path))")
+        return status
+    }
 }
 
 /// Standard input as an item of the run, and where its text comes from: the file `name` would be (its configuration,
@@ -364,6 +501,20 @@ func readStandardInput() -> Result<[UInt8], ReadFailure> {
         } else if errno != EINTR {
             return .failure(ReadFailure(reason: FileSystemPath.describeError(errno)))
         }
+    }
+}
+
+/// A file under any spelling of its path: its device and inode.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// The identity of the file at `path` (a link followed), or nil when there is none to look at.
+    init?(ofFileAt path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
     }
 }
 

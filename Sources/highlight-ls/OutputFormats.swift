@@ -30,6 +30,13 @@ struct FileReport {
     var skipReason: String?
     /// Each match's message: the rule's `message` filled in, else `rule: text`.
     var messages: [String]
+    /// Each match's state against `check --baseline`; empty without a baseline (every match is new).
+    var baselineStates: [BaselineState] = []
+
+    /// Whether the match at `index` of `scanned.matches` fails the check: it is not covered by a baseline.
+    func isNew(_ index: Int) -> Bool {
+        !baselineStates.indices.contains(index) || baselineStates[index] == .new
+    }
 }
 
 /// What a run of `list` or `check` was, for writers that describe the run.
@@ -38,6 +45,8 @@ struct RunSummary {
     var matchCount: Int
     var fileCount: Int
     var failed: Bool
+    /// The baseline's entries that no match covers any more (`check --baseline`).
+    var staleBaselineEntries: [StaleBaselineEntry] = []
 }
 
 /// Writes the results of `list` or `check` in one format.
@@ -229,7 +238,7 @@ struct TextWriter: ReportWriter {
         guard !report.scanned.matches.isEmpty else { return }
         let path = report.scanned.file.terminalPath
         guard !colours else {
-            for match in report.scanned.matches {
+            for (index, match) in report.scanned.matches.enumerated() where report.isNew(index) {
                 let name = ruleName(match.ruleIndex, in: report.configuration)
                 let text = terminalText(match.text)
                 let style = report.configuration.styles.indices.contains(match.ruleIndex) ? report.configuration.styles[match.ruleIndex] : .neutral
@@ -242,7 +251,8 @@ struct TextWriter: ReportWriter {
         // each rule's name once per file, and nothing allocated per match.
         let pathBytes = Array(path.utf8)
         var names = RuleNames(report.configuration) { Array($0.utf8) }
-        for match in report.scanned.matches {
+        // Against a baseline, only the matches it does not cover are shown: they are what fails.
+        for (index, match) in report.scanned.matches.enumerated() where report.isNew(index) {
             let name = names[match.ruleIndex]
             // Two numbers and seven bytes of punctuation.
             let most = pathBytes.count + name.count + 2 * RecordWriter.decimalBound + 7 + RecordWriter.escapedBound(match.textUTF8.count)
@@ -291,11 +301,14 @@ struct JSONLinesWriter: ReportWriter {
         guard !report.scanned.matches.isEmpty else { return }
         let path = Array("{\"path\":\(jsonString(report.scanned.file.path)),\"line\":".utf8)
         var names = RuleNames(report.configuration) { Array(jsonString($0).utf8) }
-        for match in report.scanned.matches {
+        for (index, match) in report.scanned.matches.enumerated() {
+            let state: [UInt8] = report.baselineStates.indices.contains(index)
+                ? Array(",\"baseline\":\"\(report.baselineStates[index].rawValue)\"".utf8) : []
             let range = match.utf8Range
             let name = names[match.ruleIndex]
             // Eight numbers and 63 bytes of keys and punctuation.
-            let most = path.count + name.count + 8 * RecordWriter.decimalBound + 63 + RecordWriter.escapedBound(match.textUTF8.count)
+            let most = path.count + name.count + 8 * RecordWriter.decimalBound + 63 + state.count
+                + RecordWriter.escapedBound(match.textUTF8.count)
             output.appendRecord(atMost: most) { line in
                 line.append(path)
                 line.appendDecimal(match.start.line + 1)
@@ -317,7 +330,9 @@ struct JSONLinesWriter: ReportWriter {
                 line.appendDecimal(match.start.utf32Offset)
                 line.append(UInt8(ascii: ","))
                 line.appendDecimal(match.end.utf32Offset)
-                line.append("]}\n")
+                line.append(UInt8(ascii: "]"))
+                line.append(state)
+                line.append("}\n")
             }
             output.flushWhenFull()
         }
@@ -354,7 +369,8 @@ struct GitHubWriter: ReportWriter {
             }
             out += "::\(level) file=\(property(path))::\(data("not searched: \(reason)"))\n"
         }
-        for (match, message) in zip(report.scanned.matches, report.messages) {
+        // Matches a baseline covers are not annotated: they pass, and annotations a step can show are few.
+        for (index, (match, message)) in zip(report.scanned.matches, report.messages).enumerated() where report.isNew(index) {
             let level = blocking ? "error" : githubLevel(severity(of: match.ruleIndex, in: report.configuration))
             let name = ruleName(match.ruleIndex, in: report.configuration)
             // GitHub counts columns in UTF-16 code units, 1-based.
@@ -419,8 +435,10 @@ struct SARIFWriter: ReportWriter {
                 "{\"level\":\"warning\",\"message\":{\"text\":\(jsonString("\(report.scanned.file.path) not searched: \(reason)"))},"
                     + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(uri)}}]}")
         }
-        for (match, message) in zip(report.scanned.matches, report.messages) {
+        for (position, (match, message)) in zip(report.scanned.matches, report.messages).enumerated() {
             let name = ruleName(match.ruleIndex, in: report.configuration)
+            let state = report.baselineStates.indices.contains(position)
+                ? ",\"baselineState\":\"\(report.baselineStates[position].rawValue)\"" : ""
             let index = ruleIndex(name, ruleIndex: match.ruleIndex, configuration: report.configuration)
             let level = sarifLevel(severity(of: match.ruleIndex, in: report.configuration))
             // SARIF's default column unit is the UTF-16 code unit; lines and columns are 1-based.
@@ -431,12 +449,21 @@ struct SARIFWriter: ReportWriter {
             results.append(
                 "{\"ruleId\":\(jsonString(name)),\"ruleIndex\":\(index),\"level\":\"\(level)\","
                     + "\"message\":{\"text\":\(jsonString(message))},"
-                    + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(uri),\"region\":\(region)}}]}")
+                    + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(uri),\"region\":\(region)}}]\(state)}")
         }
         return ""
     }
 
     mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {
+        // A stale baseline entry is a result that was there and is not: it passes, with no line to point at.
+        for entry in summary.staleBaselineEntries {
+            let uri = artifactURI(WalkedFile(path: entry.key.path, relativePath: entry.key.path, size: 0, modificationTime: 0))
+            let missing = entry.recorded - entry.found
+            results.append(
+                "{\"ruleId\":\(jsonString(entry.key.rule)),\"kind\":\"pass\",\"level\":\"none\","
+                    + "\"message\":{\"text\":\(jsonString("no longer found (\(plural(missing, "match", "matches")) of the baseline): \(entry.key.text)"))},"
+                    + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(uri)}}],\"baselineState\":\"absent\"}")
+        }
         output.append(finishText(summary))
     }
 
@@ -569,16 +596,18 @@ struct JUnitWriter: ReportWriter {
         } else if let reason = report.skipReason {
             skipped += 1
             testCase += ">\n      <skipped message=\(xmlAttribute(reason))/>\n    </testcase>\n"
-        } else if report.scanned.matches.isEmpty {
+        } else if report.scanned.matches.indices.allSatisfy({ !report.isNew($0) }) {
+            // No match, or only matches a baseline covers: the file passes.
             testCase += "/>\n"
         } else {
             failures += 1
-            let count = plural(report.scanned.matches.count, command == .check ? "blocking match" : "match", command == .check ? "blocking matches" : "matches")
+            let newMatches = report.scanned.matches.indices.filter { report.isNew($0) }
+            let count = plural(newMatches.count, command == .check ? "blocking match" : "match", command == .check ? "blocking matches" : "matches")
             var body = ""
-            for (match, message) in zip(report.scanned.matches, report.messages) {
+            for (index, (match, message)) in zip(report.scanned.matches, report.messages).enumerated() where report.isNew(index) {
                 body += "\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(message)\n"
             }
-            let types = Set(report.scanned.matches.map { ruleName($0.ruleIndex, in: report.configuration) }).sorted().joined(separator: " ")
+            let types = Set(newMatches.map { report.scanned.matches[$0] }.map { ruleName($0.ruleIndex, in: report.configuration) }).sorted().joined(separator: " ")
             testCase += ">\n      <failure message=\(xmlAttribute(count)) type=\(xmlAttribute(types))>\(xmlText(body))</failure>\n    </testcase>\n"
         }
         cases.append(testCase)

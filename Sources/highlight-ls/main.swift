@@ -141,13 +141,23 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         }
         format = .json
     }
+    let baseline: BaselineUse
+    switch (parsed.value("--baseline"), parsed.value("--write-baseline")) {
+    case (let compared?, nil): baseline = .compare(path: compared, prunes: parsed.has("--prune-baseline"))
+    case (nil, let written?) where !parsed.has("--prune-baseline"): baseline = .write(path: written)
+    case (nil, nil) where !parsed.has("--prune-baseline"): baseline = .none
+    case (_?, _?):
+        return usageFailure(UsageError(message: "--baseline and --write-baseline cannot be given together"), command: parsed.command)
+    default:
+        return usageFailure(UsageError(message: "--prune-baseline needs --baseline FILE"), command: parsed.command)
+    }
     let request = ScanRequest(
         command: scanCommand, paths: paths, format: format,
         colours: colour, maximumFileSize: parsed.value("--max-filesize").flatMap(parseSize) ?? ScanOptions().maximumFileSize,
         allowConfigErrors: parsed.has("--allow-config-errors"), allowSkipped: parsed.has("--allow-skipped"),
         explicitConfig: parsed.value("--config"), globs: parsed.values["--glob"].map(WalkGlobs.init),
         ruleNames: parsed.values["--rule"], standardInputName: parsed.value("--stdin-filename"),
-        quiet: parsed.has("--quiet"), stats: parsed.has("--stats"))
+        quiet: parsed.has("--quiet"), stats: parsed.has("--stats"), baseline: baseline)
     return scanCommand == .print ? runPrintCommand(request) : runScanCommand(request)
 }
 

@@ -31,49 +31,21 @@
 # executable), so one .deb installs on any Debian or Ubuntu release of its architecture. Lintian
 # flags static executables because a library fix would not reach them; the override says why this
 # one is static on purpose.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-
-out="dist"
-binary=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --out) out="${2:?--out needs a folder}"; shift 2 ;;
-    --binary) binary="${2:?--binary needs a file}"; shift 2 ;;
-    -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) echo "deb.sh: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
-
-for tool in dpkg-deb strip gzip md5sum; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "deb.sh: $tool is needed (Debian: dpkg, binutils, gzip, coreutils)" >&2; exit 2; }
-done
-
-upstream="$(scripts/version.sh)"
-version="$upstream"
+script=deb.sh
+tools="dpkg-deb strip gzip md5sum"
+tools_from="dpkg, binutils, gzip, coreutils"
+# shellcheck source=packaging.sh
+source "$(dirname "$0")/packaging.sh"
+package_options "$@"
+package_tools
+upstream="$version"
 case "$(uname -m)" in
   x86_64) arch=amd64 ;;
   aarch64) arch=arm64 ;;
   *) echo "deb.sh: no Debian architecture is chosen for $(uname -m)" >&2; exit 2 ;;
 esac
-
-if [ -z "$binary" ]; then
-  swift build -c release --static-swift-stdlib -Xswiftc -static-executable --product highlight-ls \
-    --scratch-path .build-release >&2
-  binary=".build-release/release/highlight-ls"
-fi
-[ -x "$binary" ] || { echo "deb.sh: $binary is not an executable" >&2; exit 2; }
-said="$("$binary" --version)"
-if [ "$said" != "highlight-ls $upstream" ]; then
-  echo "deb.sh: $binary --version says '$said', the source says $upstream" >&2
-  exit 1
-fi
-
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
+package_binary
+package_stage
 umask 022
 tree="$stage/highlight-ls"
 doc="$tree/usr/share/doc/highlight-ls"

@@ -24,51 +24,21 @@
 # so `install.sh` inside it (or scripts/install.sh --archive) copies it into a prefix. The archive
 # is reproducible for a commit: sorted names, owner 0, mtimes of the last commit, gzip without a
 # timestamp.
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-
-out="dist"
-binary=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --out) out="${2:?--out needs a folder}"; shift 2 ;;
-    --binary) binary="${2:?--binary needs a file}"; shift 2 ;;
-    -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) echo "release.sh: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
-
-for tool in strip tar gzip sha256sum; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "release.sh: $tool is needed (Debian: binutils, tar, gzip, coreutils)" >&2; exit 2; }
-done
-
-version="$(scripts/version.sh)"
+script=release.sh
+tools="strip tar gzip sha256sum"
+tools_from="binutils, tar, gzip, coreutils"
+# shellcheck source=packaging.sh
+source "$(dirname "$0")/packaging.sh"
+package_options "$@"
+package_tools
 case "$(uname -s)" in
   Linux) os=linux ;;
   *) echo "release.sh: only Linux archives are built here (this is $(uname -s))" >&2; exit 2 ;;
 esac
 arch="$(uname -m)"
 name="highlight-ls-$version-$os-$arch"
-
-if [ -z "$binary" ]; then
-  swift build -c release --static-swift-stdlib -Xswiftc -static-executable --product highlight-ls \
-    --scratch-path .build-release >&2
-  binary=".build-release/release/highlight-ls"
-fi
-[ -x "$binary" ] || { echo "release.sh: $binary is not an executable" >&2; exit 2; }
-
-# The one version: what the binary says must be what the source says.
-said="$("$binary" --version)"
-if [ "$said" != "highlight-ls $version" ]; then
-  echo "release.sh: $binary --version says '$said', the source says $version" >&2
-  exit 1
-fi
-
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
+package_binary
+package_stage
 tree="$stage/$name"
 mkdir -p "$tree/bin"
 strip -o "$tree/bin/highlight-ls" "$binary"

@@ -35,45 +35,20 @@
 # aarch64 machine). No aarch64 wheel is built or tested in CI: the CI machine is x86_64 with no
 # aarch64 cross toolchain or Swift SDK for cross-compiling, so there is no aarch64 binary to
 # package there. The release workflow builds one natively on its arm64 runner (untested so far).
-set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-
-out="dist"
-binary=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --out) out="${2:?--out needs a folder}"; shift 2 ;;
-    --binary) binary="${2:?--binary needs a file}"; shift 2 ;;
-    -h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
-    *) echo "wheel.sh: unknown argument $1" >&2; exit 2 ;;
-  esac
-done
-
-for tool in strip readelf python3; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "wheel.sh: $tool is needed (Debian: binutils, python3)" >&2; exit 2; }
-done
-
-version="$(scripts/version.sh)"
+script=wheel.sh
+tools="strip readelf python3"
+tools_from="binutils, python3"
+# shellcheck source=packaging.sh
+source "$(dirname "$0")/packaging.sh"
+package_options "$@"
+package_tools
 [ "$(uname -s)" = Linux ] || { echo "wheel.sh: only Linux wheels are built here (this is $(uname -s))" >&2; exit 2; }
 arch="$(uname -m)"
 case "$arch" in
   x86_64|aarch64) ;;
   *) echo "wheel.sh: no manylinux tag is chosen for $arch" >&2; exit 2 ;;
 esac
-
-if [ -z "$binary" ]; then
-  swift build -c release --static-swift-stdlib -Xswiftc -static-executable --product highlight-ls \
-    --scratch-path .build-release >&2
-  binary=".build-release/release/highlight-ls"
-fi
-[ -x "$binary" ] || { echo "wheel.sh: $binary is not an executable" >&2; exit 2; }
-
-said="$("$binary" --version)"
-if [ "$said" != "highlight-ls $version" ]; then
-  echo "wheel.sh: $binary --version says '$said', the source says $version" >&2
-  exit 1
-fi
+package_binary
 
 # Static, and no newer kernel than manylinux_2_17's systems have.
 if readelf -l "$binary" | grep -q 'INTERP\|Requesting program interpreter'; then
@@ -94,10 +69,7 @@ else
   echo "wheel.sh: $binary has no ABI note naming its oldest kernel; tagging it manylinux_2_17 anyway" >&2
 fi
 
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
+package_stage
 strip -o "$stage/highlight-ls" "$binary"
 chmod 755 "$stage/highlight-ls"
 

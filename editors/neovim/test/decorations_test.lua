@@ -86,13 +86,9 @@ if not binary then
   return
 end
 
--- A fixed backdrop, so translucent colours blend the same on every Neovim version.
-vim.o.background = "dark"
-api.nvim_set_hl(0, "Normal", { fg = "#ffffff", bg = "#000000" })
+T.dark_backdrop()
 
-local workspace = vim.fn.tempname()
-vim.fn.mkdir(workspace, "p")
-write_file(workspace .. "/.highlights.json", [[
+local workspace = T.workspace([[
 {
   "rules": [
     { "name": "ticket", "regex": "\\b[A-Z]{2,}-[0-9]+\\b", "style": { "color": "#3b82f6", "underline": true } },

@@ -31,12 +31,9 @@ if not binary then
   return
 end
 
-vim.o.background = "dark"
-api.nvim_set_hl(0, "Normal", { fg = "#ffffff", bg = "#000000" })
+T.dark_backdrop()
 
-local workspace = vim.fn.tempname()
-vim.fn.mkdir(workspace, "p")
-write_file(workspace .. "/.highlights.json", [[
+local workspace = T.workspace([[
 {
   "styles": { "bug": { "color": "#fff", "backgroundColor": "#d32f2f", "gutter": { "text": "B" } } },
   "rules": [

@@ -21,14 +21,11 @@ if not binary then
 end
 
 vim.o.termguicolors = true
-vim.o.background = "dark"
-api.nvim_set_hl(0, "Normal", { fg = "#ffffff", bg = "#000000" })
+T.dark_backdrop()
 vim.o.signcolumn = "yes:1"
 vim.o.number = false
 
-local workspace = vim.fn.tempname()
-vim.fn.mkdir(workspace, "p")
-write_file(workspace .. "/.highlights.json", [[
+local workspace = T.workspace([[
 {
   "defaults": false,
   "styles": {

@@ -47,6 +47,20 @@ function M.write_file(path, text)
   file:close()
 end
 
+-- A new workspace folder (its real path) holding `config` as its .highlights.json.
+function M.workspace(config)
+  local folder = vim.fn.resolve(vim.fn.tempname())
+  vim.fn.mkdir(folder, "p")
+  M.write_file(folder .. "/.highlights.json", config)
+  return folder
+end
+
+-- A fixed dark backdrop, so translucent colours blend the same on every Neovim version.
+function M.dark_backdrop()
+  vim.o.background = "dark"
+  vim.api.nvim_set_hl(0, "Normal", { fg = "#ffffff", bg = "#000000" })
+end
+
 -- Prints the outcome under `name` and quits with status 1 when any check failed. With
 -- `stop_clients`, the servers are stopped first and given two seconds to exit.
 function M.finish(name, stop_clients)

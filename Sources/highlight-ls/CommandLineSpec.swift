@@ -192,6 +192,15 @@ extension CommandLineSpec {
         name: "--prune-baseline",
         summary: "With --baseline FILE: write FILE again without the entries that no longer match (and with counts "
             + "lowered to the matches found); never adds an entry.")
+    private static let since = OptionSpec(
+        name: "--since", value: ("REF", .text),
+        summary: "Report only matches on lines added or changed since the branch left REF (from the merge base of REF and "
+            + "HEAD, uncommitted changes included), as git diff reports them; files git does not track and does not ignore "
+            + "are new as a whole. Needs git and a history that reaches the merge base.")
+    private static let staged = OptionSpec(
+        name: "--staged",
+        summary: "Report only matches on lines that the staged changes add or change (git diff --cached), as a pre-commit "
+            + "hook sees them; line numbers are those of the staged text.")
     private static let help = OptionSpec(name: "--help", short: "-h", summary: "Show this help and exit.")
 
     /// The command line of highlight-ls.
@@ -226,7 +235,10 @@ extension CommandLineSpec {
             CommandSpec(
                 name: "list", summary: "Print every match as path:line:column: rule: text.",
                 operands: ("PATH...", .path, false),
-                options: [config, glob, rule, format, json, color, listQuiet, stats, maxFilesize, stdinFilename, allowConfigErrors, help],
+                options: [
+                    config, glob, rule, since, staged, format, json, color, listQuiet, stats, maxFilesize, stdinFilename,
+                    allowConfigErrors, help,
+                ],
                 details: [
                     "list prints the matches of every rule, as the editor highlights them; the editors' workspace list "
                         + "shows only the rules marked \"list\" (the built-in fixme, todo, hack and task). --rule picks rules.",
@@ -247,8 +259,8 @@ extension CommandLineSpec {
                 name: "check", summary: "Print the matches of rules marked \"blocking\"; fail when there are any.",
                 operands: ("PATH...", .path, false),
                 options: [
-                    config, glob, rule, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename, allowConfigErrors,
-                    allowSkipped, baseline, writeBaseline, pruneBaseline, help,
+                    config, glob, rule, since, staged, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename,
+                    allowConfigErrors, allowSkipped, baseline, writeBaseline, pruneBaseline, help,
                 ],
                 details: [
                     "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path, "

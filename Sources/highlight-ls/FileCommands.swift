@@ -53,6 +53,8 @@ struct ScanRequest {
     var stats: Bool
     /// What `check` does with a baseline (`--baseline`, `--write-baseline`).
     var baseline: BaselineUse = .none
+    /// The changes whose lines alone are reported (`--since`, `--staged`); nil for every line.
+    var changeBase: ChangeBase? = nil
 }
 
 /// What `check` does with a baseline of the blocking matches it accepts (`Baseline`).
@@ -105,6 +107,16 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     case .compare(let path, _):
         switch Baseline.read(from: path) {
         case .success(let baseline): comparison = BaselineComparison(baseline)
+        case .failure(let failure):
+            warn(failure.message)
+            return 2
+        }
+    }
+    // Which lines count is asked of git once, before the walk; a repository or revision that cannot answer fails the run.
+    var changedLines: ChangedLines?
+    if let base = request.changeBase {
+        switch ChangedLines.read(base) {
+        case .success(let lines): changedLines = lines
         case .failure(let failure):
             warn(failure.message)
             return 2
@@ -275,6 +287,10 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             case .success(let bytes):
                 if comparison != nil { standardInputBytes = bytes }
                 scanned = WorkspaceScanner.scan(bytes: bytes, as: item.file, origin: origin, configuration: item.configuration, options: options)
+                    .keepingMatches {
+                        // Standard input is new as a whole, unless it is named as a file of the repository.
+                        changedLines.map { lines in request.standardInputName.map { lines.change(ofFileAt: Array($0.utf8)) } ?? .whole }
+                    }
             case .failure(let failure):
                 scanned = ScannedFile(unreadable: item.file, reason: failure.reason)
             }
@@ -293,8 +309,9 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 let limit = !namedFiles.isEmpty && namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
                 return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
             },
-            finish: { [writesOnWorkers] scanned, item in
-                FinishedFile(scanned, of: item, writer: writesOnWorkers)
+            finish: { [writesOnWorkers, changedLines] scanned, item in
+                let kept = scanned.keepingMatches { changedLines?.change(ofFileAt: scanned.file.undecodedPath ?? Array(scanned.file.path.utf8)) }
+                return FinishedFile(kept, of: item, writer: writesOnWorkers)
             },
             deliver: { deliver($0) })
     }
@@ -464,6 +481,21 @@ func finishBaseline(_ use: BaselineUse, comparison: BaselineComparison, stale: [
         }
         warn("pruned \(plural(stale.count, "stale entry", "stale entries")) from \(terminalText(path))")
         return status
+    }
+}
+
+extension ScannedFile {
+    /// The file with only the matches that touch a changed line of the file, as `change` tells it (asked only when
+    /// there are matches); every match when it tells nil (no `--since` or `--staged`).
+    func keepingMatches(touching change: () -> ChangedLines.FileChange?) -> ScannedFile {
+        guard !matches.isEmpty, let change = change() else { return self }
+        var kept = self
+        // A match that ends at the start of a line does not touch that line.
+        kept.matches.removeAll { match in
+            let lastLine = max(match.start.line, match.end.utf8Column == 0 ? match.end.line - 1 : match.end.line)
+            return !change.touches(lines: match.start.line...lastLine)
+        }
+        return kept
     }
 }
 

@@ -151,13 +151,26 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
     default:
         return usageFailure(UsageError(message: "--prune-baseline needs --baseline FILE"), command: parsed.command)
     }
+    var changeBase: ChangeBase?
+    switch (parsed.value("--since"), parsed.has("--staged")) {
+    case (let revision?, false): changeBase = .since(revision)
+    case (nil, true): changeBase = .staged
+    case (nil, false): changeBase = nil
+    case (_?, true): return usageFailure(UsageError(message: "--since and --staged cannot be given together"), command: parsed.command)
+    }
+    if let changeBase, case .write = baseline {
+        let option = changeBase == .staged ? "--staged" : "--since"
+        return usageFailure(
+            UsageError(message: "--write-baseline records every blocking match, so it cannot be given with \(option)"), command: parsed.command)
+    }
     let request = ScanRequest(
         command: scanCommand, paths: paths, format: format,
         colours: colour, maximumFileSize: parsed.value("--max-filesize").flatMap(parseSize) ?? ScanOptions().maximumFileSize,
         allowConfigErrors: parsed.has("--allow-config-errors"), allowSkipped: parsed.has("--allow-skipped"),
         explicitConfig: parsed.value("--config"), globs: parsed.values["--glob"].map(WalkGlobs.init),
         ruleNames: parsed.values["--rule"], standardInputName: parsed.value("--stdin-filename"),
-        quiet: parsed.has("--quiet"), stats: parsed.has("--stats"), baseline: baseline)
+        quiet: parsed.has("--quiet"), stats: parsed.has("--stats"), baseline: baseline,
+        changeBase: changeBase)
     return scanCommand == .print ? runPrintCommand(request) : runScanCommand(request)
 }
 

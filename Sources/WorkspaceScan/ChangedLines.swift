@@ -180,9 +180,12 @@ public struct ChangedLines: Sendable {
         return result.filter { !$0.path.isEmpty }
     }
 
-    /// A path as git prints it in a header: as it is, or in double quotes with C escapes (`"b/tab\there"`).
+    /// A path as git prints it in a header: as it is (followed by a tab when it holds a space, for patch(1)), or in
+    /// double quotes with C escapes (`"b/tab\there"`); a name that ends in a tab is always quoted.
     static func unquoted(_ text: [UInt8]) -> [UInt8] {
-        guard text.count >= 2, text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"") else { return text }
+        guard text.count >= 2, text.first == UInt8(ascii: "\""), text.last == UInt8(ascii: "\"") else {
+            return text.last == UInt8(ascii: "\t") ? Array(text.dropLast()) : text
+        }
         var bytes: [UInt8] = []
         var index = 1
         let end = text.count - 1

@@ -396,8 +396,14 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             // Binary files are named nowhere; the gate's last line says how many it did not search.
             let binary = counts.binary > 0 ? [plural(counts.binary, "binary file") + " skipped"] : []
             let searched = plural(counts.searched, "file") + " searched"
+            // Which lines were looked at is part of the verdict.
+            let lines = switch request.changeBase {
+            case nil: ""
+            case .since(let revision)?: "; only lines changed since \(terminalText(revision)) count"
+            case .staged?: "; only staged lines count"
+            }
             if counts.matches == 0 {
-                warn("no blocking matches in \(searched)" + binary.map { " (\($0))" }.joined())
+                warn("no blocking matches in \(searched)" + binary.map { " (\($0))" }.joined() + lines)
             } else {
                 let baselined = switch request.baseline {
                 case .none: ""
@@ -405,7 +411,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 case .write: ", all accepted by the baseline being written"
                 }
                 warn("\(plural(counts.matches, "blocking match", "blocking matches")) in \(plural(counts.filesWithMatches, "file")) "
-                    + "(" + ([searched] + binary).joined(separator: ", ") + ")" + baselined)
+                    + "(" + ([searched] + binary).joined(separator: ", ") + ")" + baselined + lines)
             }
         }
     }

@@ -201,6 +201,10 @@ extension CommandLineSpec {
         name: "--staged",
         summary: "Report only matches on lines that the staged changes add or change (git diff --cached), as a pre-commit "
             + "hook sees them; line numbers are those of the staged text.")
+    private static let today = OptionSpec(
+        name: "--today", value: ("YYYY-MM-DD", .text),
+        summary: "Judge the deadlines written with markers (TODO(2026-03-01)) as on this day, instead of the local date, "
+            + "for runs that must give the same answer tomorrow.")
     private static let help = OptionSpec(name: "--help", short: "-h", summary: "Show this help and exit.")
 
     /// The command line of highlight-ls.
@@ -236,7 +240,7 @@ extension CommandLineSpec {
                 name: "list", summary: "Print every match as path:line:column: rule: text.",
                 operands: ("PATH...", .path, false),
                 options: [
-                    config, glob, rule, since, staged, format, json, color, listQuiet, stats, maxFilesize, stdinFilename,
+                    config, glob, rule, since, staged, today, format, json, color, listQuiet, stats, maxFilesize, stdinFilename,
                     allowConfigErrors, help,
                 ],
                 details: [
@@ -259,7 +263,7 @@ extension CommandLineSpec {
                 name: "check", summary: "Print the matches of rules marked \"blocking\"; fail when there are any.",
                 operands: ("PATH...", .path, false),
                 options: [
-                    config, glob, rule, since, staged, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename,
+                    config, glob, rule, since, staged, today, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename,
                     allowConfigErrors, allowSkipped, baseline, writeBaseline, pruneBaseline, help,
                 ],
                 details: [

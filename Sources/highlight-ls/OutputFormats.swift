@@ -32,6 +32,19 @@ struct FileReport {
     var messages: [String]
     /// Each match's state against `check --baseline`; empty without a baseline (every match is new).
     var baselineStates: [BaselineState] = []
+    /// Each match's fields, aligned with `scanned.matches`; empty when none has any.
+    var fields: [MatchFields?] = []
+
+    /// ` (overdue by 3 days, due 2026-03-01)` after the match at `index` when its deadline has passed.
+    func overdueNote(_ index: Int) -> [UInt8]? {
+        guard case .overdue? = deadline(index), let due = fields[index]?.fields.due, let state = deadline(index) else { return nil }
+        return Array(" (\(state.phrase), due \(due))".utf8)
+    }
+
+    /// Where the deadline of the match at `index` stands, when it has one.
+    func deadline(_ index: Int) -> DeadlineState? {
+        fields.indices.contains(index) ? fields[index]?.deadline : nil
+    }
 
     /// Whether the match at `index` of `scanned.matches` fails the check: it is not covered by a baseline.
     func isNew(_ index: Int) -> Bool {
@@ -243,7 +256,8 @@ struct TextWriter: ReportWriter {
                 let text = terminalText(match.text)
                 let style = report.configuration.styles.indices.contains(match.ruleIndex) ? report.configuration.styles[match.ruleIndex] : .neutral
                 output.append("\u{1B}[35m\(path)\u{1B}[0m:\u{1B}[32m\(match.start.line + 1)\u{1B}[0m:\(match.start.utf8Column + 1): "
-                    + "\u{1B}[1m\(name)\u{1B}[0m: \(ansiStart(style))\(text)\u{1B}[0m\n")
+                    + "\u{1B}[1m\(name)\u{1B}[0m: \(ansiStart(style))\(text)\u{1B}[0m"
+                    + String(decoding: report.overdueNote(index) ?? [], as: UTF8.self) + "\n")
             }
             return
         }
@@ -256,6 +270,7 @@ struct TextWriter: ReportWriter {
             let name = names[match.ruleIndex]
             // Two numbers and seven bytes of punctuation.
             let most = pathBytes.count + name.count + 2 * RecordWriter.decimalBound + 7 + RecordWriter.escapedBound(match.textUTF8.count)
+                + (report.fields.isEmpty ? 0 : 64)
             output.appendRecord(atMost: most) { line in
                 line.append(pathBytes)
                 line.append(UInt8(ascii: ":"))
@@ -266,6 +281,7 @@ struct TextWriter: ReportWriter {
                 line.append(name)
                 line.append(": ")
                 line.appendTerminalText(utf8: match.textUTF8)
+                if let overdue = report.overdueNote(index) { line.append(overdue) }
                 line.append(UInt8(ascii: "\n"))
             }
             output.flushWhenFull()
@@ -302,8 +318,9 @@ struct JSONLinesWriter: ReportWriter {
         let path = Array("{\"path\":\(jsonString(report.scanned.file.path)),\"line\":".utf8)
         var names = RuleNames(report.configuration) { Array(jsonString($0).utf8) }
         for (index, match) in report.scanned.matches.enumerated() {
-            let state: [UInt8] = report.baselineStates.indices.contains(index)
+            var state: [UInt8] = report.baselineStates.indices.contains(index)
                 ? Array(",\"baseline\":\"\(report.baselineStates[index].rawValue)\"".utf8) : []
+            if report.fields.indices.contains(index), let fields = report.fields[index] { state += Array(fields.jsonMembers.utf8) }
             let range = match.utf8Range
             let name = names[match.ruleIndex]
             // Eight numbers and 63 bytes of keys and punctuation.

@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HighlightConfig
 import LanguageServer
 import WorkspaceScan
 
@@ -163,7 +164,14 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         return usageFailure(
             UsageError(message: "--write-baseline records every blocking match, so it cannot be given with \(option)"), command: parsed.command)
     }
-    let request = ScanRequest(
+    var today = localToday()
+    if let written = parsed.value("--today") {
+        guard let day = CalendarDay(written) else {
+            return usageFailure(UsageError(message: "--today \(written) is not a day: write YYYY-MM-DD, a day that exists"), command: parsed.command)
+        }
+        today = day
+    }
+    var request = ScanRequest(
         command: scanCommand, paths: paths, format: format,
         colours: colour, maximumFileSize: parsed.value("--max-filesize").flatMap(parseSize) ?? ScanOptions().maximumFileSize,
         allowConfigErrors: parsed.has("--allow-config-errors"), allowSkipped: parsed.has("--allow-skipped"),
@@ -171,6 +179,7 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         ruleNames: parsed.values["--rule"], standardInputName: parsed.value("--stdin-filename"),
         quiet: parsed.has("--quiet"), stats: parsed.has("--stats"), baseline: baseline,
         changeBase: changeBase)
+    request.today = today
     return scanCommand == .print ? runPrintCommand(request) : runScanCommand(request)
 }
 

@@ -18,6 +18,8 @@ _highlight_ls() {
         "list --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "list --glob" | "list -g") COMPREPLY=(); return ;;
         "list --rule") COMPREPLY=(); return ;;
+        "list --since") COMPREPLY=(); return ;;
+        "list --today") COMPREPLY=(); return ;;
         "list --format") COMPREPLY=($(compgen -W "text json sarif github junit" -- "$cur")); return ;;
         "list --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "list --max-filesize") COMPREPLY=(); return ;;
@@ -25,6 +27,8 @@ _highlight_ls() {
         "check --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --glob" | "check -g") COMPREPLY=(); return ;;
         "check --rule") COMPREPLY=(); return ;;
+        "check --since") COMPREPLY=(); return ;;
+        "check --today") COMPREPLY=(); return ;;
         "check --format") COMPREPLY=($(compgen -W "text json sarif github junit" -- "$cur")); return ;;
         "check --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "check --max-filesize") COMPREPLY=(); return ;;
@@ -36,8 +40,8 @@ _highlight_ls() {
         case "$command" in
             "") COMPREPLY=($(compgen -W "--stdio --clientProcessId --help --version --print-schema" -- "$cur")) ;;
             "print") COMPREPLY=($(compgen -W "--config --rule --color --quiet --stdin-filename --allow-config-errors --help" -- "$cur")) ;;
-            "list") COMPREPLY=($(compgen -W "--config --glob --rule --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --help" -- "$cur")) ;;
-            "check") COMPREPLY=($(compgen -W "--config --glob --rule --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --allow-skipped --baseline --write-baseline --prune-baseline --help" -- "$cur")) ;;
+            "list") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --help" -- "$cur")) ;;
+            "check") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --allow-skipped --baseline --write-baseline --prune-baseline --help" -- "$cur")) ;;
             "init") COMPREPLY=($(compgen -W "--force --help" -- "$cur")) ;;
             "help") COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac

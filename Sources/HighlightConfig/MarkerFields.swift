@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // The fields written with a marker, read by the rules that ask for them (`"fields": true`; the built-in word rules do):
 //
 //     TODO(alice)                 owner alice
@@ -60,6 +66,15 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
         case 4, 6, 9, 11: return 30
         default: return 31
         }
+    }
+
+    /// Today in the local time zone.
+    public static func today() -> CalendarDay {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+            ?? CalendarDay(year: 1970, month: 1, day: 1)!
     }
 
     /// Days since 1970-01-01 (negative before it), by the civil-from-days arithmetic of the proleptic calendar.

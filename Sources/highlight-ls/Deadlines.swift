@@ -37,15 +37,6 @@ extension MatchFields {
     }
 }
 
-/// The day a run judges deadlines on: the local date, unless `--today` fixes it.
-func localToday() -> CalendarDay {
-    var now = time(nil)
-    var parts = tm()
-    localtime_r(&now, &parts)
-    return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-        ?? CalendarDay(year: 1970, month: 1, day: 1)!
-}
-
 /// What a run does with the fields written after markers.
 struct DeadlineReading: Sendable {
     /// The day deadlines are judged on.

@@ -56,7 +56,7 @@ struct ScanRequest {
     /// The changes whose lines alone are reported (`--since`, `--staged`); nil for every line.
     var changeBase: ChangeBase? = nil
     /// The day deadlines are judged on (`--today`, else the local date).
-    var today: CalendarDay = localToday()
+    var today: CalendarDay = CalendarDay.today()
 }
 
 /// What `check` does with a baseline of the blocking matches it accepts (`Baseline`).

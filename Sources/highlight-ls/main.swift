@@ -164,7 +164,7 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         return usageFailure(
             UsageError(message: "--write-baseline records every blocking match, so it cannot be given with \(option)"), command: parsed.command)
     }
-    var today = localToday()
+    var today = CalendarDay.today()
     if let written = parsed.value("--today") {
         guard let day = CalendarDay(written) else {
             return usageFailure(UsageError(message: "--today \(written) is not a day: write YYYY-MM-DD, a day that exists"), command: parsed.command)

@@ -31,6 +31,8 @@ public struct ScannedFile: Sendable {
     public enum Skipped: Error, Sendable, Hashable {
         case binary
         case tooLarge
+        /// Not read: nothing in it could count, as git says it did not change (`--since`, `--staged`).
+        case unchanged
         /// It could not be read, and why ("permission denied").
         case unreadable(reason: String)
     }
@@ -116,6 +118,9 @@ public struct ScanItem: Sendable {
     var shared: SharedConfiguration
     /// A larger file is skipped (`Int.max` for a file the user named).
     public var maximumFileSize: Int
+    /// Whether the file is read and searched at all; a file none of whose matches could count (unchanged, for
+    /// `--since`) is not read, and its result says so (`ScannedFile.Skipped.unchanged`).
+    public var searches = true
 
     /// The configuration whose rules search the file.
     public var configuration: HighlightConfiguration { shared.configuration }
@@ -467,6 +472,12 @@ public enum WorkspaceScanner {
 
     /// Scans a walk's item with `worker`'s buffer and filters.
     static func scan(_ item: ScanItem, worker: ScanWorker, options: ScanOptions, streams: Bool) -> ScannedFile {
+        // Nothing in it can count (`--since`): not even read.
+        guard item.searches else {
+            var unread = ScannedFile(searched: item.file, languageID: nil)
+            unread.outcome = .skipped(.unchanged)
+            return unread
+        }
         var itemOptions = options
         itemOptions.maximumFileSize = item.maximumFileSize
         let origin = origin(of: item.file, in: item.shared.configuration)

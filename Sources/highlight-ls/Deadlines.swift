@@ -51,7 +51,7 @@ struct DeadlineReading: Sendable {
     /// A file's matches with their fields, `check`'s overdue ones added, and what to say about the others.
     func read(_ scanned: ScannedFile, item: ScanItem) -> DeadlineReadingResult {
         let configuration = item.configuration
-        guard configuration.readsFields, case .searched = scanned.outcome, addsOverdue || (readsForReport && !scanned.matches.isEmpty) else {
+        guard configuration.readsFields, item.searches, case .searched = scanned.outcome, addsOverdue || (readsForReport && !scanned.matches.isEmpty) else {
             return DeadlineReadingResult(scanned: scanned, fields: [], warnings: [])
         }
         let bytes = contents(of: scanned.file)

@@ -80,6 +80,8 @@ struct RunCounts {
     var tooLarge = 0
     /// Files and folders that could not be read (a folder counts once, whatever it held).
     var unreadable = 0
+    /// Files not read because git says they did not change (`--since`, `--staged`).
+    var unchanged = 0
 
     /// The line `--stats` writes: `12 files searched, 3 matches in 2 files; skipped: 1 binary, 0 over the size limit,
     /// 0 unreadable; 0.004 s`.
@@ -88,7 +90,8 @@ struct RunCounts {
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         let fraction = String(milliseconds % 1000)
         return "\(plural(searched, "file")) searched, \(plural(matches, "match", "matches")) in \(plural(filesWithMatches, "file")); "
-            + "skipped: \(binary) binary, \(tooLarge) over the size limit, \(unreadable) unreadable; "
+            + "skipped: \(binary) binary, \(tooLarge) over the size limit, \(unreadable) unreadable"
+            + (unchanged > 0 ? ", \(unchanged) unchanged; " : "; ")
             + "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
     }
 }
@@ -116,6 +119,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     }
     // Which lines count is asked of git once, before the walk; a repository or revision that cannot answer fails the run.
     var changedLines: ChangedLines?
+    var folders = PhysicalPath.Folders()
     if let base = request.changeBase {
         switch ChangedLines.read(base) {
         case .success(let lines): changedLines = lines
@@ -240,6 +244,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             warnInOrder("cannot read \(result.file.terminalPath): \(reason); it was not searched")
             counts.unreadable += 1
             if !isCheck { status = max(status, 1) }
+        case .skipped(.unchanged):
+            counts.unchanged += 1
         case .searched:
             counts.searched += 1
         }
@@ -260,6 +266,11 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             case .skipped(.binary): break
             case .skipped: unsearchedPaths.insert(BaselineKey.normalizedPath(result.file.path))
             }
+        }
+        // Left out by --since or --staged: no report names it.
+        if case .skipped(.unchanged) = result.outcome {
+            position += 1
+            return
         }
         if comparison != nil, !result.matches.isEmpty {
             let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
@@ -319,7 +330,12 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 var walked = file
                 walked.relativePath = relativePath
                 let limit = !namedFiles.isEmpty && namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
-                return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
+                var item = ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
+                // A file git says is unchanged holds no match that could count: it is not read.
+                if let changedLines, changedLines.change(ofFileAt: file.undecodedPath ?? Array(file.path.utf8), folders: &folders) == .unchanged {
+                    item.searches = false
+                }
+                return item
             },
             finish: { [writesOnWorkers, changedLines] scanned, item in
                 var read = deadlines.read(scanned, item: item)
@@ -407,7 +423,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             status = 2
         } else if !request.quiet {
             // Binary files are named nowhere; the gate's last line says how many it did not search.
-            let binary = counts.binary > 0 ? [plural(counts.binary, "binary file") + " skipped"] : []
+            let notRead = (counts.binary > 0 ? [plural(counts.binary, "binary file") + " skipped"] : [])
+                + (counts.unchanged > 0 ? [plural(counts.unchanged, "unchanged file") + " not read"] : [])
             let searched = plural(counts.searched, "file") + " searched"
             // Which lines were looked at is part of the verdict.
             let lines = switch request.changeBase {
@@ -416,7 +433,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             case .staged?: "; only staged lines count"
             }
             if counts.matches == 0 {
-                warn("no blocking matches in \(searched)" + binary.map { " (\($0))" }.joined() + lines)
+                warn("no blocking matches in \(searched)" + (notRead.isEmpty ? "" : " (" + notRead.joined(separator: ", ") + ")") + lines)
             } else {
                 let baselined = switch request.baseline {
                 case .none: ""
@@ -424,7 +441,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 case .write: ", all accepted by the baseline being written"
                 }
                 warn("\(plural(counts.matches, "blocking match", "blocking matches")) in \(plural(counts.filesWithMatches, "file")) "
-                    + "(" + ([searched] + binary).joined(separator: ", ") + ")" + baselined + lines)
+                    + "(" + ([searched] + notRead).joined(separator: ", ") + ")" + baselined + lines)
             }
         }
     }
@@ -664,7 +681,7 @@ func runPrintCommand(_ request: ScanRequest) -> Int32 {
                 let reason: String
                 switch skipped {
                 case .unreadable(let why): reason = why
-                case .binary, .tooLarge: reason = "not read"  // Neither is asked for: no size limit, no binary check.
+                case .binary, .tooLarge, .unchanged: reason = "not read"  // None is asked for: no size limit, no binary check, no git.
                 }
                 warn("cannot read \(path): \(reason)")
                 status = max(status, 1)

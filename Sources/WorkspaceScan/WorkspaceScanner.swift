@@ -50,6 +50,9 @@ public struct ScannedFile: Sendable {
     public var languageID: String?
     /// The matches, sorted; none unless the file was searched.
     public var matches: [LocatedMatch] = []
+    /// The matches of `ScanOptions.alsoSelecting`'s rules, with excerpts, searched in the same bytes; nil when they
+    /// were not searched (no such rules, or a file searched as it streamed in).
+    public var alsoMatches: [LocatedMatch]?
     public var outcome: Outcome
 
     /// A file searched, with no match found yet.
@@ -77,11 +80,17 @@ public struct ScanOptions: Sendable {
     /// Larger files are skipped (default 8 MiB).
     public var maximumFileSize: Int
     /// Each match's `excerpt` is cut after this many bytes (default 0: no excerpts).
-    var maximumExcerptBytes: Int
+    public var maximumExcerptBytes: Int
     /// The rules to report. Overlaps are resolved among these rules only.
     public var selection: RuleSelection
     /// The rules to report by name (`--rule`), among those `selection` keeps; nil for every one.
     public var ruleNames: Set<String>?
+    /// A second selection of rules searched in the same bytes once the first has been, overlaps resolved among them
+    /// only, each match with an excerpt of `alsoExcerptBytes` (`ScannedFile.alsoMatches`): `check`'s deadlines, read
+    /// after the rules that read fields.
+    public var alsoSelecting: RuleSelection?
+    /// How long the excerpts of `alsoSelecting`'s matches are.
+    public static let alsoExcerptBytes = 256
     /// Whether files of a megabyte or more are mapped rather than copied (default false): faster, but
     /// a file truncated during its search kills the process (SIGBUS), so only the command line sets it.
     var mapsLargeFiles: Bool
@@ -482,9 +491,18 @@ public enum WorkspaceScanner {
         itemOptions.maximumFileSize = item.maximumFileSize
         let origin = origin(of: item.file, in: item.shared.configuration)
         let filter = worker.filter(for: origin, options: options, in: item.shared)
-        return scan(
+        var alsoFilter: RuleFilter?
+        if let also = options.alsoSelecting {
+            var alsoOptions = options
+            alsoOptions.selection = also
+            alsoFilter = worker.filter(for: origin, options: alsoOptions, in: item.shared)
+        }
+        var scanned = scan(
             item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
-            buffer: worker.buffer, streams: streams)
+            buffer: worker.buffer, streams: streams, alsoFilter: alsoFilter.flatMap { $0.isEmpty ? nil : $0 })
+        // No rule of the second selection applies: it found nothing, without a search.
+        if alsoFilter?.isEmpty == true, case .searched = scanned.outcome { scanned.alsoMatches = [] }
+        return scanned
     }
 
     /// Scans one file.
@@ -547,15 +565,15 @@ public enum WorkspaceScanner {
     /// all cores once read whole (see `searchInChunks`). A walk streams while other files keep every core busy.
     static func scan(
         _ file: WalkedFile, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration, options: ScanOptions,
-        buffer: FileReadBuffer, streams: Bool = false
+        buffer: FileReadBuffer, streams: Bool = false, alsoFilter: RuleFilter? = nil
     ) -> ScannedFile {
         var result = ScannedFile(searched: file, languageID: origin.languageID)
-        if filter.isEmpty { return result }
+        if filter.isEmpty, alsoFilter == nil { return result }
 
         // Made at the first chunk: reading the limit copies the rule set, a retain of each of its arrays.
         var streamed: ChunkMatches?
         // Files of two windows or more: a smaller one is read at once anyway.
-        let streamingFrom = streams && searchesInChunks(filter: filter, configuration: configuration)
+        let streamingFrom = streams && alsoFilter == nil && searchesInChunks(filter: filter, configuration: configuration)
             ? 2 * buffer.streamingWindow : Int.max
         // A NUL byte in the first `binaryCheckBytes` makes the file binary: the read stops there.
         let read = buffer.read(
@@ -588,7 +606,7 @@ public enum WorkspaceScanner {
             if reason == .tooLarge { result.file.size = buffer.lastFileSize }
             return result
         }
-        func searchWhole(_ bytes: UnsafeBufferPointer<UInt8>) {
+        func searchWhole(_ bytes: UnsafeBufferPointer<UInt8>, filter: RuleFilter, options: ScanOptions, into result: inout ScannedFile) {
             if searchInChunks(bytes, origin: origin, filter: filter, configuration: configuration, options: options, into: &result) {
                 return
             }
@@ -602,12 +620,21 @@ public enum WorkspaceScanner {
                 }
             }
         }
+        func searchBoth(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if !filter.isEmpty { searchWhole(bytes, filter: filter, options: options, into: &result) }
+            guard let alsoFilter else { return }
+            var also = ScannedFile(searched: file, languageID: origin.languageID)
+            var alsoOptions = options
+            alsoOptions.maximumExcerptBytes = ScanOptions.alsoExcerptBytes
+            searchWhole(bytes, filter: alsoFilter, options: alsoOptions, into: &also)
+            result.alsoMatches = also.matches
+        }
         buffer.withBytes(count: count) { bytes in
             // A UTF-16 or UTF-32 file is searched, and its matches located, in its UTF-8 transcoding.
             if let mark = ByteOrderMark.of(bytes) {
-                mark.transcodedToUTF8(bytes).withUnsafeBufferPointer { searchWhole($0) }
+                mark.transcodedToUTF8(bytes).withUnsafeBufferPointer { searchBoth($0) }
             } else {
-                searchWhole(bytes)
+                searchBoth(bytes)
             }
         }
         return result

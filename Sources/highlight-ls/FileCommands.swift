@@ -128,8 +128,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             return 2
         }
     }
-    let deadlines = DeadlineReading(today: request.today, addsOverdue: isCheck, readsForReport: [.json, .sarif].contains(request.format),
-        ruleNames: request.ruleNames.map(Set.init))
+    let deadlines = DeadlineReading(today: request.today, addsOverdue: isCheck, readsForReport: [.json, .sarif].contains(request.format))
     var deadlineFailures = 0
     // The baseline holds the lines of matches, so it would match itself: it is not searched, under any path's spelling.
     let baselineIdentity: FileIdentity? = switch request.baseline {
@@ -162,6 +161,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     var options = ScanOptions(maximumFileSize: request.maximumFileSize, mapsLargeFiles: true)
     if isCheck { options.selection = .blocking }
     options.ruleNames = request.ruleNames.map(Set.init)
+    options = deadlines.adjusting(options)
     // Each prepared file's configuration, in walk order: the scanner returns one result per file, in that order.
     var configurationOfItem: [Int] = []
     // What the walk could not read, written to the report after the files (text and JSON only warn).

@@ -133,15 +133,30 @@ enum DeadlineWarning: Sendable {
         return false
     }
 
-    /// `path:line:column: rule: warning`, for stderr.
-    func message(path: String, ruleName: String) -> String {
+    /// The zero-based line and UTF-8 column the warning points at: the match, or the date that does not exist.
+    var point: (line: Int, utf8Column: Int) {
+        switch self {
+        case .dueSoon(let match, _): (match.start.line, match.start.utf8Column)
+        case .malformed(_, let line, let column, _): (line, column)
+        }
+    }
+
+    /// The same point in UTF-16 code units, as GitHub counts columns (the text between the match and the date is
+    /// counted as bytes: a date follows ASCII punctuation and names).
+    var utf16Column: Int { match.start.utf16Column + point.utf8Column - match.start.utf8Column }
+
+    /// `rule: what`, for annotations.
+    func text(ruleName: String) -> String {
         switch self {
         case .dueSoon(let match, let state):
-            return "\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(terminalText(ruleName)): "
-                + "\(terminalText(match.text)) is \(state.phrase)"
-        case .malformed(_, let line, let column, let written):
-            return "\(path):\(line + 1):\(column + 1): \(terminalText(ruleName)): \(terminalText(written)) is not a date "
-                + "(write the deadline as YYYY-MM-DD, a day that exists)"
+            return "\(terminalText(ruleName)): \(terminalText(match.text)) is \(state.phrase)"
+        case .malformed(_, _, _, let written):
+            return "\(terminalText(ruleName)): \(terminalText(written)) is not a date (write the deadline as YYYY-MM-DD, a day that exists)"
         }
+    }
+
+    /// `path:line:column: rule: what`, for stderr.
+    func message(path: String, ruleName: String) -> String {
+        "\(path):\(point.line + 1):\(point.utf8Column + 1): " + text(ruleName: ruleName)
     }
 }

@@ -293,9 +293,11 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
             // Written, the baseline's matches are all accepted: none is shown as new.
             let states: [BaselineState] = if case .write = request.baseline { [] } else { baselineStates }
-            let report = FileReport(
+            var report = FileReport(
                 scanned: result, configuration: entry, skipReason: skipReason, messages: messages(for: result, configuration: entry),
                 baselineStates: states, fields: finished.fields)
+            report.messages = report.messagesWithDeadlines
+            report.deadlineWarnings = finished.warnings
             writer?.file(report, to: &output)
         }
         position += 1

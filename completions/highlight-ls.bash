@@ -15,6 +15,7 @@ _highlight_ls() {
         "print --rule") COMPREPLY=(); return ;;
         "print --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "print --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "print --threads" | "print -j") COMPREPLY=(); return ;;
         "list --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "list --glob" | "list -g") COMPREPLY=(); return ;;
         "list --rule") COMPREPLY=(); return ;;
@@ -24,6 +25,7 @@ _highlight_ls() {
         "list --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "list --max-filesize") COMPREPLY=(); return ;;
         "list --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "list --threads" | "list -j") COMPREPLY=(); return ;;
         "check --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --glob" | "check -g") COMPREPLY=(); return ;;
         "check --rule") COMPREPLY=(); return ;;
@@ -33,15 +35,16 @@ _highlight_ls() {
         "check --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "check --max-filesize") COMPREPLY=(); return ;;
         "check --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "check --threads" | "check -j") COMPREPLY=(); return ;;
         "check --baseline") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --write-baseline") COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
         case "$command" in
             "") COMPREPLY=($(compgen -W "--stdio --clientProcessId --help --version --print-schema" -- "$cur")) ;;
-            "print") COMPREPLY=($(compgen -W "--config --rule --color --quiet --stdin-filename --allow-config-errors --help" -- "$cur")) ;;
-            "list") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --help" -- "$cur")) ;;
-            "check") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --allow-skipped --baseline --write-baseline --prune-baseline --help" -- "$cur")) ;;
+            "print") COMPREPLY=($(compgen -W "--config --rule --color --quiet --stdin-filename --threads --allow-config-errors --help" -- "$cur")) ;;
+            "list") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --threads --allow-config-errors --help" -- "$cur")) ;;
+            "check") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --threads --allow-config-errors --allow-skipped --baseline --write-baseline --prune-baseline --help" -- "$cur")) ;;
             "init") COMPREPLY=($(compgen -W "--force --help" -- "$cur")) ;;
             "help") COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac

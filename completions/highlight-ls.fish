@@ -17,6 +17,7 @@ complete -c highlight-ls -n '__fish_seen_subcommand_from print' -l rule -x -d 'R
 complete -c highlight-ls -n '__fish_seen_subcommand_from print' -l color -x -a 'auto always never' -d 'Colour the output'
 complete -c highlight-ls -n '__fish_seen_subcommand_from print' -s q -l quiet -d 'Write nothing to stdout'
 complete -c highlight-ls -n '__fish_seen_subcommand_from print' -l stdin-filename -r -F -d 'Search standard input'
+complete -c highlight-ls -n '__fish_seen_subcommand_from print' -s j -l threads -x -d 'Search with N threads, as rg -j does'
 complete -c highlight-ls -n '__fish_seen_subcommand_from print' -l allow-config-errors -d 'Report configuration problems but do not fail because of them'
 complete -c highlight-ls -n '__fish_seen_subcommand_from print' -s h -l help -d 'Show this help and exit'
 complete -c highlight-ls -n '__fish_seen_subcommand_from print' -F
@@ -33,6 +34,7 @@ complete -c highlight-ls -n '__fish_seen_subcommand_from list' -s q -l quiet -d 
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -l stats -d 'At the end, write one line to stderr'
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -l max-filesize -x -d 'Skip'
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -l stdin-filename -r -F -d 'Search standard input'
+complete -c highlight-ls -n '__fish_seen_subcommand_from list' -s j -l threads -x -d 'Search with N threads, as rg -j does'
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -l allow-config-errors -d 'Report configuration problems but do not fail because of them'
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -s h -l help -d 'Show this help and exit'
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -F
@@ -49,6 +51,7 @@ complete -c highlight-ls -n '__fish_seen_subcommand_from check' -s q -l quiet -d
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l stats -d 'At the end, write one line to stderr'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l max-filesize -x -d 'Skip'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l stdin-filename -r -F -d 'Search standard input'
+complete -c highlight-ls -n '__fish_seen_subcommand_from check' -s j -l threads -x -d 'Search with N threads, as rg -j does'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l allow-config-errors -d 'Report configuration problems but do not fail because of them'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l allow-skipped -d 'Pass although files that could hold a blocking match were not searched'
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l baseline -r -F -d 'Fail only on blocking matches that the baseline FILE'

@@ -89,6 +89,9 @@ public struct ScanOptions: Sendable {
     /// only, each match with an excerpt of `alsoExcerptBytes` (`ScannedFile.alsoMatches`): `check`'s deadlines, read
     /// after the rules that read fields.
     public var alsoSelecting: RuleSelection?
+    /// How many threads search (default: one a core); with 1, the calling thread walks and then searches, and
+    /// starts none (`--threads`).
+    public var threads = WorkspaceScanner.cores
     /// How long the excerpts of `alsoSelecting`'s matches are.
     public static let alsoExcerptBytes = 256
     /// Whether files of a megabyte or more are mapped rather than copied (default false): faster, but
@@ -181,7 +184,7 @@ final class ScanWorker {
 ///
 /// Not `DispatchQueue.concurrentPerform`: called from a walk's worker, it ran every iteration on the calling thread
 /// while the pool's threads were busy; and the pool starts its threads late, through a thread that manages them.
-func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+func forEachOnAllCores(_ count: Int, threads: Int = WorkspaceScanner.cores, _ body: @escaping @Sendable (Int) -> Void) {
     let next = Atomic<Int>(0)
     let drain: @Sendable () -> Void = {
         while true {
@@ -190,7 +193,7 @@ func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
             body(number)
         }
     }
-    let helpers = min(count, WorkspaceScanner.cores) - 1
+    let helpers = min(count, threads) - 1
     let done = DispatchSemaphore(value: 0)
     var started = 0
     for _ in 0..<max(helpers, 0) {
@@ -430,7 +433,7 @@ public enum WorkspaceScanner {
         deliver: (any AnyObject & Sendable) -> Void
     ) {
         let queue = ScanQueue<any AnyObject & Sendable>()
-        let workers = cores
+        let workers = max(1, options.threads)
         let work: @Sendable () -> Void = {
             let worker = ScanWorker()
             while let (index, batch) = queue.take() {
@@ -456,7 +459,8 @@ public enum WorkspaceScanner {
         // Threads of their own, one a core, rather than Dispatch's pool, which adds a thread that manages it.
         let stopped = DispatchSemaphore(value: 0)
         var started = 0
-        for _ in 0..<workers where startThread({ work(); stopped.signal() }) { started += 1 }
+        // One thread in all is the calling one: it searches once the files are produced.
+        for _ in 0..<(workers > 1 ? workers : 0) where startThread({ work(); stopped.signal() }) { started += 1 }
         var batch: [ScanItem] = []
         var batchBytes = 0
         let batchSize = sizedBatches
@@ -757,13 +761,13 @@ public enum WorkspaceScanner {
         _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
         options: ScanOptions, into result: inout ScannedFile, minimumBytes: Int = chunkThreshold, chunkBytes: Int = 256 << 10
     ) -> Bool {
-        guard text.count >= minimumBytes, cores > 1, searchesInChunks(filter: filter, configuration: configuration),
+        guard text.count >= minimumBytes, options.threads > 1, searchesInChunks(filter: filter, configuration: configuration),
               let base = text.baseAddress
         else { return false }
         // Chunks of about `chunkBytes` (a streamed window's size), so that each is checked, searched and located while
         // the core's cache holds it (chunks of an eighth of a 100 MB file were read from memory three times); four a
         // core at least, so that a chunk full of matches does not leave the other cores idle.
-        let wanted = max(cores * 4, text.count / max(chunkBytes, 1))
+        let wanted = max(options.threads * 4, text.count / max(chunkBytes, 1))
         var starts = [0]
         for number in 1..<max(wanted, 1) {
             let cut = text.count / wanted * number
@@ -775,7 +779,7 @@ public enum WorkspaceScanner {
 
         let chunks = Mutex([ChunkMatches.Chunk?](repeating: nil, count: ranges.count))
         let shared = ReadOnlyBytes(bytes: text)
-        forEachOnAllCores(ranges.count) { number in
+        forEachOnAllCores(ranges.count, threads: options.threads) { number in
             guard let found = searchChunk(ranges[number], of: shared.bytes, origin: origin, filter: filter, configuration: configuration)
             else { return }
             let chunk = UnsafeBufferPointer(rebasing: shared.bytes[ranges[number]])

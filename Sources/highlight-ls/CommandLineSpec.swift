@@ -201,6 +201,10 @@ extension CommandLineSpec {
         name: "--staged",
         summary: "Report only matches on lines that the staged changes add or change (git diff --cached), as a pre-commit "
             + "hook sees them; line numbers are those of the staged text.")
+    private static let threads = OptionSpec(
+        name: "--threads", short: "-j", value: ("N", .number),
+        summary: "Search with N threads, as rg -j does (default, and 0: one a core). With 1 no thread is started: the "
+            + "walk comes first, then the search. print shows one file at a time, whatever N.")
     private static let today = OptionSpec(
         name: "--today", value: ("YYYY-MM-DD", .text),
         summary: "Judge the deadlines written with markers (TODO(2026-03-01)) as on this day, instead of the local date, "
@@ -230,7 +234,7 @@ extension CommandLineSpec {
             CommandSpec(
                 name: "print", summary: "Show files with their highlights in ANSI colours, as an editor draws them.",
                 operands: ("FILE...", .file, true),
-                options: [config, rule, color, printQuiet, stdinFilename, allowConfigErrors, help],
+                options: [config, rule, color, printQuiet, stdinFilename, threads, allowConfigErrors, help],
                 details: [
                     "Each FILE is shown with its matches drawn in their styles, capture groups in their own styles and "
                         + "colour literals in their colour, with the configuration that governs the file. A FILE of - is "
@@ -241,7 +245,7 @@ extension CommandLineSpec {
                 operands: ("PATH...", .path, false),
                 options: [
                     config, glob, rule, since, staged, today, format, json, color, listQuiet, stats, maxFilesize, stdinFilename,
-                    allowConfigErrors, help,
+                    threads, allowConfigErrors, help,
                 ],
                 details: [
                     "list prints the matches of every rule, as the editor highlights them; the editors' workspace list "
@@ -264,7 +268,7 @@ extension CommandLineSpec {
                 operands: ("PATH...", .path, false),
                 options: [
                     config, glob, rule, since, staged, today, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename,
-                    allowConfigErrors, allowSkipped, baseline, writeBaseline, pruneBaseline, help,
+                    threads, allowConfigErrors, allowSkipped, baseline, writeBaseline, pruneBaseline, help,
                 ],
                 details: [
                     "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path, "

@@ -57,6 +57,8 @@ struct ScanRequest {
     var changeBase: ChangeBase? = nil
     /// The day deadlines are judged on (`--today`, else the local date).
     var today: CalendarDay = CalendarDay.today()
+    /// How many threads search (`--threads`).
+    var threads = ScanOptions().threads
 }
 
 /// What `check` does with a baseline of the blocking matches it accepts (`Baseline`).
@@ -161,6 +163,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     var options = ScanOptions(maximumFileSize: request.maximumFileSize, mapsLargeFiles: true)
     if isCheck { options.selection = .blocking }
     options.ruleNames = request.ruleNames.map(Set.init)
+    options.threads = request.threads
     options = deadlines.adjusting(options)
     // Each prepared file's configuration, in walk order: the scanner returns one result per file, in that order.
     var configurationOfItem: [Int] = []

@@ -180,6 +180,12 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         quiet: parsed.has("--quiet"), stats: parsed.has("--stats"), baseline: baseline,
         changeBase: changeBase)
     request.today = today
+    if let threads = parsed.value("--threads").flatMap({ Int($0) }) {
+        guard threads >= 0 else {
+            return usageFailure(UsageError(message: "--threads needs 0 (one a core) or more, not \(threads)"), command: parsed.command)
+        }
+        if threads > 0 { request.threads = threads }
+    }
     return scanCommand == .print ? runPrintCommand(request) : runScanCommand(request)
 }
 

@@ -307,8 +307,36 @@ extension CommandLineSpec {
                         + "name is refused, never written through.",
                 ]),
             CommandSpec(
+                name: "import", summary: "Print another highlighter's settings as a .highlights.json.",
+                operands: ("FILE", .file, true),
+                options: [
+                    OptionSpec(
+                        name: "--from", value: ("TOOL", .choice(ImportSource.allCases.map(\.rawValue))),
+                        summary: "Read FILE as the settings of TOOL: vscode (a settings.json with vscode-highlight, Todo Tree or "
+                            + "TODO Highlight settings), todo-comments (a Lua file calling require(\"todo-comments\").setup) or "
+                            + "hl-todo (an Emacs init file setting hl-todo-keyword-faces). Without it, FILE's name decides: "
+                            + ".json or .jsonc, .lua, .el or .emacs."),
+                    OptionSpec(
+                        name: "--write",
+                        summary: "Add the rules to ./.highlights.json instead of printing (made when there is none), keeping "
+                            + "its comments and layout; a rule whose name the file has already is not added, and is named on stderr."),
+                    help,
+                ],
+                details: [
+                    "Prints a commented .highlights.json to stdout, one rule per keyword, tag or regex of FILE, each under a "
+                        + "comment that says where it came from. Whatever cannot be carried over as it was is named on stderr, one "
+                        + "line each, as FILE:LINE:COLUMN: cannot carry over X: reason; nearest: Y, saying whether the nearest "
+                        + "was used or the rule was left out. A regex with look-around or a backreference, which RE2 cannot run, "
+                        + "is never rewritten to mean something else: it is left out and named. Every rule printed has been "
+                        + "read back as highlight-ls loads configuration.",
+                    "Exits 0 when everything was carried over as it was, 1 when something was named on stderr (the rest is "
+                        + "printed or written all the same), and 2 when FILE cannot be read, holds no settings of the tool, or "
+                        + "./.highlights.json cannot be written. --write writes as init does: to a new file renamed over the old "
+                        + "one, never through a symbolic link.",
+                ]),
+            CommandSpec(
                 name: "help", summary: "Show the help of a command.",
-                operands: ("COMMAND", .choice(["print", "list", "check", "init"]), false),
+                operands: ("COMMAND", .choice(["print", "list", "check", "init", "import"]), false),
                 options: [help],
                 details: []),
         ],
@@ -353,5 +381,7 @@ extension CommandLineSpec {
             ("Check the staged text of a file, with that file's configuration:",
              "git show :src/app.py | highlight-ls check --stdin-filename src/app.py -"),
             ("Show a file with its highlights in a pager:", "highlight-ls print --color always main.swift | less -R"),
+            ("Start from the Todo Tree or TODO Highlight settings of VS Code:",
+             "highlight-ls import ~/.config/Code/User/settings.json > .highlights.json"),
         ])
 }

@@ -164,7 +164,6 @@ struct TodoCommentsImport {
             keywords.append(keyword)
         }
 
-        let comparesCase = true
         let patternNode = literal(highlight["pattern"], "highlight.pattern")
         let pattern = patternNode?.stringValue ?? #".*<(KEYWORDS)\s*:"#
         let known: [String: String] = [#".*<(KEYWORDS)\s*:"#: "[ \t]*:", #".*<(KEYWORDS)\s*"#: "[ \t]*", #".*<(KEYWORDS)>"#: ""]
@@ -223,7 +222,7 @@ struct TodoCommentsImport {
                 afterStyle.gutter = GutterSign(text: text?.isEmpty == false ? text : nil, color: color)
             }
             var rule = ImportedRule(
-                name: names.name(for: keyword.name, fallback: "keyword"), pattern: .regex(regex), caseSensitive: comparesCase,
+                name: names.name(for: keyword.name, fallback: "keyword"), pattern: .regex(regex),
                 wholeWord: true, style: .inline(afterStyle),
                 comment: "todo-comments.nvim keyword \(keyword.name)" + (keyword.utf8Offset == nil ? " (a default)" : ""),
                 place: ImportPlace(utf8Offset: offset, in: utf8))

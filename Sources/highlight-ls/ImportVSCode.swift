@@ -82,10 +82,10 @@ struct VSCodeImport {
     /// The translation of a JavaScript regex whose text is the string literal at `literalUTF8Offset`, with its
     /// problems named at their places; nil when the rule cannot be carried.
     mutating func translate(
-        _ source: String, flags: String, literalUTF8Offset: Int?, flagsPlace: ImportPlace
+        _ source: String, flags: String, literalUTF8Offset: Int?, flagsPlace: ImportPlace, namesProblems: Bool = true
     ) -> JavaScriptRegexTranslation? {
         let translation = JavaScriptRegex.translate(source, flags: flags)
-        for problem in translation.problems {
+        for problem in translation.problems where namesProblems {
             let place = problem.patternUTF8Offset == nil && flagsPlace.line > 0
                 ? flagsPlace : settings.place(ofPatternUTF8Offset: problem.patternUTF8Offset, literalUTF8Offset: literalUTF8Offset)
             self.problem(place, problem.construct, problem.reason, nearest: problem.nearest)
@@ -103,6 +103,17 @@ struct VSCodeImport {
     }
 }
 
+extension VSCodeImport {
+    /// Names each setting of `switches` that has the value given: it changes what the tool highlights in a way the
+    /// rules do not carry.
+    mutating func nameSwitches(_ switches: [(name: String, value: JSON, reason: String, nearest: String)]) {
+        for entry in switches {
+            guard let (value, path) = settings.setting(entry.name), value == entry.value else { continue }
+            problem(settings.place(ofKeyAt: path), "\(entry.name): \(value.jsonText)", entry.reason, nearest: entry.nearest)
+        }
+    }
+}
+
 // MARK: - vscode-highlight
 
 extension VSCodeImport {
@@ -110,6 +121,8 @@ extension VSCodeImport {
         guard let (regexes, path) = settings.setting("highlight.regexes"), let entries = regexes.objectValue else { return }
         result.tools.append("vscode-highlight")
         let globalFlags = settings.setting("highlight.regexFlags")
+        // `highlight.decorations` is what every decoration inherits from (by default only a rangeBehavior).
+        let inherited = settings.setting("highlight.decorations")
         for source in sortedKeys(entries, at: path) {
             guard let value = entries[source] else { continue }
             let entryPath = path + [.key(source)]
@@ -144,7 +157,9 @@ extension VSCodeImport {
             else { continue }
             var styles: [ImportedRule.StyleReference] = []
             for (index, decoration) in (decorations.arrayValue ?? []).enumerated() {
-                styles.append(.inline(decorationStyle(decoration, at: decorationsPath + [.index(index)])))
+                let path = decorationsPath + [.index(index)]
+                let base = inherited.map { decorationStyle($0.value, at: $0.path) } ?? Style()
+                styles.append(.inline(merged(base, with: decoration, at: path)))
             }
             var rule = ImportedRule(
                 name: names.name(for: source, fallback: "highlight"), pattern: .regex(translation.pattern),
@@ -199,6 +214,8 @@ extension VSCodeImport {
             let name = String(body.dropFirst(4).dropLast(2))
             let literal = name.replacingEvery("\\.", with: ".")
             if !literal.contains("/"), !literal.contains("\\"), !literal.contains(where: { "()[]{}|*+?^$".contains($0) }) {
+                let lookBehind = filter.utf8.count - body.utf8.count
+                let place = settings.place(ofPatternUTF8Offset: lookBehind, literalUTF8Offset: settings.map.utf8Offset(ofValueAt: path))
                 problem(place, "the negative look-behind in filterFileRegex \(filter)",
                     "RE2 has no look-around, and its . matches any character, / too",
                     nearest: "the glob !*\(literal) (paths whose name ends in \(literal) left out), used")
@@ -305,12 +322,24 @@ extension VSCodeImport {
         let customSetting = settings.setting("todo-tree.highlights.customHighlight")
         guard tagsSetting != nil || regexSetting != nil || caseSetting != nil || defaultSetting != nil || customSetting != nil else { return }
         result.tools.append("Todo Tree")
+        nameSwitches([
+            ("todo-tree.highlights.enabled", .bool(false), "Todo Tree highlights nothing", "the rules, imported all the same"),
+            ("todo-tree.highlights.useColourScheme", .bool(true), "the colours go to the tags in turn from a scheme",
+             "each tag's own highlight colours, used"),
+            ("todo-tree.regex.enableMultiLine", .bool(true), "a match may run over lines", "matches within what the regex spans"),
+        ])
         let tags = tagsSetting?.value.arrayValue?.compactMap(\.stringValue) ?? Self.todoTreeDefaultTags
         let source = regexSetting?.value.stringValue ?? Self.todoTreeDefaultRegex
         let caseSensitive = caseSetting?.value.boolValue ?? true
         let regexPlace = regexSetting.map { settings.place(ofValueAt: $0.path) } ?? ImportPlace(utf8Offset: 0, in: settings.utf8)
         let customs = customSetting?.value.objectValue ?? [:]
 
+        // The regex's own problems are named once, at their places in the setting as written (`$TAGS` reads as an
+        // anchor and four letters, so every offset is the setting's); each tag's regex is then made without naming
+        // them again.
+        let flags = caseSensitive ? "gm" : "gim"
+        let literalOffset = regexSetting.flatMap { settings.map.utf8Offset(ofValueAt: $0.path) }
+        guard translate(source, flags: flags, literalUTF8Offset: literalOffset, flagsPlace: regexPlace) != nil else { return }
         for tag in tags {
             var highlight = defaultSetting?.value.objectValue ?? [:]
             var paths: [String: [JSONPathComponent]] = [:]
@@ -331,9 +360,9 @@ extension VSCodeImport {
                 problem(tagPlace, "the highlight type none of \(tag)", "Todo Tree lists the tag without highlighting it", nearest: "no rule")
                 continue
             }
-            let flags = caseSensitive ? "gm" : "gim"
-            let literalOffset = regexSetting.flatMap { settings.map.utf8Offset(ofValueAt: $0.path) }
-            guard let translation = translate(tagged, flags: flags, literalUTF8Offset: literalOffset, flagsPlace: regexPlace) else { continue }
+            guard let translation = translate(
+                tagged, flags: flags, literalUTF8Offset: literalOffset, flagsPlace: regexPlace, namesProblems: false)
+            else { continue }
             var style = todoTreeStyle(highlight, paths: paths, tag: tag)
             var rule = ImportedRule(
                 name: names.name(for: tag, fallback: "tag"), pattern: .regex(translation.pattern),
@@ -425,9 +454,10 @@ extension VSCodeImport {
         let include = settings.setting("todohighlight.include")
         let exclude = settings.setting("todohighlight.exclude")
         guard keywordsSetting != nil || patternSetting != nil || caseSetting != nil || defaultSetting != nil || include != nil
-            || exclude != nil
+            || exclude != nil || settings.setting("todohighlight.isEnable") != nil
         else { return }
         result.tools.append("TODO Highlight")
+        nameSwitches([("todohighlight.isEnable", .bool(false), "TODO Highlight highlights nothing", "the rules, imported all the same")])
         let caseSensitive = caseSetting?.value.boolValue ?? true
         var files: [String]? = nil
         if include != nil || exclude != nil {

@@ -24,7 +24,7 @@ enum ImportSource: String, CaseIterable {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         if name == ".emacs" || name.hasSuffix(".el") { return .hlTodo }
         if name.hasSuffix(".lua") { return .todoComments }
-        if name.hasSuffix(".json") || name.hasSuffix(".jsonc") || name.hasSuffix(".code-workspace") { return .vscode }
+        if name.hasSuffix(".json") || name.hasSuffix(".jsonc") { return .vscode }
         return nil
     }
 }
@@ -196,8 +196,9 @@ extension ImportResult {
         return out
     }
 
-    /// The rule texts `--write` inserts into an existing `.highlights.json` whose rule names are `taken`, in the
-    /// order they go in, and the names left out because the file has them already.
+    /// The configuration text `utf8` with the rules added first in its `rules`, in their order, each as the server's
+    /// marks add one (`MarkRuleInsertion`), and the names left out because the text has them already; nil when the
+    /// text is not a JSON object with a `rules` array (or none).
     func insertions(into utf8: [UInt8]) -> (text: [UInt8], skipped: [String])? {
         guard let taken = MarkRuleInsertion.ruleNames(in: utf8) else { return nil }
         var text = utf8

@@ -5,7 +5,7 @@ _highlight_ls() {
     if [ "$COMP_CWORD" -gt 0 ]; then prev="${COMP_WORDS[COMP_CWORD-1]}"; fi
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            print|list|check|init|help) command="${COMP_WORDS[i]}"; break ;;
+            print|list|check|init|import|help) command="${COMP_WORDS[i]}"; break ;;
         esac
     done
     case "$command $prev" in
@@ -38,6 +38,7 @@ _highlight_ls() {
         "check --threads" | "check -j") COMPREPLY=(); return ;;
         "check --baseline") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --write-baseline") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "import --from") COMPREPLY=($(compgen -W "vscode todo-comments hl-todo" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
         case "$command" in
@@ -46,17 +47,19 @@ _highlight_ls() {
             "list") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --threads --allow-config-errors --help" -- "$cur")) ;;
             "check") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --threads --allow-config-errors --allow-skipped --baseline --write-baseline --prune-baseline --help" -- "$cur")) ;;
             "init") COMPREPLY=($(compgen -W "--force --help" -- "$cur")) ;;
+            "import") COMPREPLY=($(compgen -W "--from --write --help" -- "$cur")) ;;
             "help") COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return
     fi
     case "$command" in
-        "") COMPREPLY=($(compgen -W "print list check init help" -- "$cur")) ;;
+        "") COMPREPLY=($(compgen -W "print list check init import help" -- "$cur")) ;;
         print) COMPREPLY=($(compgen -f -- "$cur")) ;;
         list) COMPREPLY=($(compgen -f -- "$cur")) ;;
         check) COMPREPLY=($(compgen -f -- "$cur")) ;;
         init) COMPREPLY=($(compgen -d -- "$cur")) ;;
-        help) COMPREPLY=($(compgen -W "print list check init" -- "$cur")) ;;
+        import) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        help) COMPREPLY=($(compgen -W "print list check init import" -- "$cur")) ;;
     esac
 }
 complete -o filenames -o bashdefault -F _highlight_ls highlight-ls

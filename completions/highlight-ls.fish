@@ -5,6 +5,7 @@ complete -c highlight-ls -n __fish_use_subcommand -a print -d 'Show files with t
 complete -c highlight-ls -n __fish_use_subcommand -a list -d 'Print every match as path:line:column'
 complete -c highlight-ls -n __fish_use_subcommand -a check -d 'Print the matches of rules marked "blocking"; fail when there are any'
 complete -c highlight-ls -n __fish_use_subcommand -a init -d 'Write a commented .highlights.json to start from'
+complete -c highlight-ls -n __fish_use_subcommand -a import -d 'Print another highlighter\'s settings as a .highlights.json'
 complete -c highlight-ls -n __fish_use_subcommand -a help -d 'Show the help of a command'
 complete -c highlight-ls -n __fish_use_subcommand -l stdio -d 'Talk LSP over stdin and stdout'
 complete -c highlight-ls -n __fish_use_subcommand -l clientProcessId -x -d 'Exit within a few seconds of the process PID ending'
@@ -62,5 +63,9 @@ complete -c highlight-ls -n '__fish_seen_subcommand_from check' -F
 complete -c highlight-ls -n '__fish_seen_subcommand_from init' -l force -d 'Replace an existing .highlights.json'
 complete -c highlight-ls -n '__fish_seen_subcommand_from init' -s h -l help -d 'Show this help and exit'
 complete -c highlight-ls -n '__fish_seen_subcommand_from init' -x -a '(__fish_complete_directories)'
+complete -c highlight-ls -n '__fish_seen_subcommand_from import' -l from -x -a 'vscode todo-comments hl-todo' -d 'Read FILE as the settings of TOOL'
+complete -c highlight-ls -n '__fish_seen_subcommand_from import' -l write -d 'Add the rules to ./.highlights.json instead of printing'
+complete -c highlight-ls -n '__fish_seen_subcommand_from import' -s h -l help -d 'Show this help and exit'
+complete -c highlight-ls -n '__fish_seen_subcommand_from import' -F
 complete -c highlight-ls -n '__fish_seen_subcommand_from help' -s h -l help -d 'Show this help and exit'
-complete -c highlight-ls -n '__fish_seen_subcommand_from help' -x -a 'print list check init'
+complete -c highlight-ls -n '__fish_seen_subcommand_from help' -x -a 'print list check init import'

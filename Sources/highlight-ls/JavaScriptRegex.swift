@@ -16,7 +16,7 @@ import PatternEngine
 // (and `(?<!\w)` right before one), which is `\b` there: both tools read `\w` and `\b` as ASCII
 // (unless the flags are `u` and `i` together, when JavaScript's `\w` takes in U+017F and U+212A).
 // `.` and multi-line `^` `$` are kept: JavaScript also ends lines at U+2028 and U+2029, which are
-// ordinary characters here (docs/CONFIGURATION.md says so under the import).
+// ordinary characters here (the README says so where it shows the command).
 
 /// A JavaScript pattern in RE2 syntax, or why it cannot be.
 struct JavaScriptRegexTranslation {

@@ -124,7 +124,7 @@ struct HlTodoImport {
             self.problem(utf8Offset, "\(problem.construct) in the keyword \"\(regexp)\"", problem.reason, nearest: problem.nearest)
         }
         guard let pattern = translation.pattern else { return }
-        let isLiteral = JavaScriptRegex.re2Escaped(regexp) == pattern
+        let isLiteral = JavaScriptRegex.literalPattern(regexp) == pattern
         if !isLiteral {
             do {
                 _ = try CompiledRegex(pattern)
@@ -297,7 +297,7 @@ enum EmacsRegex {
                         fatal = true
                     }
                 default:
-                    out += JavaScriptRegex.re2Escaped(String(next))
+                    out += JavaScriptRegex.literalPattern(String(next))
                 }
             case "[":
                 var body = ""
@@ -357,7 +357,7 @@ enum EmacsRegex {
                 out += "."
                 canRepeat = true
             default:
-                out += JavaScriptRegex.re2Escaped(String(character))
+                out += JavaScriptRegex.literalPattern(String(character))
                 canRepeat = true
             }
         }

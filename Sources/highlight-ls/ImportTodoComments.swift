@@ -205,7 +205,7 @@ struct TodoCommentsImport {
                 problem(offset, "the colour \(keyword.color) of \(keyword.name)", "it is neither a hex colour nor one of colors",
                     nearest: "the neutral highlight, used")
             }
-            let words = ([keyword.name] + keyword.alternatives).map(JavaScriptRegex.re2Escaped).joined(separator: "|")
+            let words = ([keyword.name] + keyword.alternatives).map(JavaScriptRegex.literalPattern).joined(separator: "|")
             var regex = "(?P<keyword>(?:\(words))\(suffix))"
             if afterMode != "" { regex += ".*" }
             let keywordStyle: ImportedRule.StyleReference

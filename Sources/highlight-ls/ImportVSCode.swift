@@ -33,6 +33,12 @@ struct VSCodeSettings {
         return (value, path)
     }
 
+    /// Whether the file sets anything of the extension whose settings are named `section.…`: then the extension is
+    /// in use, and its defaults stand for what the file leaves out.
+    func hasSettings(of section: String) -> Bool {
+        root[section] != nil || (root.objectValue?.keys.contains { $0.hasPrefix(section + ".") } ?? false)
+    }
+
     /// Where the value at `path` starts.
     func place(ofValueAt path: [JSONPathComponent]) -> ImportPlace {
         ImportPlace(utf8Offset: map.utf8Offset(ofValueAt: path) ?? 0, in: utf8)
@@ -320,7 +326,7 @@ extension VSCodeImport {
         let caseSetting = settings.setting("todo-tree.regex.regexCaseSensitive")
         let defaultSetting = settings.setting("todo-tree.highlights.defaultHighlight")
         let customSetting = settings.setting("todo-tree.highlights.customHighlight")
-        guard tagsSetting != nil || regexSetting != nil || caseSetting != nil || defaultSetting != nil || customSetting != nil else { return }
+        guard settings.hasSettings(of: "todo-tree") else { return }
         result.tools.append("Todo Tree")
         nameSwitches([
             ("todo-tree.highlights.enabled", .bool(false), "Todo Tree highlights nothing", "the rules, imported all the same"),
@@ -352,7 +358,7 @@ extension VSCodeImport {
             let tagPlace = customs[tag] != nil ? settings.place(ofKeyAt: (customSetting?.path ?? []) + [.key(tag)])
                 : tagsSetting.map { settings.place(ofValueAt: $0.path) } ?? regexPlace
             // The tag becomes a group of its own, so that its style can be the tag's alone, as Todo Tree draws it.
-            let tagGroup = "(?<tag>\(JavaScriptRegex.escaped(tag)))"
+            let tagGroup = "(?<tag>\(JavaScriptRegex.literalPattern(tag)))"
             var tagged = source.contains("($TAGS)") ? source.replacingEvery("($TAGS)", with: tagGroup)
                 : source.replacingEvery("$TAGS", with: tagGroup)
             if type == "text" || type == "text-and-comment" { tagged += "(?<text>.*)" }
@@ -453,9 +459,7 @@ extension VSCodeImport {
         let defaultSetting = settings.setting("todohighlight.defaultStyle")
         let include = settings.setting("todohighlight.include")
         let exclude = settings.setting("todohighlight.exclude")
-        guard keywordsSetting != nil || patternSetting != nil || caseSetting != nil || defaultSetting != nil || include != nil
-            || exclude != nil || settings.setting("todohighlight.isEnable") != nil
-        else { return }
+        guard settings.hasSettings(of: "todohighlight") else { return }
         result.tools.append("TODO Highlight")
         nameSwitches([("todohighlight.isEnable", .bool(false), "TODO Highlight highlights nothing", "the rules, imported all the same")])
         let caseSensitive = caseSetting?.value.boolValue ?? true

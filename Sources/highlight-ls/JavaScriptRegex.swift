@@ -53,18 +53,9 @@ enum JavaScriptRegex {
             problems: translator.problems)
     }
 
-    /// `text` as a JavaScript pattern that matches it literally, as extensions escape a tag before building a regex.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            if "\\^$.*+?()[]{}|/-".contains(character) { out.append("\\") }
-            out.append(character)
-        }
-        return out
-    }
-
-    /// `text` as an RE2 pattern that matches it literally.
-    static func re2Escaped(_ text: String) -> String {
+    /// `text` as a pattern that matches it literally, in JavaScript (as extensions escape a tag before building a
+    /// regex) and in RE2 alike: each character that either reads as an operator gets a backslash.
+    static func literalPattern(_ text: String) -> String {
         var out = ""
         for character in text {
             if "\\^$.*+?()[]{}|".contains(character) { out.append("\\") }

@@ -146,6 +146,14 @@ extension ImportCommandTests {
         ])
     }
 
+    /// `highlight.decorations` is what every decoration inherits from (vscode-highlight's README, "Settings").
+    @Test func vscodeHighlightDecorationsAreInherited() throws {
+        let settings = ##"{ "highlight.decorations": { "rangeBehavior": 3, "fontWeight": "bold" }, "highlight.regexes": { "FIX": [{ "color": "#f00" }] } }"##
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(##""style": { "color": "#ff0000", "bold": true }"##))
+    }
+
     /// `(?!\w)` right after a letter is `\b` there, since both read `\w` and `\b` as ASCII; under the flags u and i
     /// together JavaScript's `\w` takes in U+017F and U+212A, so it is named instead.
     @Test func lookAheadAfterAWordCharacterIsAnExactBoundary() throws {
@@ -463,6 +471,9 @@ private let unconvertibleRows: [ImportCommandTests.Unconvertible] = [
     .init(name: "Todo Tree look-ahead in its regex", fileName: "settings.json",
         settings: #"{ "todo-tree.regex.regex": "(//)\\s*($TAGS)(?=:)" }"#,
         line: "settings.json:1:44: cannot carry over the look-ahead (?=:)", leavesRuleOut: true),
+    .init(name: "Todo Tree highlighting off", fileName: "settings.json",
+        settings: #"{ "todo-tree.highlights.enabled": false }"#,
+        line: "settings.json:1:3: cannot carry over todo-tree.highlights.enabled: false: Todo Tree highlights nothing", leavesRuleOut: false),
     .init(name: "Lua function", fileName: "todo.lua",
         settings: "require('todo-comments').setup {\n  keywords = { TODO = { color = function() return 'info' end } },\n}\n",
         line: "todo.lua:2:33: cannot carry over color = function() return 'info' end", leavesRuleOut: false),

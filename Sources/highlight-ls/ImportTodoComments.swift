@@ -55,54 +55,76 @@ struct TodoCommentsImport {
 
     static func run(_ utf8: [UInt8]) -> Result<ImportResult, ImportFailure> {
         var importer = TodoCommentsImport(utf8: utf8)
-        guard let start = settingsTableOffset(in: utf8) else { return .success(importer.result) }
+        guard let place = settingsPlace(in: utf8) else { return .success(importer.result) }
         importer.result.tools.append("todo-comments.nvim")
         var table = LuaTable()
-        if let start = start {
+        var tableOffset = 0
+        switch place {
+        case .table(let start):
             var reader = LuaReader(bytes: utf8, at: start)
             do {
                 table = try reader.readTable()
             } catch {
                 return .failure(ImportFailure(place: ImportPlace(utf8Offset: error.utf8Offset, in: utf8), message: "cannot read the Lua table: \(error.message)"))
             }
+            tableOffset = start
+        case .defaults(let setup):
+            tableOffset = setup
+        case .expression(let start):
+            importer.problem(start, "the settings", "they are computed by Lua code, and the import reads a table written out",
+                nearest: "the defaults, used")
+            tableOffset = start
         }
-        importer.convert(table, at: start ?? 0)
+        importer.convert(table, at: tableOffset)
         return .success(importer.result)
     }
 
-    /// Where the settings table starts: the `{` after `require("todo-comments").setup(`, or after `opts =` in a
-    /// lazy.nvim spec of folke/todo-comments.nvim. `.some(nil)` for `setup()` with no table (the defaults); nil when
-    /// the file has neither.
-    static func settingsTableOffset(in utf8: [UInt8]) -> Int?? {
-        let text = Array(utf8)
-        for start in occurrences(of: "todo-comments", in: text) {
-            var reader = LuaReader(bytes: text, at: start + "todo-comments".utf8.count)
+    /// Where the settings are in a Lua file.
+    enum SettingsPlace: Equatable {
+        /// A table constructor starts at this offset.
+        case table(utf8Offset: Int)
+        /// `setup()` with no table: the defaults; the offset is that of `setup`.
+        case defaults(utf8Offset: Int)
+        /// Something other than a table (`opts = function() … end`) starts at this offset.
+        case expression(utf8Offset: Int)
+    }
+
+    /// Where the settings are: the table after `require("todo-comments").setup(`, or after `opts =` in a lazy.nvim
+    /// spec of folke/todo-comments.nvim; nil when the file has neither.
+    static func settingsPlace(in utf8: [UInt8]) -> SettingsPlace? {
+        for start in occurrences(of: "todo-comments", in: utf8) {
+            var reader = LuaReader(bytes: utf8, at: start + "todo-comments".utf8.count)
             // `"todo-comments")` then `.setup` then `(` or `{`.
             while let byte = reader.byte(), [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ")"), UInt8(ascii: "]")].contains(byte) {
                 reader.index += 1
             }
             reader.skipTrivia()
-            if reader.byte() == UInt8(ascii: "."), reader.peekNameAfterDot() == "setup" {
-                reader.index += 1 + "setup".utf8.count
-                reader.skipTrivia()
-                if reader.byte() == UInt8(ascii: "{") { return .some(reader.index) }
-                guard reader.byte() == UInt8(ascii: "(") else { continue }
-                reader.index += 1
-                reader.skipTrivia()
-                return reader.byte() == UInt8(ascii: "{") ? .some(reader.index) : .some(nil)
-            }
-            // A lazy.nvim spec: `"folke/todo-comments.nvim", opts = { … }`.
-            var search = LuaReader(bytes: text, at: start)
-            while search.index < min(text.count, start + 4000) {
-                if search.peekName() == "opts" {
-                    search.index += 4
-                    search.skipTrivia()
-                    guard search.byte() == UInt8(ascii: "=") else { continue }
+            guard reader.byte() == UInt8(ascii: "."), reader.peekNameAfterDot() == "setup" else { continue }
+            let setup = reader.index + 1
+            reader.index += 1 + "setup".utf8.count
+            reader.skipTrivia()
+            if reader.byte() == UInt8(ascii: "{") { return .table(utf8Offset: reader.index) }
+            guard reader.byte() == UInt8(ascii: "(") else { continue }
+            reader.index += 1
+            reader.skipTrivia()
+            if reader.byte() == UInt8(ascii: ")") { return .defaults(utf8Offset: setup) }
+            return reader.byte() == UInt8(ascii: "{") ? .table(utf8Offset: reader.index) : .expression(utf8Offset: reader.index)
+        }
+        // A lazy.nvim spec: `{ "folke/todo-comments.nvim", opts = { … } }`; the first `opts =` after the name is its own.
+        for start in occurrences(of: "folke/todo-comments.nvim", in: utf8) {
+            var search = LuaReader(bytes: utf8, at: start)
+            while search.index < min(utf8.count, start + 4000) {
+                let previous = search.index > 0 ? utf8[search.index - 1] : 0x20
+                guard !search.isNameStart(previous), search.peekName() == "opts" else {
                     search.index += 1
-                    search.skipTrivia()
-                    return .some(search.byte() == UInt8(ascii: "{") ? search.index : nil)
+                    continue
                 }
+                search.index += 4
+                search.skipTrivia()
+                guard search.byte() == UInt8(ascii: "=") else { continue }
                 search.index += 1
+                search.skipTrivia()
+                return search.byte() == UInt8(ascii: "{") ? .table(utf8Offset: search.index) : .expression(utf8Offset: search.index)
             }
         }
         return nil

@@ -92,7 +92,7 @@ struct VSCodeImport {
     ) -> JavaScriptRegexTranslation? {
         let translation = JavaScriptRegex.translate(source, flags: flags)
         for problem in translation.problems where namesProblems {
-            let place = problem.patternUTF8Offset == nil && flagsPlace.line > 0
+            let place = problem.patternUTF8Offset == nil
                 ? flagsPlace : settings.place(ofPatternUTF8Offset: problem.patternUTF8Offset, literalUTF8Offset: literalUTF8Offset)
             self.problem(place, problem.construct, problem.reason, nearest: problem.nearest)
         }

@@ -304,8 +304,8 @@ extension ImportCommandTests {
         let imported = try Self.importing("require(\"todo-comments\").setup()\n", as: "init.lua")
         #expect(imported.status == 1)
         #expect(imported.problems.count == 2)
-        #expect(imported.problems[0].hasPrefix("init.lua:1:1: cannot carry over highlight.keyword = \"wide\": "))
-        #expect(imported.problems[1].hasPrefix("init.lua:1:1: cannot carry over highlight.multiline = true: "))
+        #expect(imported.problems[0].hasPrefix("init.lua:1:26: cannot carry over highlight.keyword = \"wide\": "))
+        #expect(imported.problems[1].hasPrefix("init.lua:1:26: cannot carry over highlight.multiline = true: "))
         #expect(imported.configuration.contains(
             ##"{ "name": "fix", "regex": "(?P<keyword>(?:FIX|FIXME|BUG|FIXIT|ISSUE)[ \t]*:).*", "wholeWord": true, "style": { "color": "#dc2626", "gutter": { "color": "#dc2626" } }, "groups": { "keyword": "error" }, "scope": "comments" }"##))
         let text = """
@@ -320,6 +320,23 @@ extension ImportCommandTests {
         // By hand, as Vim matches the pattern: from the keyword to the end of its line.
         let expected = ["0-20 todo", "23-32 fix", "83-96 perf", "97-102 note"]
         #expect(try Self.listed(imported.configuration, text: text) == expected)
+    }
+
+    /// The lazy.nvim spec of the README's installation: `opts` is the table `setup` gets; a function in its place
+    /// is named, and the defaults stand in.
+    @Test func todoCommentsLazySpec() throws {
+        let settings = """
+            return {
+              "folke/todo-comments.nvim",
+              dependencies = { "nvim-lua/plenary.nvim" },
+              opts = { keywords = { TODO = { color = "hint" } }, highlight = { multiline = false, keyword = "bg" } },
+            }
+            """
+        let imported = try Self.importing(settings, as: "todo.lua")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(#""groups": { "keyword": "hint" }"#))
+        let computed = try Self.importing("return { 'folke/todo-comments.nvim', opts = function() return {} end }\n", as: "todo.lua")
+        #expect(computed.problems.first?.hasPrefix("todo.lua:1:45: cannot carry over the settings: they are computed") == true)
     }
 
     /// The README's configuration written out, with a keyword of one's own and one colour given by a variable, which

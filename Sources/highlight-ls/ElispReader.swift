@@ -79,6 +79,7 @@ struct ElispReader {
         }
     }
 
+    /// Skips spaces and `;` comments.
     mutating func skipTrivia() {
         while index < bytes.count {
             let byte = bytes[index]
@@ -94,6 +95,7 @@ struct ElispReader {
 
     static let delimiters: Set<UInt8> = Set("()[]\";'`, \t\r\n\u{0C}".utf8)
 
+    /// The form at `index` (after trivia).
     mutating func readForm() throws(ElispSyntaxError) -> ElispNode {
         skipTrivia()
         let start = index

@@ -21,6 +21,7 @@ struct HlTodoImport {
 
     static let variable = "hl-todo-keyword-faces"
 
+    /// The import of an Emacs Lisp text, or why it cannot be read.
     static func run(_ utf8: [UInt8]) -> Result<ImportResult, ImportFailure> {
         let forms: [ElispNode]
         do {
@@ -33,6 +34,7 @@ struct HlTodoImport {
         return .success(importer.result)
     }
 
+    /// Names `construct` at `utf8Offset` of the file.
     mutating func problem(_ utf8Offset: Int, _ construct: String, _ reason: String, nearest: String) {
         result.problems.append(ImportProblem(
             place: ImportPlace(utf8Offset: utf8Offset, in: utf8), construct: construct, reason: reason, nearest: nearest))
@@ -63,6 +65,7 @@ struct HlTodoImport {
         return found
     }
 
+    /// The rules of the last value the file gives the variable, and the problems of every other mention of it.
     mutating func convert(_ forms: [ElispNode]) {
         let settings = Self.settings(in: forms)
         let handled = Set(settings.map(\.symbolOffset))
@@ -117,6 +120,7 @@ struct HlTodoImport {
         return unquoted && kind == .backquote ? nil : inner
     }
 
+    /// The rule of one (KEYWORD . FACE) entry, unless its keyword cannot be an RE2 pattern.
     mutating func convertEntry(_ regexp: String, at utf8Offset: Int, face: ElispNode) {
         let translation = EmacsRegex.translate(regexp)
         for problem in translation.problems {
@@ -216,6 +220,7 @@ struct HlTodoImport {
 
 /// An Emacs regexp (hl-todo's keywords) in RE2 syntax, or why it cannot be.
 enum EmacsRegex {
+    /// Something in a keyword that RE2 cannot say as Emacs means it.
     struct Problem {
         var construct: String
         var reason: String

@@ -53,6 +53,7 @@ struct TodoCommentsImport {
     /// The named colours that are built-in styles of highlight-ls too.
     static let builtInStyleColors: Set<String> = ["error", "warning", "info", "hint"]
 
+    /// The import of a Lua text, or why its settings table cannot be read.
     static func run(_ utf8: [UInt8]) -> Result<ImportResult, ImportFailure> {
         var importer = TodoCommentsImport(utf8: utf8)
         guard let place = settingsPlace(in: utf8) else { return .success(importer.result) }
@@ -130,12 +131,14 @@ struct TodoCommentsImport {
         return nil
     }
 
+    /// The offsets where `word` starts in `bytes`, strings and comments included (the callers check what follows).
     static func occurrences(of word: String, in bytes: [UInt8]) -> [Int] {
         let wanted = Array(word.utf8)
         guard bytes.count >= wanted.count else { return [] }
         return (0...(bytes.count - wanted.count)).filter { bytes[$0..<($0 + wanted.count)].elementsEqual(wanted) }
     }
 
+    /// Names `construct` at `utf8Offset` of the file.
     mutating func problem(_ utf8Offset: Int, _ construct: String, _ reason: String, nearest: String) {
         result.problems.append(ImportProblem(
             place: ImportPlace(utf8Offset: utf8Offset, in: utf8), construct: construct, reason: reason, nearest: nearest))
@@ -151,6 +154,7 @@ struct TodoCommentsImport {
         return node
     }
 
+    /// The rules of the settings `table` merged over the defaults; what the file leaves out is named at `tableOffset`.
     mutating func convert(_ table: LuaTable, at tableOffset: Int) {
         let highlight = literal(table["highlight"], "highlight")?.tableValue ?? LuaTable()
         let signs = literal(table["signs"], "signs")?.boolValue ?? true

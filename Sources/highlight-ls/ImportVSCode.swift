@@ -81,6 +81,7 @@ struct VSCodeImport {
         return .success(importer.result)
     }
 
+    /// Names `construct` at `place`.
     mutating func problem(_ place: ImportPlace, _ construct: String, _ reason: String, nearest: String) {
         result.problems.append(ImportProblem(place: place, construct: construct, reason: reason, nearest: nearest))
     }
@@ -123,6 +124,7 @@ extension VSCodeImport {
 // MARK: - vscode-highlight
 
 extension VSCodeImport {
+    /// A rule for each regex of `highlight.regexes`, with a style for each capture group.
     mutating func importHighlight() {
         guard let (regexes, path) = settings.setting("highlight.regexes"), let entries = regexes.objectValue else { return }
         result.tools.append("vscode-highlight")
@@ -320,6 +322,7 @@ extension VSCodeImport {
     static let todoTreeDefaultTags = ["BUG", "HACK", "FIXME", "TODO", "XXX", "[ ]", "[x]"]
     static let todoTreeDefaultRegex = #"(//|#|<!--|;|/\*|^|^[ \t]*(-|\d+.))\s*($TAGS)"#
 
+    /// A rule for each tag, with the tag's highlight (the default one under its custom one).
     mutating func importTodoTree() {
         let tagsSetting = settings.setting("todo-tree.general.tags")
         let regexSetting = settings.setting("todo-tree.regex.regex")
@@ -452,6 +455,7 @@ extension VSCodeImport {
     static let todoHighlightDefaultStyle = Style(
         color: RGBAColor(red: 0x21, green: 0x96, blue: 0xf3), backgroundColor: RGBAColor(red: 0xff, green: 0xeb, blue: 0x3b))
 
+    /// A rule for each keyword (the built-in ones first), or one for `keywordsPattern`.
     mutating func importTodoHighlight() {
         let keywordsSetting = settings.setting("todohighlight.keywords")
         let patternSetting = settings.setting("todohighlight.keywordsPattern")

@@ -34,6 +34,7 @@ struct ImportPlace: Equatable {
     var line: Int
     var column: Int
 
+    /// The place at a 1-based `line` and `column`.
     init(line: Int, column: Int) {
         self.line = line
         self.column = column
@@ -124,6 +125,7 @@ extension ImportedRule {
         return "{ " + members.joined(separator: ", ") + " }"
     }
 
+    /// `text` as a JSON string literal.
     private static func string(_ text: String) -> String { JSON.string(text).jsonText }
 
     /// `"error"`, or an inline style with every attribute that is on.

@@ -6,7 +6,7 @@ import PatternEngine
 //     JavaScript                 RE2 (.highlights.json)
 //     ^ $  (no m flag)           \A \z             the text's ends, not a line's
 //     \s \S                      the class JavaScript means (Unicode spaces, \v, U+FEFF)
-//     \v \0 \cJ \uXXXX \u{…}     \x{B} \x{0} \x{A} \x{XXXX}
+//     \v \0 \cJ \uXXXX \u{…}     \x{b} \x{0} \x{a} \x{xxxx}
 //     (?<name>…)                 (?P<name>…)
 //     [^]  [  inside a class     (?s:.)  \[
 //     \e \z (no such escape)     e z               a letter escaped for nothing is the letter
@@ -41,6 +41,7 @@ struct JavaScriptRegexTranslation {
     var isUsable: Bool { !problems.contains { $0.leavesRuleOut } }
 }
 
+/// JavaScript patterns in RE2 terms.
 enum JavaScriptRegex {
     /// The translation of `source` under `flags` (`"gi"`).
     ///
@@ -65,7 +66,7 @@ enum JavaScriptRegex {
     }
 
     /// The characters JavaScript's `\s` matches (ECMAScript's WhiteSpace and LineTerminator), as the inside of a class.
-    static let whiteSpaceClassBody = #"\t\n\x{B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}"#
+    static let whiteSpaceClassBody = #"\t\n\x{b}\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}"#
 }
 
 /// The walk over one pattern.
@@ -84,6 +85,7 @@ private struct Translator {
     var lastIsWordLiteral = false
     var index = 0
 
+    /// A walk over `source`, with its flags read (and the ones that have no counterpart named).
     init(source: String, flags: String) {
         scalars = Array(source.unicodeScalars)
         var offsets: [Int] = []
@@ -114,12 +116,14 @@ private struct Translator {
         }
     }
 
+    /// Names `construct` at scalar `at` of the pattern (nil for the flags).
     mutating func problem(_ at: Int?, _ construct: String, _ reason: String, nearest: String, leavesRuleOut: Bool) {
         problems.append(.init(
             patternUTF8Offset: at.map { offsets[min($0, offsets.count - 1)] }, construct: construct, reason: reason,
             nearest: nearest, leavesRuleOut: leavesRuleOut))
     }
 
+    /// The scalar `ahead` places after `index`, if there is one.
     func peek(_ ahead: Int = 0) -> Unicode.Scalar? {
         index + ahead < scalars.count ? scalars[index + ahead] : nil
     }
@@ -134,10 +138,12 @@ private struct Translator {
         return true
     }
 
+    /// Whether `scalar` is in `\w` as both JavaScript and RE2 read it without Unicode: `[0-9A-Za-z_]`.
     static func isASCIIWord(_ scalar: Unicode.Scalar) -> Bool {
         scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
     }
 
+    /// Translates the whole pattern into `out`.
     mutating func run() {
         while index < scalars.count {
             let scalar = scalars[index]
@@ -162,19 +168,21 @@ private struct Translator {
                 index += 1
                 lastIsWordLiteral = false
             default:
-                literal(scalar)
+                literal(scalar, following: peek(1))
                 index += 1
             }
         }
     }
 
-    /// A character standing for itself, escaped where RE2 would read it otherwise.
-    mutating func literal(_ scalar: Unicode.Scalar) {
+    /// A character standing for itself, escaped where RE2 would read it otherwise; `following` is what the pattern
+    /// has after it, which may make it optional.
+    mutating func literal(_ scalar: Unicode.Scalar, following: Unicode.Scalar?) {
         if "\\^$.*+?()[]{}|".unicodeScalars.contains(scalar) { out += "\\" }
         out.unicodeScalars.append(scalar)
-        lastIsWordLiteral = Self.isASCIIWord(scalar) && !(peek(1).map { "*?{".unicodeScalars.contains($0) } ?? false)
+        lastIsWordLiteral = Self.isASCIIWord(scalar) && !(following.map { "*?{".unicodeScalars.contains($0) } ?? false)
     }
 
+    /// A group's opening at `index`: look-around is named (or, in the one exact case, made `\b`), a named group gets RE2's `(?P<`.
     mutating func group() {
         let start = index
         if continues(with: #"(?!\w)"#), lastIsWordLiteral, !(unicode && ignoreCase) {
@@ -238,6 +246,7 @@ private struct Translator {
         return text
     }
 
+    /// A class at `index`, with JavaScript's `[^]`, `[]` and a literal `[` inside said in RE2 terms.
     mutating func characterClass() {
         let start = index
         index += 1
@@ -273,6 +282,7 @@ private struct Translator {
         lastIsWordLiteral = false
     }
 
+    /// An escape at `index`, inside a class or not.
     mutating func escape(inClass: Bool) {
         let start = index
         guard let next = peek(1) else {
@@ -297,7 +307,7 @@ private struct Translator {
             } else {
                 out += "[^\(JavaScriptRegex.whiteSpaceClassBody)]"
             }
-        case "v": out += #"\x{B}"#
+        case "v": out += #"\x{b}"#
         case "0" where !(peek().map { ("0"..."9").contains($0) } ?? false): out += #"\x{0}"#
         case "1"..."9":
             problem(start, "the backreference \\\(next)", "RE2 has no backreferences, so the rule is left out",
@@ -315,7 +325,7 @@ private struct Translator {
             if let value = hexValue(digits: 2) {
                 out += "\\x{\(String(value, radix: 16))}"
             } else {
-                literal("x")
+                literal("x", following: peek())
             }
         case "u":
             if unicode, peek() == "{", let close = scalars[index...].firstIndex(of: "}"),
@@ -333,14 +343,14 @@ private struct Translator {
                     out += "\\x{\(String(high, radix: 16))}"
                 }
             } else {
-                literal("u")
+                literal("u", following: peek())
             }
         case "p", "P":
             if unicode, peek() == "{", let close = scalars[index...].firstIndex(of: "}") {
                 out += "\\" + String(next) + String(String.UnicodeScalarView(scalars[index...close]))
                 index = close + 1
             } else {
-                literal(next)
+                literal(next, following: peek())
             }
         default:
             if next.isASCII, !(next.properties.isAlphabetic || ("0"..."9").contains(next)) {
@@ -350,7 +360,7 @@ private struct Translator {
                 out.unicodeScalars.append(next)
             } else {
                 // JavaScript without `u` reads an escape that means nothing (`\e`, `\z`) as the letter itself.
-                literal(next)
+                literal(next, following: peek())
             }
         }
     }
@@ -362,6 +372,7 @@ private struct Translator {
         return value
     }
 
+    /// The value of `digits` hex digits at `position`, not consumed.
     func peekHex(at position: Int, digits: Int) -> UInt32? {
         guard position + digits <= scalars.count else { return nil }
         return UInt32(String(String.UnicodeScalarView(scalars[position..<(position + digits)])), radix: 16)

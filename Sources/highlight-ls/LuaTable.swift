@@ -71,11 +71,13 @@ struct LuaReader {
     let bytes: [UInt8]
     var index: Int
 
+    /// A reader of `bytes` that starts at `utf8Offset`.
     init(bytes: [UInt8], at utf8Offset: Int) {
         self.bytes = bytes
         index = utf8Offset
     }
 
+    /// The byte `ahead` places after `index`, if there is one.
     func byte(_ ahead: Int = 0) -> UInt8? {
         index + ahead < bytes.count ? bytes[index + ahead] : nil
     }
@@ -175,6 +177,7 @@ struct LuaReader {
         return String(decoding: bytes[index..<end], as: UTF8.self)
     }
 
+    /// Whether `byte` can start a Lua name: an ASCII letter or `_`.
     func isNameStart(_ byte: UInt8) -> Bool {
         (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
     }

@@ -146,6 +146,30 @@ extension ImportCommandTests {
         ])
     }
 
+    /// JavaScript's escapes, anchors and classes said in RE2 terms, as the regex is written into `.highlights.json`
+    /// (each pair: the setting's key, with its flags, and the rule's `regex` as JSON writes it).
+    @Test func javaScriptSyntaxIsSaidInRE2Terms() throws {
+        let cases: [(source: String, flags: String, regex: String)] = [
+            (#"^TODO$"#, "g", #"\\ATODO\\z"#),
+            (#"^NOTE$"#, "gm", #"^NOTE$"#),
+            (#"a[^]b"#, "g", #"a(?s:.)b"#),
+            (#"a.b"#, "gs", #"a(?s:.)b"#),
+            (#"\\u00e9\\x41\\v\\0"#, "g", #"\\x{e9}\\x{41}\\x{b}\\x{0}"#),
+            (#"\\e\\/q"#, "g", #"e\\/q"#),
+            (#"[[a]z"#, "g", #"[\\[a]z"#),
+            (#"(?<year>\\d{4})"#, "g", #"(?P<year>\\d{4})"#),
+            (#"\\u{1F600}x"#, "gu", #"\\x{1f600}x"#),
+            (#"\\uD83D\\uDE00y"#, "g", #"\\x{1f600}y"#),
+            (#"\\cJ[\\b]"#, "g", #"\\x{a}[\\x{8}]"#),
+        ]
+        let members = cases.map { "\"\($0.source)\": { \"regexFlags\": \"\($0.flags)\", \"decorations\": [{}] }" }
+        let imported = try Self.importing("{ \"highlight.regexes\": { " + members.joined(separator: ", ") + " } }", as: "settings.json")
+        #expect(imported.problems == [])
+        for (source, _, regex) in cases {
+            #expect(imported.configuration.contains("\"regex\": \"\(regex)\""), "\(source)")
+        }
+    }
+
     /// `highlight.decorations` is what every decoration inherits from (vscode-highlight's README, "Settings").
     @Test func vscodeHighlightDecorationsAreInherited() throws {
         let settings = ##"{ "highlight.decorations": { "rangeBehavior": 3, "fontWeight": "bold" }, "highlight.regexes": { "FIX": [{ "color": "#f00" }] } }"##

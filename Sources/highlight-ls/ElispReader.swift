@@ -67,6 +67,9 @@ struct ElispSyntaxError: Error {
 struct ElispReader {
     let bytes: [UInt8]
     var index = 0
+    /// How deep the form being read is nested; reading and visiting recurse, so nesting is bounded.
+    var depth = 0
+    static let maximumDepth = 256
 
     /// Every top-level form.
     static func forms(of bytes: [UInt8]) throws(ElispSyntaxError) -> [ElispNode] {
@@ -99,6 +102,11 @@ struct ElispReader {
     mutating func readForm() throws(ElispSyntaxError) -> ElispNode {
         skipTrivia()
         let start = index
+        guard depth < Self.maximumDepth else {
+            throw ElispSyntaxError(utf8Offset: start, message: "forms are nested more than \(Self.maximumDepth) deep")
+        }
+        depth += 1
+        defer { depth -= 1 }
         guard index < bytes.count else { throw ElispSyntaxError(utf8Offset: index, message: "a form is not finished at the end of the file") }
         let byte = bytes[index]
         switch byte {

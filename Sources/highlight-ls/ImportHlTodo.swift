@@ -133,7 +133,8 @@ struct HlTodoImport {
             do {
                 _ = try CompiledRegex(pattern)
             } catch {
-                problem(utf8Offset, "the keyword \"\(regexp)\"", "its RE2 form \(pattern) is rejected: \(error.message)", nearest: "nothing; the rule is left out")
+                problem(utf8Offset, "the keyword \"\(regexp.abbreviated)\"", "its RE2 form \(pattern.abbreviated) is rejected: \(error.message)",
+                    nearest: "nothing; the rule is left out")
                 return
             }
         }

@@ -103,7 +103,8 @@ struct VSCodeImport {
             _ = try CompiledRegex(translation.pattern, caseInsensitive: !translation.caseSensitive)
         } catch {
             let place = settings.place(ofPatternUTF8Offset: nil, literalUTF8Offset: literalUTF8Offset)
-            problem(place, "the regex \(source)", "its RE2 form \(translation.pattern) is rejected: \(error.message)", nearest: "nothing; the rule is left out")
+            problem(place, "the regex \(source.abbreviated)", "its RE2 form \(translation.pattern.abbreviated) is rejected: \(error.message)",
+                nearest: "nothing; the rule is left out")
             return nil
         }
         return translation
@@ -172,7 +173,7 @@ extension VSCodeImport {
             var rule = ImportedRule(
                 name: names.name(for: source, fallback: "highlight"), pattern: .regex(translation.pattern),
                 caseSensitive: translation.caseSensitive,
-                comment: "vscode-highlight \(source) (line \(keyPlace.line))", place: keyPlace)
+                comment: "vscode-highlight \(source.abbreviated) (line \(keyPlace.line))", place: keyPlace)
             if translation.captureCount == 0 {
                 rule.style = styles.first ?? .inline(Style())
             } else {

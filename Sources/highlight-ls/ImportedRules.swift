@@ -218,6 +218,14 @@ extension ImportResult {
     }
 }
 
+extension String {
+    /// The text as a message quotes it: whole when short, else its start and "...", so that a long regex does not
+    /// fill the terminal.
+    var abbreviated: String {
+        count > 60 ? String(prefix(57)) + "..." : self
+    }
+}
+
 /// Rule names made from what a rule matches, unique within one import.
 struct ImportedRuleNames {
     private var taken: Set<String> = []

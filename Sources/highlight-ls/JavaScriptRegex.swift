@@ -241,9 +241,7 @@ private struct Translator {
                 if depth == 0 { break }
             }
         }
-        var text = String(String.UnicodeScalarView(scalars[start..<end]))
-        if text.count > 40 { text = String(text.prefix(37)) + "..." }
-        return text
+        return String(String.UnicodeScalarView(scalars[start..<end])).abbreviated
     }
 
     /// A class at `index`, with JavaScript's `[^]`, `[]` and a literal `[` inside said in RE2 terms.

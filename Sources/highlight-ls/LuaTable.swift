@@ -70,6 +70,9 @@ struct LuaSyntaxError: Error {
 struct LuaReader {
     let bytes: [UInt8]
     var index: Int
+    /// How deep the table being read is nested; reading recurses, so nesting is bounded.
+    var depth = 0
+    static let maximumDepth = 256
 
     /// A reader of `bytes` that starts at `utf8Offset`.
     init(bytes: [UInt8], at utf8Offset: Int) {
@@ -131,6 +134,11 @@ struct LuaReader {
     /// A table constructor at `index` (after trivia).
     mutating func readTable() throws(LuaSyntaxError) -> LuaTable {
         skipTrivia()
+        guard depth < Self.maximumDepth else {
+            throw LuaSyntaxError(utf8Offset: index, message: "tables are nested more than \(Self.maximumDepth) deep")
+        }
+        depth += 1
+        defer { depth -= 1 }
         guard byte() == UInt8(ascii: "{") else { throw LuaSyntaxError(utf8Offset: index, message: "expected a table {") }
         index += 1
         var table = LuaTable()

@@ -58,8 +58,15 @@ func runImportCommand(_ request: ImportRequest) -> Int32 {
         writeToStandardError(terminalText(problem.line(file: request.path)) + "\n")
     }
     let status: Int32 = result.problems.isEmpty ? 0 : 1
+    // Each rule loads alone (above); the whole text is read back too, so that what is printed is known to load.
+    let text = result.configurationText(sourcePath: request.path)
+    let (_, diagnostics) = ConfigLayer.parse(fileContents: Array(text.utf8), source: "the imported configuration")
+    guard diagnostics.isEmpty else {
+        diagnostics.forEach { warn(terminalText($0.description)) }
+        return 2
+    }
     guard request.writes else {
-        writeToStandardOutput(result.configurationText(sourcePath: request.path))
+        writeToStandardOutput(text)
         return status
     }
     return writeImport(result, sourcePath: request.path) ?? status

@@ -175,7 +175,7 @@ extension ImportResult {
     func configurationText(sourcePath: String) -> String {
         let tools = tools.isEmpty ? "no highlighter" : tools.joined(separator: ", ")
         var out = """
-            // highlight-ls configuration imported by `highlight-ls import` from the \(tools) settings in \(sourcePath).
+            // highlight-ls configuration imported by `highlight-ls import` from the \(tools) settings in \(Self.commentText(sourcePath)).
             // Each rule says where it came from; what could not be carried over as it was is named on standard error.
             // JSON with comments and trailing commas; every key is described in docs/CONFIGURATION.md.
             {
@@ -187,7 +187,7 @@ extension ImportResult {
 
             """
         for rule in rules {
-            out += "    // \(rule.comment)\n"
+            out += "    // \(Self.commentText(rule.comment))\n"
             out += "    \(rule.jsonText),\n"
         }
         out += """
@@ -196,6 +196,13 @@ extension ImportResult {
 
             """
         return out
+    }
+
+    /// `text` fit for a `//` comment: a line break in it (a regex may hold one) would end the comment and leave
+    /// the rest as JSON, so line breaks are written as escapes.
+    static func commentText(_ text: String) -> String {
+        text.replacingEvery("\r", with: "\\r").replacingEvery("\n", with: "\\n")
+            .replacingEvery("\u{2028}", with: "\\u2028").replacingEvery("\u{2029}", with: "\\u2029")
     }
 
     /// The configuration text `utf8` with the rules added first in its `rules`, in their order, each as the server's

@@ -451,7 +451,7 @@ extension VSCodeImport {
     /// TODO Highlight's built-in keywords and its default style (its README and extension source's defaults).
     static let todoHighlightBuiltIns: [(text: String, color: String, background: String, ruler: String)] = [
         ("TODO:", "#fff", "#ffbd2a", "rgba(255,189,42,0.8)"),
-        ("FIXME:", "#fff", "#f06292", "rgba(240,98,146,1)"),
+        ("FIXME:", "#fff", "#f06292", "rgba(240,98,146,0.8)"),
     ]
     static let todoHighlightDefaultStyle = Style(
         color: RGBAColor(red: 0x21, green: 0x96, blue: 0xf3), backgroundColor: RGBAColor(red: 0xff, green: 0xeb, blue: 0x3b))

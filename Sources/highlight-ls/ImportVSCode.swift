@@ -131,7 +131,7 @@ extension VSCodeImport {
         result.tools.append("vscode-highlight")
         let globalFlags = settings.setting("highlight.regexFlags")
         // `highlight.decorations` is what every decoration inherits from (by default only a rangeBehavior).
-        let inherited = settings.setting("highlight.decorations")
+        let inherited = settings.setting("highlight.decorations").map { decorationStyle($0.value, at: $0.path) } ?? Style()
         for source in sortedKeys(entries, at: path) {
             guard let value = entries[source] else { continue }
             let entryPath = path + [.key(source)]
@@ -166,9 +166,7 @@ extension VSCodeImport {
             else { continue }
             var styles: [ImportedRule.StyleReference] = []
             for (index, decoration) in (decorations.arrayValue ?? []).enumerated() {
-                let path = decorationsPath + [.index(index)]
-                let base = inherited.map { decorationStyle($0.value, at: $0.path) } ?? Style()
-                styles.append(.inline(merged(base, with: decoration, at: path)))
+                styles.append(.inline(merged(inherited, with: decoration, at: decorationsPath + [.index(index)])))
             }
             var rule = ImportedRule(
                 name: names.name(for: source, fallback: "highlight"), pattern: .regex(translation.pattern),

@@ -163,6 +163,30 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         return usageFailure(
             UsageError(message: "--write-baseline records every blocking match, so it cannot be given with \(option)"), command: parsed.command)
     }
+    let olderThan: AgeLimit?
+    switch parsed.value("--older-than") {
+    case nil: olderThan = nil
+    case let text?:
+        guard let limit = AgeLimit(text) else {
+            return usageFailure(
+                UsageError(message: "--older-than needs a number and a unit, d, w, m (30 days) or y (365 days), as in 180d; not \"\(text)\""),
+                command: parsed.command)
+        }
+        olderThan = limit
+    }
+    let groupKey = parsed.value("--group-by").flatMap(GroupKey.init(rawValue:))
+    let listing: Listing = parsed.has("--count") ? .counted(by: groupKey ?? .rule) : groupKey.map { .grouped(by: $0) } ?? .matches
+    if listing != .matches, [.sarif, .github, .junit].contains(format) {
+        let option = parsed.has("--count") ? "--count" : "--group-by"
+        return usageFailure(UsageError(message: "\(option) writes text, json, csv or markdown, not \(format.rawValue)"), command: parsed.command)
+    }
+    var now = Int64(time(nil))
+    if let given = parsed.value("--now") {
+        guard let seconds = Int64(given) else {
+            return usageFailure(UsageError(message: "--now needs whole seconds since 1970, not \"\(given)\""), command: parsed.command)
+        }
+        now = seconds
+    }
     let request = ScanRequest(
         command: scanCommand, paths: paths, format: format,
         colours: colour, maximumFileSize: parsed.value("--max-filesize").flatMap(parseSize) ?? ScanOptions().maximumFileSize,
@@ -170,7 +194,9 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         explicitConfig: parsed.value("--config"), globs: parsed.values["--glob"].map(WalkGlobs.init),
         ruleNames: parsed.values["--rule"], standardInputName: parsed.value("--stdin-filename"),
         quiet: parsed.has("--quiet"), stats: parsed.has("--stats"), baseline: baseline,
-        changeBase: changeBase)
+        changeBase: changeBase,
+        blame: parsed.has("--blame") || olderThan != nil || (listing.groupKey?.needsBlame ?? false), olderThan: olderThan,
+        listing: listing, now: now)
     return scanCommand == .print ? runPrintCommand(request) : runScanCommand(request)
 }
 

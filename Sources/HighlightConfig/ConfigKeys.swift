@@ -2,12 +2,12 @@
 /// `schema/highlights.schema.json` to exactly this list.
 enum ConfigKeys {
     /// Keys of the top-level object.
-    static let topLevel = ["$schema", "defaults", "colors", "outline", "nestedConfigs", "languages", "styles", "rules"]
+    static let topLevel = ["$schema", "defaults", "colors", "outline", "nestedConfigs", "dueSoon", "languages", "styles", "rules"]
     /// Keys of a language declared in `languages`.
     static let language = ["files", "lineComments", "blockComments", "strings"]
     /// Keys of an entry of `rules`.
     static let rule = ["name", "words", "regex", "caseSensitive", "wholeWord", "style", "enabled", "groups", "severity", "message", "link",
-                            "scope", "languages", "files", "list", "blocking"]
+                            "scope", "languages", "files", "list", "blocking", "fields"]
     /// Keys of a style, named or inline.
     static let style = ["color", "backgroundColor", "borderColor", "bold", "italic", "underline", "strikethrough", "rounded",
                         "overviewRuler", "gutter", "wholeLine"]

@@ -1,7 +1,7 @@
 import JSONValue
 
 extension LayerReader {
-    /// Reads `scope`, `languages`, `files`, `list` and `blocking` of the rule at `path`; `failed` when any is wrong.
+    /// Reads `scope`, `languages`, `files`, `list`, `blocking` and `fields` of the rule at `path`; `failed` when any is wrong.
     mutating func readApplicability(
         _ members: [String: JSON], at path: [JSONPathComponent], label: String
     ) -> (applicability: RuleApplicability, failed: Bool) {
@@ -47,14 +47,18 @@ extension LayerReader {
                 failed = true
             }
         }
-        for key in ["list", "blocking"] {
+        for key in ["list", "blocking", "fields"] {
             guard let value = members[key] else { continue }
             guard let flag = value.boolValue else {
                 report(.error, "\(label): \"\(key)\" must be true or false, not \(a(value.typeName))", at: origin(ofValueAt: path + [.key(key)]))
                 failed = true
                 continue
             }
-            if key == "list" { result.list = flag } else { result.blocking = flag }
+            switch key {
+            case "list": result.list = flag
+            case "blocking": result.blocking = flag
+            default: result.readsFields = flag
+            }
         }
         return (result, failed)
     }
@@ -78,7 +82,7 @@ extension LayerReader {
         return list
     }
 
-    private func describe(_ value: JSON) -> String {
+    func describe(_ value: JSON) -> String {
         if let text = value.stringValue { return text.isEmpty ? "an empty string" : "\"\(text)\"" }
         if case .array(let list) = value, list.isEmpty { return "an empty array" }
         return a(value.typeName)

@@ -57,6 +57,8 @@ extension ConfigLayer {
         definition.applicability.scopes = .comments
         // The work items are what a workspace-wide list is for; notes and deprecations would drown them.
         definition.applicability.list = ["fixme", "todo", "hack"].contains(name)
+        // `TODO(alice, 2026-03-01)`: owners, tickets and deadlines are written with the markers.
+        definition.applicability.readsFields = true
         return definition
     }
 

@@ -164,6 +164,13 @@ struct LayerReader {
                 report(.error, message, at: origin(ofValueAt: [.key("nestedConfigs")]))
             }
         }
+        if let value = members["dueSoon"] {
+            if let days = value.integerValue, (0...3650).contains(days) {
+                layer.dueSoonDays = days
+            } else {
+                report(.error, "\"dueSoon\" must be a number of days from 0 to 3650, not \(describe(value))", at: origin(ofValueAt: [.key("dueSoon")]))
+            }
+        }
         if let value = members["languages"] {
             layer.languages = readLanguages(value)
         }

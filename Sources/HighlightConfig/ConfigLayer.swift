@@ -11,6 +11,8 @@ public struct ConfigLayer: Sendable {
     public var outline: Bool?
     /// What `check` does about a nested `.highlights.json` that narrows a blocking rule of this one; `nil` when this layer does not say.
     public var nestedConfigs: NestedConfigPolicy?
+    /// How many days before its deadline a marker is due soon (`"dueSoon"`); nil when this layer does not say.
+    public var dueSoonDays: Int?
     /// The languages this layer declares, in the order written.
     public var languages: [DeclaredLanguage] = []
     /// Styles by name, as this layer defines them.

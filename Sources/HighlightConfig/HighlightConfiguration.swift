@@ -16,6 +16,7 @@ import PatternEngine
 ///   `color` rule comes after every other rule, so a rule named `color` replaces it.
 /// * `outline`: the highest layer that sets it decides (default on).
 /// * `nestedConfigs`: the highest layer that sets it decides (nil when none does; see `NestedConfigPolicy`).
+/// * `dueSoon`: the highest layer that sets it decides (default 14 days).
 /// * `languages`: every layer's, a language declared in a higher layer replacing one of the same id below.
 ///
 /// A rule's style is its inline style, else the named style it refers to, else the style named
@@ -44,6 +45,10 @@ public struct HighlightConfiguration: Sendable {
     /// What `check` does about a nested `.highlights.json` that narrows a blocking rule of this configuration, when
     /// a layer says (the highest that does); nil when none does.
     @inlinable public var nestedConfigs: NestedConfigPolicy? { storage.nestedConfigs }
+    /// How many days before its deadline a marker is due soon: a warning in `check` and in the editor.
+    public var dueSoonDays: Int { storage.dueSoonDays }
+    /// Whether some rule reads the fields written after its matches (`"fields"`).
+    public var readsFields: Bool { storage.applicability.contains { $0.readsFields } }
     /// Problems found while combining: unknown style references, and rules (or words) the engine
     /// could not compile, which never match. Problems inside a layer come from `ConfigLayer.parse`.
     @inlinable public var diagnostics: [ConfigDiagnostic] { storage.diagnostics }
@@ -63,6 +68,7 @@ public struct HighlightConfiguration: Sendable {
         @usableFromInline let colorRuleIndex: Int?
         @usableFromInline let outline: Bool
         @usableFromInline let nestedConfigs: NestedConfigPolicy?
+        let dueSoonDays: Int
         /// The declared languages, highest layer first; of two with one id, the higher layer's.
         let languages: [DeclaredLanguage]
         @usableFromInline let diagnostics: [ConfigDiagnostic]
@@ -70,7 +76,8 @@ public struct HighlightConfiguration: Sendable {
         init(
             rules: [Rule], styles: [Style], namedStyles: [String: Style], ruleSet: RuleSet, details: [RuleDetails],
             applicability: [RuleApplicability], filters: RuleFilterSet, groupPieceKinds: [PieceKind], colorRuleIndex: Int?,
-            outline: Bool, nestedConfigs: NestedConfigPolicy?, languages: [DeclaredLanguage], diagnostics: [ConfigDiagnostic]
+            outline: Bool, nestedConfigs: NestedConfigPolicy?, dueSoonDays: Int, languages: [DeclaredLanguage],
+            diagnostics: [ConfigDiagnostic]
         ) {
             self.rules = rules
             self.styles = styles
@@ -83,6 +90,7 @@ public struct HighlightConfiguration: Sendable {
             self.colorRuleIndex = colorRuleIndex
             self.outline = outline
             self.nestedConfigs = nestedConfigs
+            self.dueSoonDays = dueSoonDays
             self.languages = languages
             self.diagnostics = diagnostics
         }
@@ -169,7 +177,7 @@ public struct HighlightConfiguration: Sendable {
             filters: RuleFilterSet(applicability: definitions.map(\.applicability), rules: rules),
             groupPieceKinds: resolver.groupPieceKinds, colorRuleIndex: definitions.firstIndex { $0.findsColorLiterals },
             outline: layers.lazy.compactMap(\.outline).first ?? true, nestedConfigs: layers.lazy.compactMap(\.nestedConfigs).first,
-            languages: Self.declaredLanguages(of: layers), diagnostics: diagnostics)
+            dueSoonDays: layers.lazy.compactMap(\.dueSoonDays).first ?? 14, languages: Self.declaredLanguages(of: layers), diagnostics: diagnostics)
     }
 
     /// The languages `layers` declare, highest first, each id once (the highest layer's).

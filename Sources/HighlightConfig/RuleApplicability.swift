@@ -34,6 +34,9 @@ public struct RuleApplicability: Sendable, Hashable {
     public var list: Bool = false
     /// Whether `highlight-ls check` fails when the rule matches (default false).
     public var blocking: Bool = false
+    /// Whether the fields written after a match are read: owner, tickets and a deadline (`MarkerFields`; default
+    /// false, the built-in word rules say true). An overdue match is then blocking in `check`, whatever `blocking` says.
+    public var readsFields: Bool = false
 
     /// Where a rule applies and what its matches are for; by default everywhere, not listed, not blocking.
     init(scopes: Scopes = .anywhere, languages: [String]? = nil, files: [String]? = nil, list: Bool = false, blocking: Bool = false) {

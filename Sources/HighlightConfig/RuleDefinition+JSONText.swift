@@ -35,6 +35,7 @@ extension RuleDefinition {
         if let files = applicability.files { members.append("\"files\": \(list(files))") }
         if applicability.list { members.append("\"list\": true") }
         if applicability.blocking { members.append("\"blocking\": true") }
+        if applicability.readsFields { members.append("\"fields\": true") }
         return "{ " + members.joined(separator: ", ") + " }"
     }
 }

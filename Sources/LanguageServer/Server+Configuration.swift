@@ -71,6 +71,12 @@ struct ConfigurationState {
     var settingsJSON: JSON?
     /// The link schemes the user's own settings allow (never the repository's file).
     var linkSchemes: LinkSchemes { LinkSchemes(settings: [settingsJSON, initializationOptionsJSON]) }
+    /// The day deadlines are judged on: `"today"` of initializationOptions (for reproducible sessions), else the
+    /// local date, asked each time, so that a session left open overnight moves on.
+    var today: CalendarDay {
+        let options = initializationOptionsJSON.flatMap { $0["highlight"]?.objectValue != nil ? $0["highlight"] : $0 }
+        return options?["today"]?.stringValue.flatMap { CalendarDay($0) } ?? CalendarDay.today()
+    }
     /// The words marked in this session: the highest layer of every configuration (SessionMarks.swift).
     var sessionMarks = SessionMarks()
 
@@ -140,6 +146,7 @@ extension Server {
         // Keys that configure the server rather than the highlighting are not config keys.
         object["decorations"] = nil
         object["linkSchemes"] = nil
+        object["today"] = nil
         let (layer, diagnostics) = ConfigLayer.parse(json: .object(object), source: source)
         report(diagnostics)
         return layer

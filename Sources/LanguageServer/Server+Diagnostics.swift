@@ -65,28 +65,34 @@ extension Server {
         configurationFileDiagnostics(ofDocument: uri) + matchDiagnostics(ofDocument: uri)
     }
 
-    /// One diagnostic per match of a rule with a severity.
+    /// One diagnostic per match of a rule with a severity, and per marker with a deadline: a hint, a warning when
+    /// it is due within `dueSoon` days, an error once it is overdue.
     private func matchDiagnostics(ofDocument uri: String) -> [JSON] {
-        guard documents[uri] != nil, configuration(forDocumentURI: uri).details.contains(where: { $0.severity != nil }),
+        guard documents[uri] != nil else { return [] }
+        let governing = configuration(forDocumentURI: uri)
+        guard governing.details.contains(where: { $0.severity != nil }) || governing.readsFields,
             let (document, config, list) = matches(ofDocument: uri)
         else { return [] }
+        let today = configuration.today
         let index = document.text.lineIndex
         let schemes = configuration.linkSchemes
         return document.text.withUnsafeBytes { text in
             var items: [JSON] = []
             for match in list.matches {
-                guard config.details.indices.contains(match.ruleIndex), config.rules.indices.contains(match.ruleIndex),
-                    let severity = config.details[match.ruleIndex].severity
-                else { continue }
+                guard config.details.indices.contains(match.ruleIndex), config.rules.indices.contains(match.ruleIndex) else { continue }
+                let deadline = Self.deadline(of: match, config: config, text: text, today: today)
+                guard let severity = deadline?.severity ?? config.details[match.ruleIndex].severity else { continue }
                 let details = config.details[match.ruleIndex]
                 let ruleName = config.rules[match.ruleIndex].name
                 let filled = MatchText(match: match, config: config, text: text)
+                var message = filled.message(details.message, ruleName: ruleName)
+                if let deadline { message += " (\(deadline.state.phrase), due \(deadline.due))" }
                 var item: [String: JSON] = [
                     "range": lspRange(of: match.utf8Range, in: index),
                     "severity": .integer(severity.lspValue),
                     "source": "highlight-ls",
                     "code": .string(ruleName),
-                    "message": .string(filled.message(details.message, ruleName: ruleName)),
+                    "message": .string(message),
                 ]
                 if client.diagnosticCodeDescription, let link = schemes.filter(filled.link(details.link)) {
                     item["codeDescription"] = ["href": .string(link)]
@@ -95,6 +101,23 @@ extension Server {
             }
             return items
         }
+    }
+
+    /// The deadline written after `match`, when its rule reads fields and one is written, with where it stands on
+    /// `today` and the severity that gives its diagnostic.
+    static func deadline(
+        of match: Match, config: HighlightConfiguration, text: UnsafeBufferPointer<UInt8>, today: CalendarDay
+    ) -> (due: CalendarDay, state: DeadlineState, severity: RuleDefinition.Severity)? {
+        guard config.applicability.indices.contains(match.ruleIndex), config.applicability[match.ruleIndex].readsFields,
+            case .fields(let fields) = MarkerFields.read(text, after: match.utf8Range.upperBound), let due = fields.due
+        else { return nil }
+        let state = DeadlineState(due: due, today: today, dueSoonDays: config.dueSoonDays)
+        let severity: RuleDefinition.Severity = switch state {
+        case .later: .hint
+        case .dueSoon: .warning
+        case .overdue: .error
+        }
+        return (due, state, severity)
     }
 
     /// A UTF-8 range as an LSP range in the negotiated encoding.

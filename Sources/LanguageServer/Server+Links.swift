@@ -55,6 +55,9 @@ extension Server {
             var heading = markdown ? "**\(Self.markdownEscaped(ruleName))**" : ruleName
             if let severity = details.severity { heading += " (\(severity.rawValue))" }
             var lines = [heading]
+            if let deadline = Self.deadline(of: match, config: config, text: text, today: configuration.today) {
+                lines.append("\(deadline.state.phrase.prefix(1).uppercased())\(deadline.state.phrase.dropFirst()) (\(deadline.due))")
+            }
             if details.message != nil {
                 let message = filled.message(details.message, ruleName: ruleName)
                 lines.append(markdown ? Self.markdownEscaped(message) : message)

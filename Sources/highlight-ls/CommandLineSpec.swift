@@ -203,6 +203,10 @@ extension CommandLineSpec {
         name: "--staged",
         summary: "Report only matches on lines that the staged changes add or change (git diff --cached), as a pre-commit "
             + "hook sees them; line numbers are those of the staged text.")
+    private static let today = OptionSpec(
+        name: "--today", value: ("YYYY-MM-DD", .text),
+        summary: "Judge the deadlines written with markers (TODO(2026-03-01)) as on this day, instead of the local date, "
+            + "for runs that must give the same answer tomorrow.")
     private static let help = OptionSpec(name: "--help", short: "-h", summary: "Show this help and exit.")
     private static let blame = OptionSpec(
         name: "--blame",
@@ -228,9 +232,6 @@ extension CommandLineSpec {
             + "(newest first: not committed yet, less than a week, a month, 3 months, a year, a year or more). text and "
             + "markdown head each group; json and csv give its matches in group order. author and age imply --blame. "
             + "Not with sarif, github or junit.")
-    /// The time taken as now for ages, in seconds since 1970; for tests, which need ages that do not move.
-    private static let now = OptionSpec(
-        name: "--now", value: ("SECONDS", .text), summary: "Take SECONDS since 1970 as the current time (for tests).", hidden: true)
 
     /// The command line of highlight-ls.
     static let highlightLS = CommandLineSpec(
@@ -265,8 +266,8 @@ extension CommandLineSpec {
                 name: "list", summary: "Print every match as path:line:column: rule: text.",
                 operands: ("PATH...", .path, false),
                 options: [
-                    config, glob, rule, since, staged, format, json, color, listQuiet, stats, maxFilesize, stdinFilename,
-                    allowConfigErrors, blame, count, groupBy, now, help,
+                    config, glob, rule, since, staged, today, format, json, color, listQuiet, stats, maxFilesize, stdinFilename,
+                    allowConfigErrors, blame, count, groupBy, help,
                 ],
                 details: [
                     "list prints the matches of every rule, as the editor highlights them; the editors' workspace list "
@@ -288,8 +289,8 @@ extension CommandLineSpec {
                 name: "check", summary: "Print the matches of rules marked \"blocking\"; fail when there are any.",
                 operands: ("PATH...", .path, false),
                 options: [
-                    config, glob, rule, since, staged, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename,
-                    allowConfigErrors, allowSkipped, baseline, writeBaseline, pruneBaseline, blame, olderThan, now, help,
+                    config, glob, rule, since, staged, today, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename,
+                    allowConfigErrors, allowSkipped, baseline, writeBaseline, pruneBaseline, blame, olderThan, help,
                 ],
                 details: [
                     "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path, "

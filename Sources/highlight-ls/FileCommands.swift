@@ -55,13 +55,15 @@ struct ScanRequest {
     var baseline: BaselineUse = .none
     /// The changes whose lines alone are reported (`--since`, `--staged`); nil for every line.
     var changeBase: ChangeBase? = nil
+    /// The day deadlines are judged on (`--today`, else the local date).
+    var today: CalendarDay = CalendarDay.today()
     /// Whether each match carries its line's blame (`--blame`, implied by `--older-than` and by grouping by author or age).
     var blame = false
     /// For `check`: the age past which a match of a rule marked `"list"` fails too (`--older-than`); nil for none.
     var olderThan: AgeLimit?
     /// What `list` writes: every match, the matches by group, or the count of each group.
     var listing: Listing = .matches
-    /// The time taken as now for ages, in seconds since 1970 (the clock's, or the hidden `--now` of tests).
+    /// The time taken as now for ages, in seconds since 1970: the clock's, or the start of `--today`'s day (UTC).
     var now: Int64 = Int64(time(nil))
 }
 
@@ -148,6 +150,9 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             return 2
         }
     }
+    let deadlines = DeadlineReading(today: request.today, addsOverdue: isCheck, readsForReport: [.json, .sarif].contains(request.format),
+        ruleNames: request.ruleNames.map(Set.init))
+    var deadlineFailures = 0
     // The baseline holds the lines of matches, so it would match itself: it is not searched, under any path's spelling.
     let baselineIdentity: FileIdentity? = switch request.baseline {
     case .none: nil
@@ -287,12 +292,16 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         if let olderThan = request.olderThan, isCheck, !finished.scanned.matches.isEmpty {
             // A blocking rule's match fails whatever its age; a work item's only when its line is older than the limit.
             let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            // An overdue deadline fails whatever the rule says, as it does without --older-than.
             let kept = finished.scanned.matches.indices.filter { index in
                 let rule = finished.scanned.matches[index].ruleIndex
                 let blocking = entry.applicability.indices.contains(rule) && entry.applicability[rule].blocking
-                return blocking || olderThan.isExceeded(by: blames.indices.contains(index) ? blames[index] : .unknown, now: request.now)
+                let overdue = if finished.fields.indices.contains(index), case .overdue? = finished.fields[index]?.deadline { true } else { false }
+                return blocking || overdue
+                    || olderThan.isExceeded(by: blames.indices.contains(index) ? blames[index] : .unknown, now: request.now)
             }
             finished.scanned.matches = kept.map { finished.scanned.matches[$0] }
+            if !finished.fields.isEmpty { finished.fields = kept.map { finished.fields[$0] } }
             blames = kept.map { blames.indices.contains($0) ? blames[$0] : .unknown }
             finished.matchCount = kept.count
         }
@@ -329,6 +338,13 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         if result.truncated { warnInOrder("\(result.file.terminalPath): too many matches; only the first \(finished.matchCount) are shown") }
         counts.matches += finished.matchCount
         if finished.matchCount > 0 { counts.filesWithMatches += 1 }
+        if !finished.warnings.isEmpty {
+            let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            for warning in finished.warnings {
+                warnInOrder(warning.message(path: result.file.terminalPath, ruleName: ruleName(warning.match.ruleIndex, in: entry)))
+                if warning.fails { deadlineFailures += 1 }
+            }
+        }
         var baselineStates: [BaselineState] = []
         if comparison != nil {
             switch result.outcome {
@@ -360,7 +376,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             let states: [BaselineState] = if case .write = request.baseline { [] } else { baselineStates }
             let report = FileReport(
                 scanned: result, configuration: entry, skipReason: skipReason,
-                messages: needsMessages ? messages(for: result, configuration: entry) : [], baselineStates: states, blames: blames)
+                messages: needsMessages ? messages(for: result, configuration: entry) : [], baselineStates: states,
+                fields: finished.fields, blames: blames)
             writer?.file(report, to: &output)
         }
         position += 1
@@ -375,14 +392,14 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             case .success(let bytes):
                 if comparison != nil { standardInputBytes = bytes }
                 scanned = WorkspaceScanner.scan(bytes: bytes, as: item.file, origin: origin, configuration: item.configuration, options: options)
-                    .keepingMatches {
-                        // Standard input is new as a whole, unless it is named as a file of the repository.
-                        changedLines.map { lines in request.standardInputName.map { lines.change(ofFileAt: Array($0.utf8)) } ?? .whole }
-                    }
             case .failure(let failure):
                 scanned = ScannedFile(unreadable: item.file, reason: failure.reason)
             }
-            deliver(FinishedFile(scanned, of: item, writer: writesOnWorkers), isStandardInput: true)
+            // Standard input is new as a whole, unless it is named as a file of the repository. Its deadlines are
+            // not read: its bytes cannot be read again.
+            var read = DeadlineReadingResult(scanned: scanned, fields: [], warnings: [])
+            read.keepOnly { changedLines.map { lines in request.standardInputName.map { lines.change(ofFileAt: Array($0.utf8)) } ?? .whole } }
+            deliver(FinishedFile(read, of: item, writer: writesOnWorkers), isStandardInput: true)
             continue
         }
         WorkspaceScanner.scan(
@@ -398,8 +415,9 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
             },
             finish: { [writesOnWorkers, changedLines] scanned, item in
-                let kept = scanned.keepingMatches { changedLines?.change(ofFileAt: scanned.file.undecodedPath ?? Array(scanned.file.path.utf8)) }
-                return FinishedFile(kept, of: item, writer: writesOnWorkers)
+                var read = deadlines.read(scanned, item: item)
+                read.keepOnly { changedLines?.change(ofFileAt: scanned.file.undecodedPath ?? Array(scanned.file.path.utf8)) }
+                return FinishedFile(read, of: item, writer: writesOnWorkers)
             },
             deliver: { deliver($0) })
     }
@@ -450,7 +468,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         case .compare: comparison?.newCount ?? 0
         case .write: 0
         }
-        if failingMatches > 0, status == 0 { status = 1 }
+        if failingMatches > 0 || deadlineFailures > 0, status == 0 { status = 1 }
     }
     var staleEntries: [StaleBaselineEntry] = []
     var baselineScope = BaselineScope(roots: [], ruleNames: options.ruleNames, searchedPaths: nil, unsearchedPaths: unsearchedPaths)
@@ -581,18 +599,19 @@ func finishBaseline(_ use: BaselineUse, comparison: BaselineComparison, stale: [
     }
 }
 
-extension ScannedFile {
-    /// The file with only the matches that touch a changed line of the file, as `change` tells it (asked only when
-    /// there are matches); every match when it tells nil (no `--since` or `--staged`).
-    func keepingMatches(touching change: () -> ChangedLines.FileChange?) -> ScannedFile {
-        guard !matches.isEmpty, let change = change() else { return self }
-        var kept = self
+extension DeadlineReadingResult {
+    /// Keeps only the matches (and warnings) that touch a changed line of the file, as `change` tells it (asked only
+    /// when there are some); all of them when it tells nil (no `--since` or `--staged`).
+    mutating func keepOnly(touching change: () -> ChangedLines.FileChange?) {
+        guard !scanned.matches.isEmpty || !warnings.isEmpty, let change = change() else { return }
         // A match that ends at the start of a line does not touch that line.
-        kept.matches.removeAll { match in
-            let lastLine = max(match.start.line, match.end.utf8Column == 0 ? match.end.line - 1 : match.end.line)
-            return !change.touches(lines: match.start.line...lastLine)
+        func touches(_ match: LocatedMatch) -> Bool {
+            change.touches(lines: match.start.line...max(match.start.line, match.end.utf8Column == 0 ? match.end.line - 1 : match.end.line))
         }
-        return kept
+        let kept = scanned.matches.map(touches)
+        scanned.matches = zip(scanned.matches, kept).filter(\.1).map(\.0)
+        if !fields.isEmpty { fields = zip(fields, kept).filter(\.1).map(\.0) }
+        warnings.removeAll { !touches($0.match) }
     }
 }
 
@@ -818,12 +837,18 @@ func useColours(_ choice: ColorChoice) -> Bool {
 struct FinishedFile: Sendable {
     /// The file's result; without its matches once they are written (`report`).
     var scanned: ScannedFile
+    /// Each match's fields (empty when none has any, or once written).
+    var fields: [MatchFields?]
+    /// What the file's deadlines say on stderr.
+    var warnings: [DeadlineWarning]
     /// The report written for the file (empty when it had no matches), or nil when it is the calling thread's to write.
     var report: [UInt8]?
     var matchCount: Int
 
-    init(_ scanned: ScannedFile, of item: ScanItem, writer: (any ReportWriter & Sendable)?) {
-        self.scanned = scanned
+    init(_ read: DeadlineReadingResult, of item: ScanItem, writer: (any ReportWriter & Sendable)?) {
+        scanned = read.scanned
+        fields = read.fields
+        warnings = read.warnings
         matchCount = scanned.matches.count
         guard var writer else { return }
         guard !scanned.matches.isEmpty else {
@@ -834,9 +859,11 @@ struct FinishedFile: Sendable {
         // outgrows this is copied once or twice).
         let perMatch = scanned.file.path.utf8.count + 64
         var output = OutputBuffer(gathering: scanned.matches.reduce(0) { $0 + perMatch + $1.textUTF8.count })
-        writer.file(FileReport(scanned: scanned, configuration: item.configuration, skipReason: nil, messages: []), to: &output)
+        writer.file(
+            FileReport(scanned: scanned, configuration: item.configuration, skipReason: nil, messages: [], fields: fields), to: &output)
         report = output.bytes
-        self.scanned.matches = []
+        scanned.matches = []
+        fields = []
     }
 }
 

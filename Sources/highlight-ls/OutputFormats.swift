@@ -35,8 +35,21 @@ struct FileReport {
     var messages: [String]
     /// Each match's state against `check --baseline`; empty without a baseline (every match is new).
     var baselineStates: [BaselineState] = []
+    /// Each match's fields, aligned with `scanned.matches`; empty when none has any.
+    var fields: [MatchFields?] = []
     /// Each match's blame (`--blame`); empty when blame was not asked for.
     var blames: [MatchBlame] = []
+
+    /// ` (overdue by 3 days, due 2026-03-01)` after the match at `index` when its deadline has passed.
+    func overdueNote(_ index: Int) -> [UInt8]? {
+        guard case .overdue? = deadline(index), let due = fields[index]?.fields.due, let state = deadline(index) else { return nil }
+        return Array(" (\(state.phrase), due \(due))".utf8)
+    }
+
+    /// Where the deadline of the match at `index` stands, when it has one.
+    func deadline(_ index: Int) -> DeadlineState? {
+        fields.indices.contains(index) ? fields[index]?.deadline : nil
+    }
 
     /// Whether the report carries blame: `--blame` was given.
     var hasBlame: Bool { !blames.isEmpty }
@@ -46,7 +59,7 @@ struct FileReport {
         blames.indices.contains(index) ? blames[index] : .unknown
     }
 
-    /// The report of the matches at `indices` only (in that order), with their messages, states and blames.
+    /// The report of the matches at `indices` only (in that order), with their messages, states, fields and blames.
     func selecting(_ indices: [Int]) -> FileReport {
         func pick<Element>(_ values: [Element]) -> [Element] { values.isEmpty ? [] : indices.map { values[$0] } }
         var selected = self
@@ -54,6 +67,7 @@ struct FileReport {
         selected.messages = pick(messages)
         selected.baselineStates = pick(baselineStates)
         selected.blames = pick(blames)
+        selected.fields = pick(fields)
         return selected
     }
 
@@ -277,13 +291,15 @@ struct TextWriter: ReportWriter {
                 let name = ruleName(match.ruleIndex, in: report.configuration)
                 let text = terminalText(match.text)
                 let blame = textBlame(report.blame(of: index))
+                let overdue = String(decoding: report.overdueNote(index) ?? [], as: UTF8.self)
                 guard colours else {
-                    output.append("\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(name): \(text)\(blame)\n")
+                    output.append("\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(name): \(text)\(overdue)\(blame)\n")
                     continue
                 }
                 let style = report.configuration.styles.indices.contains(match.ruleIndex) ? report.configuration.styles[match.ruleIndex] : .neutral
                 output.append("\u{1B}[35m\(path)\u{1B}[0m:\u{1B}[32m\(match.start.line + 1)\u{1B}[0m:\(match.start.utf8Column + 1): "
-                    + "\u{1B}[1m\(name)\u{1B}[0m: \(ansiStart(style))\(text)\u{1B}[0m\(blame)\n")
+                    + "\u{1B}[1m\(name)\u{1B}[0m: \(ansiStart(style))\(text)\u{1B}[0m"
+                    + "\(overdue)\(blame)\n")
             }
             return
         }
@@ -296,6 +312,7 @@ struct TextWriter: ReportWriter {
             let name = names[match.ruleIndex]
             // Two numbers and seven bytes of punctuation.
             let most = pathBytes.count + name.count + 2 * RecordWriter.decimalBound + 7 + RecordWriter.escapedBound(match.textUTF8.count)
+                + (report.fields.isEmpty ? 0 : 64)
             output.appendRecord(atMost: most) { line in
                 line.append(pathBytes)
                 line.append(UInt8(ascii: ":"))
@@ -306,6 +323,7 @@ struct TextWriter: ReportWriter {
                 line.append(name)
                 line.append(": ")
                 line.appendTerminalText(utf8: match.textUTF8)
+                if let overdue = report.overdueNote(index) { line.append(overdue) }
                 line.append(UInt8(ascii: "\n"))
             }
             output.flushWhenFull()
@@ -365,6 +383,7 @@ struct JSONLinesWriter: ReportWriter {
         for (index, match) in report.scanned.matches.enumerated() {
             var state: [UInt8] = report.baselineStates.indices.contains(index)
                 ? Array(",\"baseline\":\"\(report.baselineStates[index].rawValue)\"".utf8) : []
+            if report.fields.indices.contains(index), let fields = report.fields[index] { state += Array(fields.jsonMembers.utf8) }
             if report.hasBlame { state += Array(",\"blame\":\(jsonBlame(report.blame(of: index)))".utf8) }
             let range = match.utf8Range
             let name = names[match.ruleIndex]

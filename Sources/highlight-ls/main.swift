@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import HighlightConfig
 import LanguageServer
 import WorkspaceScan
 
@@ -180,14 +181,16 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         let option = parsed.has("--count") ? "--count" : "--group-by"
         return usageFailure(UsageError(message: "\(option) writes text, json, csv or markdown, not \(format.rawValue)"), command: parsed.command)
     }
-    var now = Int64(time(nil))
-    if let given = parsed.value("--now") {
-        guard let seconds = Int64(given) else {
-            return usageFailure(UsageError(message: "--now needs whole seconds since 1970, not \"\(given)\""), command: parsed.command)
+    var today = CalendarDay.today()
+    if let written = parsed.value("--today") {
+        guard let day = CalendarDay(written) else {
+            return usageFailure(UsageError(message: "--today \(written) is not a day: write YYYY-MM-DD, a day that exists"), command: parsed.command)
         }
-        now = seconds
+        today = day
     }
-    let request = ScanRequest(
+    // Ages are measured from now, or from the start of the day --today gives (midnight UTC), so that tests do not move.
+    let now = parsed.value("--today") == nil ? Int64(time(nil)) : Int64(today.daysSinceEpoch) * 86_400
+    var request = ScanRequest(
         command: scanCommand, paths: paths, format: format,
         colours: colour, maximumFileSize: parsed.value("--max-filesize").flatMap(parseSize) ?? ScanOptions().maximumFileSize,
         allowConfigErrors: parsed.has("--allow-config-errors"), allowSkipped: parsed.has("--allow-skipped"),
@@ -197,6 +200,7 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         changeBase: changeBase,
         blame: parsed.has("--blame") || olderThan != nil || (listing.groupKey?.needsBlame ?? false), olderThan: olderThan,
         listing: listing, now: now)
+    request.today = today
     return scanCommand == .print ? runPrintCommand(request) : runScanCommand(request)
 }
 

@@ -197,12 +197,11 @@ import Testing
 
     // MARK: check --older-than
 
-    /// Ada's commit date in seconds since 1970 (2024-01-15T10:00:00+01:00), and the limit of the tests, 180 days.
-    static let adaTime: Int64 = 1_705_309_200
-    static let limit: Int64 = 180 * 86_400
+    /// A commit at midnight UTC, so that `--today` (the start of its day, UTC) can land exactly on a limit.
+    static let midnight = Author(name: "Dee", email: "dee@example.invalid", date: "2024-01-01T00:00:00+00:00")
 
-    static func checkOlderThan(_ now: Int64, in root: URL, _ more: [String] = []) throws -> Outcome {
-        try CommandLineTests.run(["check", "--older-than", "180d", "--now", String(now)] + more, in: root)
+    static func checkOlderThan(_ age: String = "180d", today: String, in root: URL) throws -> Outcome {
+        try CommandLineTests.run(["check", "--older-than", age, "--today", today], in: root)
     }
 
     @Test func aWorkItemFailsTheCheckOnlyOnceOlderThanTheLimit() throws {
@@ -210,31 +209,30 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         try Self.git(["init", "-q", "-b", "main"], in: root)
         try Self.write("# TODO: old work\nx = 1\n", to: "a.py", in: root)
-        try Self.git(["add", "-A"], in: root)
-        try Self.git(["commit", "-qm", "old"], in: root)
+        try Self.git(["add", "-A"], in: root, as: Self.midnight)
+        try Self.git(["commit", "-qm", "old"], in: root, as: Self.midnight)
         // A line not committed yet is never old, however late it is.
         try Self.write("# TODO: old work\nx = 1\n# FIXME: not committed\n", to: "a.py", in: root)
 
-        // Exactly 180 days: not older than 180 days.
-        let atLimit = try Self.checkOlderThan(Self.adaTime + Self.limit, in: root)
+        // 2024-06-29 is 180 days after 2024-01-01: not older than 180 days.
+        let atLimit = try Self.checkOlderThan(today: "2024-06-29", in: root)
         #expect(atLimit.status == 0, "\(atLimit.output)\(atLimit.errors)")
         #expect(atLimit.output == "")
         #expect(atLimit.errors.contains("no blocking matches in 1 file searched; work items (rules marked \"list\") count when older than 180d"),
             "\(atLimit.errors)")
-        // One second more fails, on the old line only.
-        let past = try Self.checkOlderThan(Self.adaTime + Self.limit + 1, in: root)
+        // A day more fails, on the old line only.
+        let past = try Self.checkOlderThan(today: "2024-06-30", in: root)
         #expect(past.status == 1)
         #expect(past.output.hasPrefix("./a.py:1:3: todo: TODO ("), "\(past.output)")
         #expect(past.output.split(separator: "\n").count == 1, "\(past.output)")
         // Ten years on, the uncommitted FIXME still passes.
-        let late = try Self.checkOlderThan(Self.adaTime + 3650 * 86_400, in: root)
+        let late = try Self.checkOlderThan(today: "2034-01-01", in: root)
         #expect(late.output.split(separator: "\n").count == 1, "\(late.output)")
-        // Other units name the same limit: 180d is not 26w (182 days).
-        #expect(try Self.checkOlderThan(Self.adaTime + Self.limit + 1, in: root, ["--older-than", "26w"]).status == 0)
-        #expect(try Self.checkOlderThan(Self.adaTime + 182 * 86_400 + 1, in: root, ["--older-than", "26w"]).status == 1)
-        #expect(try Self.checkOlderThan(Self.adaTime + 6 * 30 * 86_400 + 1, in: root, ["--older-than", "6m"]).status == 1)
-        #expect(try Self.checkOlderThan(Self.adaTime + 365 * 86_400, in: root, ["--older-than", "1y"]).status == 0)
-        #expect(try Self.checkOlderThan(Self.adaTime + 365 * 86_400 + 1, in: root, ["--older-than", "1y"]).status == 1)
+        // The other units, each on both sides of its limit: 26w is 182 days, 6m 180, 1y 365 (2024 has 366).
+        for (age, last, first) in [("26w", "2024-07-01", "2024-07-02"), ("6m", "2024-06-29", "2024-06-30"), ("1y", "2024-12-31", "2025-01-01")] {
+            #expect(try Self.checkOlderThan(age, today: last, in: root).status == 0, "\(age) on \(last)")
+            #expect(try Self.checkOlderThan(age, today: first, in: root).status == 1, "\(age) on \(first)")
+        }
     }
 
     @Test func aBlockingMatchFailsWhateverItsAge() throws {
@@ -244,12 +242,25 @@ import Testing
         try Self.write("# NOMERGE yet\n", to: "a.py", in: root)
         try Self.git(["add", "-A"], in: root)
         try Self.git(["commit", "-qm", "new"], in: root)
-        let checked = try Self.checkOlderThan(Self.adaTime + 1, in: root)
+        let checked = try Self.checkOlderThan(today: "2024-01-16", in: root)
         #expect(checked.status == 1)
         #expect(checked.output.hasPrefix("./a.py:1:3: nomerge: NOMERGE ("), "\(checked.output)")
         // Without --older-than, work items are not the check's business, however old.
         let plain = try CommandLineTests.run(["check"], in: root)
         #expect(plain.output == "./a.py:1:3: nomerge: NOMERGE\n")
+    }
+
+    @Test func anOverdueDeadlineStillFailsWithAnAgeLimit() throws {
+        let root = try CommandLineTests.tree([".highlights.json": #"{ "rules": [ { "name": "nomerge", "words": ["NOMERGE"], "blocking": true } ] }"#])
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.git(["init", "-q", "-b", "main"], in: root)
+        try Self.write("# TODO(2024-02-01): young, but overdue\n# TODO: young\n", to: "a.py", in: root)
+        try Self.git(["add", "-A"], in: root, as: Self.midnight)
+        try Self.git(["commit", "-qm", "young"], in: root, as: Self.midnight)
+        let checked = try Self.checkOlderThan(today: "2024-03-01", in: root)
+        #expect(checked.status == 1)
+        #expect(checked.output.hasPrefix("./a.py:1:3: todo: TODO (overdue"), "\(checked.output)")
+        #expect(checked.output.split(separator: "\n").count == 1, "\(checked.output)")
     }
 
     @Test(arguments: ["180", "d", "180x", "-1d", "1.5w", "99999999999999999y"])

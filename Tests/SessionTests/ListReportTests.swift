@@ -91,13 +91,13 @@ import Testing
         try BlameTests.git(["add", "c.py"], in: root, as: BlameTests.bob)
         try BlameTests.git(["commit", "-qm", "two"], in: root, as: BlameTests.bob)
         try BlameTests.write("# TODO: not committed\n", to: "d.py", in: root)
-        // Ada's commit is 2024-01-15, Bob's 2025-06-01; now is 2025-06-03.
-        let now = "1748908800"
-        let authors = try CommandLineTests.run(["list", "--count", "--group-by", "author", "--now", now], in: root)
+        // Ada's commit is 2024-01-15, Bob's 2025-06-01; today is 2025-06-03.
+        let now = "2025-06-03"
+        let authors = try CommandLineTests.run(["list", "--count", "--group-by", "author", "--today", now], in: root)
         #expect(authors.output == "Ada Lovelace <ada@example.invalid> 5\nBob, \"the\" Builder <bob@example.invalid> 2\nnot committed yet 1\n")
-        let ages = try CommandLineTests.run(["list", "--count", "--group-by", "age", "--now", now, "--json"], in: root)
+        let ages = try CommandLineTests.run(["list", "--count", "--group-by", "age", "--today", now, "--json"], in: root)
         #expect(ages.output == #"{"not committed yet":1,"less than a week":2,"a year or more":5}"# + "\n")
-        let grouped = try CommandLineTests.run(["list", "--group-by", "age", "--now", now, "c.py", "d.py"], in: root)
+        let grouped = try CommandLineTests.run(["list", "--group-by", "age", "--today", now, "c.py", "d.py"], in: root)
         #expect(grouped.output.hasPrefix("not committed yet (1 match):\nd.py:1:3: todo: TODO (not committed yet)\n\nless than a week (2 matches):\nc.py:1:3:"),
             "\(grouped.output)")
     }

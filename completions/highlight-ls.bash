@@ -24,7 +24,7 @@ _highlight_ls() {
         "list --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "list --max-filesize") COMPREPLY=(); return ;;
         "list --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        "list --group-by") COMPREPLY=($(compgen -W "rule file author age" -- "$cur")); return ;;
+        "list --group-by") COMPREPLY=($(compgen -W "rule file owner author age" -- "$cur")); return ;;
         "check --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --glob" | "check -g") COMPREPLY=(); return ;;
         "check --rule") COMPREPLY=(); return ;;

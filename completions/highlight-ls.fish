@@ -36,7 +36,7 @@ complete -c highlight-ls -n '__fish_seen_subcommand_from list' -l stdin-filename
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -l allow-config-errors -d 'Report configuration problems but do not fail because of them'
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -l blame -d 'Add to each match who last changed its line, from git blame --porcelain run in the file\'s own folder'
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -l count -d 'Write how many matches each rule has'
-complete -c highlight-ls -n '__fish_seen_subcommand_from list' -l group-by -x -a 'rule file author age' -d 'Write the matches group by group'
+complete -c highlight-ls -n '__fish_seen_subcommand_from list' -l group-by -x -a 'rule file owner author age' -d 'Write the matches group by group'
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -s h -l help -d 'Show this help and exit'
 complete -c highlight-ls -n '__fish_seen_subcommand_from list' -F
 complete -c highlight-ls -n '__fish_seen_subcommand_from check' -l config -r -F -d 'Use FILE for every file searched, instead of the nearest .highlights.json of each file'

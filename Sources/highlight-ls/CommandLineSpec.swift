@@ -228,7 +228,8 @@ extension CommandLineSpec {
             + "name count lines in text, one object in json, a table in csv and markdown.")
     private static let groupBy = OptionSpec(
         name: "--group-by", value: ("KEY", .choice(GroupKey.allCases.map(\.rawValue))),
-        summary: "Write the matches group by group: by rule or author (largest group first), file (walk order) or age "
+        summary: "Write the matches group by group: by rule, owner (written in the marker, TODO(alice)) or author (largest "
+            + "group first), file (walk order) or age "
             + "(newest first: not committed yet, less than a week, a month, 3 months, a year, a year or more). text and "
             + "markdown head each group; json and csv give its matches in group order. author and age imply --blame. "
             + "Not with sarif, github or junit.")

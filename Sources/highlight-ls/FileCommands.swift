@@ -150,7 +150,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             return 2
         }
     }
-    let deadlines = DeadlineReading(today: request.today, addsOverdue: isCheck, readsForReport: [.json, .sarif].contains(request.format),
+    let deadlines = DeadlineReading(today: request.today, addsOverdue: isCheck, readsForReport: [.json, .sarif].contains(request.format) || request.listing.groupKey == .owner,
         ruleNames: request.ruleNames.map(Set.init))
     var deadlineFailures = 0
     // The baseline holds the lines of matches, so it would match itself: it is not searched, under any path's spelling.

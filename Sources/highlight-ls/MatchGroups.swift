@@ -1,17 +1,17 @@
 import WorkspaceScan
 
-// `list --group-by KEY` and `list --count`: matches gathered by a key (the rule, the file, the line's author, its
-// age), either written group by group through the format's writer, or only counted. Both wrap the one place that
+// `list --group-by KEY` and `list --count`: matches gathered by a key (the rule, the file, the owner written in the
+// marker, the line's author, its age), either written group by group through the format's writer, or only counted. Both wrap the one place that
 // names a match's group, `GroupKey.name(of:in:now:)`; a new key is a case of `GroupKey` and a branch there.
 
 /// What matches are grouped or counted by.
 enum GroupKey: String, CaseIterable {
-    case rule, file, author, age
+    case rule, file, owner, author, age
 
     /// Whether the key is read from each match's blame (and so implies `--blame`).
     var needsBlame: Bool {
         switch self {
-        case .rule, .file: false
+        case .rule, .file, .owner: false
         case .author, .age: true
         }
     }
@@ -24,6 +24,10 @@ enum GroupKey: String, CaseIterable {
             return ruleName(match.ruleIndex, in: report.configuration)
         case .file:
             return report.scanned.file.path
+        case .owner:
+            // The owner the marker names (`TODO(alice)`, read by `MarkerFields`), for rules that read fields.
+            let owner = report.fields.indices.contains(index) ? report.fields[index]?.fields.owner : nil
+            return owner ?? "no owner"
         case .author:
             switch report.blame(of: index) {
             case .committed(let commit): return "\(commit.author) <\(commit.email)>"
@@ -35,8 +39,8 @@ enum GroupKey: String, CaseIterable {
         }
     }
 
-    /// The groups in the order reports give them: files in walk order, ages newest first, rules and authors by
-    /// count (most first), then by name.
+    /// The groups in the order reports give them: files in walk order, ages newest first, rules, owners and authors
+    /// by count (most first), then by name.
     func ordered(_ counts: [String: Int], firstSeen: [String]) -> [String] {
         switch self {
         case .file:
@@ -44,7 +48,7 @@ enum GroupKey: String, CaseIterable {
         case .age:
             let rank = Dictionary(uniqueKeysWithValues: AgeBucket.allCases.map { ($0.name, $0.rawValue) })
             return counts.keys.sorted { rank[$0, default: 0] < rank[$1, default: 0] }
-        case .rule, .author:
+        case .rule, .owner, .author:
             return byCount(counts)
         }
     }

@@ -102,6 +102,15 @@ import Testing
             "\(grouped.output)")
     }
 
+    @Test func groupByOwnerReadsTheOwnerWrittenInTheMarker() throws {
+        let root = try CommandLineTests.tree(["a.py": "# TODO(alice): a\n# TODO(@bob, #1): b\n# FIXME(alice, 2999-01-01): c\n# HACK: d\n"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let counted = try CommandLineTests.run(["list", "--count", "--group-by", "owner"], in: root)
+        #expect(counted.output == "alice 2\nbob 1\nno owner 1\n")
+        let grouped = try CommandLineTests.run(["list", "--group-by", "owner", "--format", "csv"], in: root)
+        #expect(try Self.csvRecords(grouped.output).map { $0[1] } == ["line", "1", "3", "2", "4"])
+    }
+
     @Test func groupingAndCountingRefuseTheDocumentFormats() throws {
         let root = try CommandLineTests.tree(Self.files)
         defer { try? FileManager.default.removeItem(at: root) }

@@ -24,27 +24,10 @@ import Testing
     static func git(
         _ arguments: [String], in directory: URL, as author: Author = ada, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        for (name, value) in [
-            ("GIT_AUTHOR_NAME", author.name), ("GIT_AUTHOR_EMAIL", author.email), ("GIT_COMMITTER_NAME", author.name),
-            ("GIT_COMMITTER_EMAIL", author.email), ("GIT_AUTHOR_DATE", author.date), ("GIT_COMMITTER_DATE", author.date),
-            ("GIT_CONFIG_GLOBAL", "/dev/null"), ("GIT_CONFIG_NOSYSTEM", "1"), ("LC_ALL", "C"),
-        ] {
-            environment[name] = value
-        }
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus != 0 {
-            Issue.record("git \(arguments.joined(separator: " ")) exited \(process.terminationStatus)", sourceLocation: sourceLocation)
+        let environment = TestProcess.gitEnvironment(name: author.name, email: author.email, date: author.date)
+        let (status, output) = try TestProcess.run("/usr/bin/env", ["git"] + arguments, in: directory, environment: environment)
+        if status != 0 {
+            Issue.record("git \(arguments.joined(separator: " ")) exited \(status)", sourceLocation: sourceLocation)
         }
         return output
     }
@@ -200,17 +183,23 @@ import Testing
     /// A commit at midnight UTC, so that `--today` (the start of its day, UTC) can land exactly on a limit.
     static let midnight = Author(name: "Dee", email: "dee@example.invalid", date: "2024-01-01T00:00:00+00:00")
 
+    /// A repository with a blocking rule, NOMERGE, and `a.py` holding `text` committed by `author`.
+    static func committedRepository(_ text: String, by author: Author = midnight) throws -> URL {
+        let root = try CommandLineTests.tree([".highlights.json": #"{ "rules": [ { "name": "nomerge", "words": ["NOMERGE"], "blocking": true } ] }"#])
+        try git(["init", "-q", "-b", "main"], in: root)
+        try write(text, to: "a.py", in: root)
+        try git(["add", "-A"], in: root, as: author)
+        try git(["commit", "-qm", "one"], in: root, as: author)
+        return root
+    }
+
     static func checkOlderThan(_ age: String = "180d", today: String, in root: URL) throws -> Outcome {
         try CommandLineTests.run(["check", "--older-than", age, "--today", today], in: root)
     }
 
     @Test func aWorkItemFailsTheCheckOnlyOnceOlderThanTheLimit() throws {
-        let root = try CommandLineTests.tree([".highlights.json": #"{ "rules": [ { "name": "nomerge", "words": ["NOMERGE"], "blocking": true } ] }"#])
+        let root = try Self.committedRepository("# TODO: old work\nx = 1\n")
         defer { try? FileManager.default.removeItem(at: root) }
-        try Self.git(["init", "-q", "-b", "main"], in: root)
-        try Self.write("# TODO: old work\nx = 1\n", to: "a.py", in: root)
-        try Self.git(["add", "-A"], in: root, as: Self.midnight)
-        try Self.git(["commit", "-qm", "old"], in: root, as: Self.midnight)
         // A line not committed yet is never old, however late it is.
         try Self.write("# TODO: old work\nx = 1\n# FIXME: not committed\n", to: "a.py", in: root)
 
@@ -236,12 +225,8 @@ import Testing
     }
 
     @Test func aBlockingMatchFailsWhateverItsAge() throws {
-        let root = try CommandLineTests.tree([".highlights.json": #"{ "rules": [ { "name": "nomerge", "words": ["NOMERGE"], "blocking": true } ] }"#])
+        let root = try Self.committedRepository("# NOMERGE yet\n", by: Self.ada)
         defer { try? FileManager.default.removeItem(at: root) }
-        try Self.git(["init", "-q", "-b", "main"], in: root)
-        try Self.write("# NOMERGE yet\n", to: "a.py", in: root)
-        try Self.git(["add", "-A"], in: root)
-        try Self.git(["commit", "-qm", "new"], in: root)
         let checked = try Self.checkOlderThan(today: "2024-01-16", in: root)
         #expect(checked.status == 1)
         #expect(checked.output.hasPrefix("./a.py:1:3: nomerge: NOMERGE ("), "\(checked.output)")
@@ -251,12 +236,8 @@ import Testing
     }
 
     @Test func anOverdueDeadlineStillFailsWithAnAgeLimit() throws {
-        let root = try CommandLineTests.tree([".highlights.json": #"{ "rules": [ { "name": "nomerge", "words": ["NOMERGE"], "blocking": true } ] }"#])
+        let root = try Self.committedRepository("# TODO(2024-02-01): young, but overdue\n# TODO: young\n")
         defer { try? FileManager.default.removeItem(at: root) }
-        try Self.git(["init", "-q", "-b", "main"], in: root)
-        try Self.write("# TODO(2024-02-01): young, but overdue\n# TODO: young\n", to: "a.py", in: root)
-        try Self.git(["add", "-A"], in: root, as: Self.midnight)
-        try Self.git(["commit", "-qm", "young"], in: root, as: Self.midnight)
         let checked = try Self.checkOlderThan(today: "2024-03-01", in: root)
         #expect(checked.status == 1)
         #expect(checked.output.hasPrefix("./a.py:1:3: todo: TODO (overdue"), "\(checked.output)")
@@ -289,20 +270,9 @@ extension BlameTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let executable = try #require(ProcessTests.executable)
         func bash(_ script: String) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-e", "-c", script]
-            process.currentDirectoryURL = root
-            var environment = ProcessInfo.processInfo.environment
-            environment["PATH"] = executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            process.environment = environment
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+            let path = executable.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            let (status, output) = try TestProcess.run("/bin/bash", ["-e", "-c", script], in: root, environment: ["PATH": path])
+            return (status, String(decoding: output, as: UTF8.self))
         }
         let recipe = try Self.readmeRecipe()
         #expect(recipe.count == 3, "\(recipe)")

@@ -289,6 +289,9 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     func report(_ finished: FinishedFile, isStandardInput: Bool, blame: FileBlame) {
         var finished = finished
         var blames = blame.blames(of: finished.scanned.matches)
+        // Standard input has no file for git to blame: its matches carry blame all the same, unknown, so that every
+        // match of a run with --blame has the same fields.
+        if request.blame, blames.isEmpty { blames = finished.scanned.matches.map { _ in .unknown } }
         if let olderThan = request.olderThan, isCheck, !finished.scanned.matches.isEmpty {
             // A blocking rule's match fails whatever its age; a work item's only when its line is older than the limit.
             let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
@@ -379,6 +382,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 messages: needsMessages ? messages(for: result, configuration: entry) : [], baselineStates: states,
                 fields: finished.fields, blames: blames)
             writer?.file(report, to: &output)
+            // Blamed files come slowly, a git process each: each is shown as soon as it is written.
+            if request.blame { output.flush() }
         }
         position += 1
     }

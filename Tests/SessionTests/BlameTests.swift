@@ -151,6 +151,11 @@ import Testing
         let results = try #require(((log["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
         #expect(results.map { Self.flattened(($0["properties"] as? [String: Any])?["blame"]) } == [adas, bobs])
 
+        // Standard input has no file for git to blame: its matches say the blame is unknown, beside a file's.
+        let piped = try CommandLineTests.run(["list", "--blame", "--json", "-", "after.c"], in: root, input: "# TODO: piped\n")
+        #expect(Self.objects(piped.output).map { Self.flattened($0["blame"]) } == [["state": "unknown"], adas, bobs])
+        #expect(piped.errors == "")
+
         // Without --blame, no format grows blame fields.
         let json = try CommandLineTests.run(["list", "--format", "json", "after.c"], in: root)
         #expect(!json.output.contains("blame"))

@@ -1,8 +1,8 @@
 import WorkspaceScan
 
 // How old a match's line is: the time since its commit's author date (`BlameCommit.authorTime`), against a "now" that
-// is the clock's, or the hidden `--now` of tests. `check --older-than` compares it with a limit; `list --group-by age`
-// sorts it into buckets. A line not committed yet has no age: it is never old, and has a bucket of its own.
+// is the clock's, or the start (midnight UTC) of the day `--today` gives, so that tests and reruns do not move.
+// `check --older-than` compares it with a limit; `list --group-by age` sorts it into buckets. A line not committed yet has no age: it is never old, and has a bucket of its own.
 
 /// A span of time given as a count and a unit: `180d`, `26w`, `6m` (30 days each), `1y` (365 days).
 struct AgeLimit: Equatable {

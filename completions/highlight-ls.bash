@@ -5,7 +5,7 @@ _highlight_ls() {
     if [ "$COMP_CWORD" -gt 0 ]; then prev="${COMP_WORDS[COMP_CWORD-1]}"; fi
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            print|list|check|init|help) command="${COMP_WORDS[i]}"; break ;;
+            print|list|check|init|import|help) command="${COMP_WORDS[i]}"; break ;;
         esac
     done
     case "$command $prev" in
@@ -15,6 +15,7 @@ _highlight_ls() {
         "print --rule") COMPREPLY=(); return ;;
         "print --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "print --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "print --threads" | "print -j") COMPREPLY=(); return ;;
         "list --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "list --glob" | "list -g") COMPREPLY=(); return ;;
         "list --rule") COMPREPLY=(); return ;;
@@ -24,6 +25,7 @@ _highlight_ls() {
         "list --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "list --max-filesize") COMPREPLY=(); return ;;
         "list --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "list --threads" | "list -j") COMPREPLY=(); return ;;
         "list --group-by") COMPREPLY=($(compgen -W "rule file owner author age" -- "$cur")); return ;;
         "check --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --glob" | "check -g") COMPREPLY=(); return ;;
@@ -34,28 +36,32 @@ _highlight_ls() {
         "check --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "check --max-filesize") COMPREPLY=(); return ;;
         "check --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "check --threads" | "check -j") COMPREPLY=(); return ;;
         "check --baseline") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --write-baseline") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --older-than") COMPREPLY=(); return ;;
+        "import --from") COMPREPLY=($(compgen -W "vscode todo-comments hl-todo" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
         case "$command" in
             "") COMPREPLY=($(compgen -W "--stdio --clientProcessId --help --version --print-schema" -- "$cur")) ;;
-            "print") COMPREPLY=($(compgen -W "--config --rule --color --quiet --stdin-filename --allow-config-errors --help" -- "$cur")) ;;
-            "list") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --blame --count --group-by --help" -- "$cur")) ;;
-            "check") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --allow-config-errors --allow-skipped --baseline --write-baseline --prune-baseline --blame --older-than --help" -- "$cur")) ;;
+            "print") COMPREPLY=($(compgen -W "--config --rule --color --quiet --stdin-filename --threads --allow-config-errors --help" -- "$cur")) ;;
+            "list") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --threads --allow-config-errors --blame --count --group-by --help" -- "$cur")) ;;
+            "check") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --threads --allow-config-errors --allow-skipped --baseline --write-baseline --prune-baseline --blame --older-than --help" -- "$cur")) ;;
             "init") COMPREPLY=($(compgen -W "--force --help" -- "$cur")) ;;
+            "import") COMPREPLY=($(compgen -W "--from --write --help" -- "$cur")) ;;
             "help") COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return
     fi
     case "$command" in
-        "") COMPREPLY=($(compgen -W "print list check init help" -- "$cur")) ;;
+        "") COMPREPLY=($(compgen -W "print list check init import help" -- "$cur")) ;;
         print) COMPREPLY=($(compgen -f -- "$cur")) ;;
         list) COMPREPLY=($(compgen -f -- "$cur")) ;;
         check) COMPREPLY=($(compgen -f -- "$cur")) ;;
         init) COMPREPLY=($(compgen -d -- "$cur")) ;;
-        help) COMPREPLY=($(compgen -W "print list check init" -- "$cur")) ;;
+        import) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        help) COMPREPLY=($(compgen -W "print list check init import" -- "$cur")) ;;
     esac
 }
 complete -o filenames -o bashdefault -F _highlight_ls highlight-ls

@@ -158,7 +158,7 @@ repos:
     hooks:
       - id: highlight-ls-check
         name: highlight-ls check
-        entry: highlight-ls check
+        entry: highlight-ls check --staged
         language: python
         additional_dependencies: ["highlight-ls @ file://$wheel"]
         types: [text]

@@ -43,7 +43,7 @@ public enum ColorLiteral {
     /// The text colour that reads best on `background`: black or white, by WCAG contrast ratio.
     ///
     /// Alpha is ignored: what is behind a translucent colour depends on the editor's theme.
-    static func readableTextColor(on background: RGBAColor) -> RGBAColor {
+    public static func readableTextColor(on background: RGBAColor) -> RGBAColor {
         let luminance = relativeLuminance(background)
         // Contrast with white is 1.05 / (L + 0.05) and with black (L + 0.05) / 0.05; black wins when larger.
         let black = RGBAColor(red: 0, green: 0, blue: 0)
@@ -147,7 +147,7 @@ extension RGBAColor {
     /// `#rrggbbaa`, `rgb()`, `rgba()`, `hsl()` or `hsla()`; `nil` for anything else.
     ///
     /// Channels outside their range are clamped, as CSS does.
-    init?(literal: some Collection<UInt8>) {
+    public init?(literal: some Collection<UInt8>) {
         let bytes = Array(literal)
         if bytes.first == UInt8(ascii: "#") {
             self.init(hexUTF8: bytes[...])

@@ -8,7 +8,7 @@
 ///     offset:     0     1 2 3 4 5
 ///
 /// The walk below decodes escapes just far enough to count the bytes each one produces.
-enum JSONStringLiteral {
+public enum JSONStringLiteral {
     /// The file offset of the byte (or escape) that produced byte `decodedUTF8Offset` of the string
     /// whose literal starts (at its opening quote) at `literalUTF8Offset`.
     ///
@@ -16,7 +16,7 @@ enum JSONStringLiteral {
     /// bytes at `literalUTF8Offset` are not a string literal, `literalUTF8Offset` is returned.
     ///
     /// - Complexity: O(*n*) in the length of the literal.
-    static func fileUTF8Offset(
+    public static func fileUTF8Offset(
         ofDecodedUTF8Offset decodedUTF8Offset: Int, literalUTF8Offset: Int, in bytes: [UInt8]
     ) -> Int {
         guard literalUTF8Offset >= 0, literalUTF8Offset < bytes.count,

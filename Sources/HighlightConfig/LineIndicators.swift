@@ -17,10 +17,10 @@ public struct OverviewRulerMark: Hashable, Sendable {
 
     /// The lane a mark uses when none is written: the centre, between version control (left)
     /// and diagnostics (right).
-    static let defaultLane = Lane.center
+    public static let defaultLane = Lane.center
 
     /// A mark in `lane`, in `color` or the style's own colour.
-    init(color: RGBAColor? = nil, lane: Lane = OverviewRulerMark.defaultLane) {
+    public init(color: RGBAColor? = nil, lane: Lane = OverviewRulerMark.defaultLane) {
         self.color = color
         self.lane = lane
     }
@@ -37,7 +37,7 @@ public struct GutterSign: Hashable, Sendable {
     static let maximumCellWidth = 2
 
     /// A sign of `text` (or the editor's dot) in `color` (or the style's own colour).
-    init(text: String? = nil, color: RGBAColor? = nil) {
+    public init(text: String? = nil, color: RGBAColor? = nil) {
         self.text = text
         self.color = color
     }

@@ -18,11 +18,11 @@ import JSONValue
 /// A file without `rules` gets the key as its first member. Going first keeps the insertion point
 /// at a byte the source map knows (the `[` or the `{`), so no comment or comma between the last
 /// rule and the closing bracket has to be understood.
-enum MarkRuleInsertion {
+public enum MarkRuleInsertion {
     /// One insertion: `text` goes at `utf8Offset` of the original text.
-    struct Insertion: Equatable {
-        var utf8Offset: Int
-        var text: String
+    public struct Insertion: Equatable {
+        public var utf8Offset: Int
+        public var text: String
     }
 
     /// The rule written for a marked text: a readable name, the text as a literal word, and a
@@ -48,7 +48,7 @@ enum MarkRuleInsertion {
     }
 
     /// The rule names a configuration text already uses; nil when it is not a JSON object.
-    static func ruleNames(in utf8: [UInt8]) -> Set<String>? {
+    public static func ruleNames(in utf8: [UInt8]) -> Set<String>? {
         guard let root = try? JSONParser.parse(utf8, options: .lenient), root.objectValue != nil else { return nil }
         return Set((root["rules"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
     }
@@ -57,7 +57,7 @@ enum MarkRuleInsertion {
     /// a JSON object or its `rules` is not an array (the file needs a person's eye first).
     ///
     /// - Complexity: O(*n*) in the length of the text, to parse it.
-    static func insertion(ofRule rule: String, into utf8: [UInt8]) -> Insertion? {
+    public static func insertion(ofRule rule: String, into utf8: [UInt8]) -> Insertion? {
         guard let (root, map) = try? JSONParser.parseWithLocations(utf8, options: .lenient),
               let members = root.objectValue, let rootOffset = map.utf8Offset(ofValueAt: []) else { return nil }
         if let rules = members["rules"] {
@@ -85,7 +85,7 @@ enum MarkRuleInsertion {
     /// A readable rule name for a marked text, unused among `taken`: the text's letters and digits
     /// in lower case, joined by `-` (`Deadline` → `deadline`, `a.b(c)` → `a-b-c`), with `-2`, `-3`…
     /// added when the name is taken.
-    static func ruleName(for text: String, taken: Set<String>) -> String {
+    public static func ruleName(for text: String, taken: Set<String>) -> String {
         var slug = ""
         for scalar in text.lowercased().unicodeScalars {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {

@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
+import Threads
 
 // The lines a branch or a commit-to-be adds or changes, as git itself reports them (`git diff -U0`), for
 // `list --since REF` and `check --staged`. Only the new side of each hunk is kept: a match counts when one of its
@@ -85,34 +87,42 @@ public struct ChangedLines: Sendable {
 
     /// What changed in the file at `path` (as the walk reached it: relative to the current directory, or absolute).
     public func change(ofFileAt path: [UInt8]) -> FileChange {
-        guard let absolute = PhysicalPath.of(path) else { return .whole }
+        var folders = PhysicalPath.Folders()
+        return change(ofFileAt: path, folders: &folders)
+    }
+
+    /// What changed in the file at `path`, its folder resolved through `folders`, which remembers each folder.
+    public func change(ofFileAt path: [UInt8], folders: inout PhysicalPath.Folders) -> FileChange {
+        guard let absolute = folders.physicalPath(of: path) else { return .whole }
         return files[absolute] ?? (absolute.starts(with: repositoryPrefix) ? .unchanged : .whole)
     }
 
     /// The repository's top folder with a trailing `/`.
     let repositoryPrefix: [UInt8]
 
-    /// Asks git for the lines `base` covers, in the repository of the current directory.
+    /// Asks git for the lines `base` covers, in the repository of the current directory: two questions one after
+    /// the other, then the diff and the untracked files at once.
     public static func read(_ base: ChangeBase) -> Result<ChangedLines, ChangedLinesFailure> {
         let option = if case .since = base { "--since" } else { "--staged" }
-        let topLevel: GitOutput
-        switch Git.run(["rev-parse", "--show-toplevel"]) {
+        let repository: GitOutput
+        switch Git.run(["rev-parse", "--show-toplevel", "--is-shallow-repository"]) {
         case .failure(let unavailable): return .failure(.git("\(option) needs git: \(unavailable.reason)"))
-        case .success(let output): topLevel = output
+        case .success(let output): repository = output
         }
-        guard topLevel.succeeded else { return .failure(.notARepository(option: option)) }
-        var top = topLevel.output
-        while top.last == UInt8(ascii: "\n") { top.removeLast() }
+        let answers = repository.output.split(separator: UInt8(ascii: "\n"))
+        guard repository.succeeded, answers.count == 2 else { return .failure(.notARepository(option: option)) }
+        let top = String(decoding: answers[0], as: UTF8.self)
+        let shallow = answers[1].elementsEqual("true".utf8)
 
         // The side the working tree or the index is compared with.
         let oldSide: String
         switch base {
         case .since(let revision):
-            let shallow = gitSays(["rev-parse", "--is-shallow-repository"]) == "true"
-            guard case .success(let commit) = Git.run(["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"]),
-                commit.succeeded, !revision.isEmpty
-            else { return .failure(.unknownRevision(revision, shallow: shallow)) }
             guard case .success(let mergeBase) = Git.run(["merge-base", "--end-of-options", revision, "HEAD"]), mergeBase.succeeded else {
+                // Asked again only to say why.
+                guard !revision.isEmpty, gitSays(["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"]) != nil else {
+                    return .failure(.unknownRevision(revision, shallow: shallow))
+                }
                 return .failure(.noMergeBase(revision, shallow: shallow))
             }
             oldSide = String(decoding: mergeBase.output, as: UTF8.self).trimmingNewlines
@@ -127,23 +137,26 @@ public struct ChangedLines: Sendable {
         ]
         if base == .staged { diff.append("--cached") }
         diff += [oldSide, "--"]
-        let diffOutput: GitOutput
-        switch Git.run(diff, in: String(decoding: top, as: UTF8.self)) {
-        case .failure(let unavailable): return .failure(.git("\(option) needs git: \(unavailable.reason)"))
-        case .success(let output): diffOutput = output
+        let untracked = ["ls-files", "-z", "--others", "--exclude-standard", "--full-name"]
+        let commands = if case .since = base { [diff, untracked] } else { [diff] }
+        let outputs = GitOutputs(count: commands.count)
+        DispatchQueue.concurrentPerform(iterations: commands.count) { index in
+            outputs.set(index, Git.run(commands[index], in: top))
         }
-        guard diffOutput.succeeded else { return .failure(.git("git diff failed: \(diffOutput.errors)")) }
 
-        let prefix = top + [UInt8(ascii: "/")]
+        let prefix = Array(top.utf8) + [UInt8(ascii: "/")]
         var files: [[UInt8]: FileChange] = [:]
-        for (path, ranges) in parseUnifiedDiff(diffOutput.output) where !ranges.isEmpty {
-            files[prefix + path] = .lines(ranges)
-        }
-        if case .since = base {
-            guard case .success(let untracked) = Git.run(["ls-files", "-z", "--others", "--exclude-standard", "--full-name"], in: String(decoding: top, as: UTF8.self)),
-                untracked.succeeded
-            else { return .failure(.git("git ls-files failed")) }
-            for name in untracked.output.split(separator: 0) { files[prefix + name] = .whole }
+        for (index, output) in outputs.values.enumerated() {
+            guard case .success(let output)? = output else {
+                if case .failure(let unavailable)? = output { return .failure(.git("\(option) needs git: \(unavailable.reason)")) }
+                return .failure(.git("git did not answer"))
+            }
+            guard output.succeeded else { return .failure(.git("git \(commands[index][commands[index][0] == "-c" ? 2 : 0]) failed: \(output.errors)")) }
+            if index == 0 {
+                for (path, ranges) in parseUnifiedDiff(output.output) where !ranges.isEmpty { files[prefix + path] = .lines(ranges) }
+            } else {
+                for name in output.output.split(separator: 0) { files[prefix + name] = .whole }
+            }
         }
         return .success(ChangedLines(files: files, repositoryPrefix: prefix))
     }
@@ -221,6 +234,20 @@ public struct ChangedLines: Sendable {
     }
 }
 
+/// The answers of git commands run at once, each stored by the thread that ran it.
+private final class GitOutputs: @unchecked Sendable {
+    private let lock = Condition()
+    private(set) var values: [Result<GitOutput, GitUnavailable>?]
+
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Result<GitOutput, GitUnavailable>) {
+        lock.lock()
+        values[index] = value
+        lock.unlock()
+    }
+}
+
 /// `@@ -oldStart[,oldCount] +newStart[,newCount] @@`: a count left out is 1.
 struct HunkHeader: Equatable {
     var oldCount: Int
@@ -246,25 +273,44 @@ struct HunkHeader: Equatable {
 }
 
 /// Physical absolute paths, as git's top level is one: the folders' symbolic links resolved.
-enum PhysicalPath {
-    /// The physical absolute path of `path` (relative to the current directory, or absolute): its folder resolved by
-    /// the system, its name as it is; nil when the folder does not exist.
-    static func of(_ path: [UInt8]) -> [UInt8]? {
-        let slash = path.lastIndex(of: UInt8(ascii: "/"))
-        let folder: [UInt8] = switch slash {
-        case nil: Array(".".utf8)
-        case 0?: Array("/".utf8)
-        case let index?: Array(path[..<index])
+public enum PhysicalPath {
+    /// The physical paths of folders resolved so far, so that a walk resolves each folder once.
+    public struct Folders {
+        private var resolved: [[UInt8]: [UInt8]?] = [:]
+
+        public init() {}
+
+        /// The physical absolute path of `path` (relative to the current directory, or absolute): its folder
+        /// resolved by the system, its name as it is; nil when the folder does not exist.
+        public mutating func physicalPath(of path: [UInt8]) -> [UInt8]? {
+            let slash = path.lastIndex(of: UInt8(ascii: "/"))
+            let folder: [UInt8] = switch slash {
+            case nil: Array(".".utf8)
+            case 0?: Array("/".utf8)
+            case let index?: Array(path[..<index])
+            }
+            let name = slash.map { Array(path[($0 + 1)...]) } ?? path
+            let physicalFolder: [UInt8]?
+            if let known = resolved[folder] {
+                physicalFolder = known
+            } else {
+                physicalFolder = PhysicalPath.resolve(folder)
+                resolved[folder] = physicalFolder
+            }
+            guard let physicalFolder else { return nil }
+            return (physicalFolder == Array("/".utf8) ? [] : physicalFolder) + [UInt8(ascii: "/")] + name
         }
-        let name = slash.map { Array(path[($0 + 1)...]) } ?? path
-        guard let resolved = (folder + [0]).withUnsafeBufferPointer({ buffer -> [UInt8]? in
+    }
+
+    /// `realpath(3)` of `folder`.
+    static func resolve(_ folder: [UInt8]) -> [UInt8]? {
+        (folder + [0]).withUnsafeBufferPointer { buffer -> [UInt8]? in
             buffer.withMemoryRebound(to: CChar.self) { characters in
                 guard let real = realpath(characters.baseAddress, nil) else { return nil }
                 defer { free(real) }
                 return Array(UnsafeBufferPointer(start: UnsafeRawPointer(real).assumingMemoryBound(to: UInt8.self), count: strlen(real)))
             }
-        }) else { return nil }
-        return (resolved == Array("/".utf8) ? [] : resolved) + [UInt8(ascii: "/")] + name
+        }
     }
 }
 

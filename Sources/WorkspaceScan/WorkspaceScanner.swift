@@ -31,6 +31,8 @@ public struct ScannedFile: Sendable {
     public enum Skipped: Error, Sendable, Hashable {
         case binary
         case tooLarge
+        /// Not read: nothing in it could count, as git says it did not change (`--since`, `--staged`).
+        case unchanged
         /// It could not be read, and why ("permission denied").
         case unreadable(reason: String)
     }
@@ -48,6 +50,9 @@ public struct ScannedFile: Sendable {
     public var languageID: String?
     /// The matches, sorted; none unless the file was searched.
     public var matches: [LocatedMatch] = []
+    /// The matches of `ScanOptions.alsoSelecting`'s rules, with excerpts, searched in the same bytes; nil when they
+    /// were not searched (no such rules, or a file searched as it streamed in).
+    public var alsoMatches: [LocatedMatch]?
     public var outcome: Outcome
 
     /// A file searched, with no match found yet.
@@ -75,11 +80,20 @@ public struct ScanOptions: Sendable {
     /// Larger files are skipped (default 8 MiB).
     public var maximumFileSize: Int
     /// Each match's `excerpt` is cut after this many bytes (default 0: no excerpts).
-    var maximumExcerptBytes: Int
+    public var maximumExcerptBytes: Int
     /// The rules to report. Overlaps are resolved among these rules only.
     public var selection: RuleSelection
     /// The rules to report by name (`--rule`), among those `selection` keeps; nil for every one.
     public var ruleNames: Set<String>?
+    /// A second selection of rules searched in the same bytes once the first has been, overlaps resolved among them
+    /// only, each match with an excerpt of `alsoExcerptBytes` (`ScannedFile.alsoMatches`): `check`'s deadlines, read
+    /// after the rules that read fields.
+    public var alsoSelecting: RuleSelection?
+    /// How many threads search (default: one a core); with 1, the calling thread walks and then searches, and
+    /// starts none (`--threads`).
+    public var threads = WorkspaceScanner.cores
+    /// How long the excerpts of `alsoSelecting`'s matches are.
+    public static let alsoExcerptBytes = 256
     /// Whether files of a megabyte or more are mapped rather than copied (default false): faster, but
     /// a file truncated during its search kills the process (SIGBUS), so only the command line sets it.
     var mapsLargeFiles: Bool
@@ -116,6 +130,9 @@ public struct ScanItem: Sendable {
     var shared: SharedConfiguration
     /// A larger file is skipped (`Int.max` for a file the user named).
     public var maximumFileSize: Int
+    /// Whether the file is read and searched at all; a file none of whose matches could count (unchanged, for
+    /// `--since`) is not read, and its result says so (`ScannedFile.Skipped.unchanged`).
+    public var searches = true
 
     /// The configuration whose rules search the file.
     public var configuration: HighlightConfiguration { shared.configuration }
@@ -167,7 +184,7 @@ final class ScanWorker {
 ///
 /// Not `DispatchQueue.concurrentPerform`: called from a walk's worker, it ran every iteration on the calling thread
 /// while the pool's threads were busy; and the pool starts its threads late, through a thread that manages them.
-func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+func forEachOnAllCores(_ count: Int, threads: Int = WorkspaceScanner.cores, _ body: @escaping @Sendable (Int) -> Void) {
     let next = Atomic<Int>(0)
     let drain: @Sendable () -> Void = {
         while true {
@@ -176,7 +193,7 @@ func forEachOnAllCores(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) 
             body(number)
         }
     }
-    let helpers = min(count, WorkspaceScanner.cores) - 1
+    let helpers = min(count, threads) - 1
     let done = DispatchSemaphore(value: 0)
     var started = 0
     for _ in 0..<max(helpers, 0) {
@@ -416,7 +433,7 @@ public enum WorkspaceScanner {
         deliver: (any AnyObject & Sendable) -> Void
     ) {
         let queue = ScanQueue<any AnyObject & Sendable>()
-        let workers = cores
+        let workers = max(1, options.threads)
         let work: @Sendable () -> Void = {
             let worker = ScanWorker()
             while let (index, batch) = queue.take() {
@@ -442,7 +459,8 @@ public enum WorkspaceScanner {
         // Threads of their own, one a core, rather than Dispatch's pool, which adds a thread that manages it.
         let stopped = DispatchSemaphore(value: 0)
         var started = 0
-        for _ in 0..<workers where startThread({ work(); stopped.signal() }) { started += 1 }
+        // One thread in all is the calling one: it searches once the files are produced.
+        for _ in 0..<(workers > 1 ? workers : 0) where startThread({ work(); stopped.signal() }) { started += 1 }
         var batch: [ScanItem] = []
         var batchBytes = 0
         let batchSize = sizedBatches
@@ -467,13 +485,28 @@ public enum WorkspaceScanner {
 
     /// Scans a walk's item with `worker`'s buffer and filters.
     static func scan(_ item: ScanItem, worker: ScanWorker, options: ScanOptions, streams: Bool) -> ScannedFile {
+        // Nothing in it can count (`--since`): not even read.
+        guard item.searches else {
+            var unread = ScannedFile(searched: item.file, languageID: nil)
+            unread.outcome = .skipped(.unchanged)
+            return unread
+        }
         var itemOptions = options
         itemOptions.maximumFileSize = item.maximumFileSize
         let origin = origin(of: item.file, in: item.shared.configuration)
         let filter = worker.filter(for: origin, options: options, in: item.shared)
-        return scan(
+        var alsoFilter: RuleFilter?
+        if let also = options.alsoSelecting {
+            var alsoOptions = options
+            alsoOptions.selection = also
+            alsoFilter = worker.filter(for: origin, options: alsoOptions, in: item.shared)
+        }
+        var scanned = scan(
             item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
-            buffer: worker.buffer, streams: streams)
+            buffer: worker.buffer, streams: streams, alsoFilter: alsoFilter.flatMap { $0.isEmpty ? nil : $0 })
+        // No rule of the second selection applies: it found nothing, without a search.
+        if alsoFilter?.isEmpty == true, case .searched = scanned.outcome { scanned.alsoMatches = [] }
+        return scanned
     }
 
     /// Scans one file.
@@ -536,15 +569,15 @@ public enum WorkspaceScanner {
     /// all cores once read whole (see `searchInChunks`). A walk streams while other files keep every core busy.
     static func scan(
         _ file: WalkedFile, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration, options: ScanOptions,
-        buffer: FileReadBuffer, streams: Bool = false
+        buffer: FileReadBuffer, streams: Bool = false, alsoFilter: RuleFilter? = nil
     ) -> ScannedFile {
         var result = ScannedFile(searched: file, languageID: origin.languageID)
-        if filter.isEmpty { return result }
+        if filter.isEmpty, alsoFilter == nil { return result }
 
         // Made at the first chunk: reading the limit copies the rule set, a retain of each of its arrays.
         var streamed: ChunkMatches?
         // Files of two windows or more: a smaller one is read at once anyway.
-        let streamingFrom = streams && searchesInChunks(filter: filter, configuration: configuration)
+        let streamingFrom = streams && alsoFilter == nil && searchesInChunks(filter: filter, configuration: configuration)
             ? 2 * buffer.streamingWindow : Int.max
         // A NUL byte in the first `binaryCheckBytes` makes the file binary: the read stops there.
         let read = buffer.read(
@@ -577,7 +610,7 @@ public enum WorkspaceScanner {
             if reason == .tooLarge { result.file.size = buffer.lastFileSize }
             return result
         }
-        func searchWhole(_ bytes: UnsafeBufferPointer<UInt8>) {
+        func searchWhole(_ bytes: UnsafeBufferPointer<UInt8>, filter: RuleFilter, options: ScanOptions, into result: inout ScannedFile) {
             if searchInChunks(bytes, origin: origin, filter: filter, configuration: configuration, options: options, into: &result) {
                 return
             }
@@ -591,12 +624,21 @@ public enum WorkspaceScanner {
                 }
             }
         }
+        func searchBoth(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if !filter.isEmpty { searchWhole(bytes, filter: filter, options: options, into: &result) }
+            guard let alsoFilter else { return }
+            var also = ScannedFile(searched: file, languageID: origin.languageID)
+            var alsoOptions = options
+            alsoOptions.maximumExcerptBytes = ScanOptions.alsoExcerptBytes
+            searchWhole(bytes, filter: alsoFilter, options: alsoOptions, into: &also)
+            result.alsoMatches = also.matches
+        }
         buffer.withBytes(count: count) { bytes in
             // A UTF-16 or UTF-32 file is searched, and its matches located, in its UTF-8 transcoding.
             if let mark = ByteOrderMark.of(bytes) {
-                mark.transcodedToUTF8(bytes).withUnsafeBufferPointer { searchWhole($0) }
+                mark.transcodedToUTF8(bytes).withUnsafeBufferPointer { searchBoth($0) }
             } else {
-                searchWhole(bytes)
+                searchBoth(bytes)
             }
         }
         return result
@@ -719,13 +761,13 @@ public enum WorkspaceScanner {
         _ text: UnsafeBufferPointer<UInt8>, origin: TextOrigin, filter: RuleFilter, configuration: HighlightConfiguration,
         options: ScanOptions, into result: inout ScannedFile, minimumBytes: Int = chunkThreshold, chunkBytes: Int = 256 << 10
     ) -> Bool {
-        guard text.count >= minimumBytes, cores > 1, searchesInChunks(filter: filter, configuration: configuration),
+        guard text.count >= minimumBytes, options.threads > 1, searchesInChunks(filter: filter, configuration: configuration),
               let base = text.baseAddress
         else { return false }
         // Chunks of about `chunkBytes` (a streamed window's size), so that each is checked, searched and located while
         // the core's cache holds it (chunks of an eighth of a 100 MB file were read from memory three times); four a
         // core at least, so that a chunk full of matches does not leave the other cores idle.
-        let wanted = max(cores * 4, text.count / max(chunkBytes, 1))
+        let wanted = max(options.threads * 4, text.count / max(chunkBytes, 1))
         var starts = [0]
         for number in 1..<max(wanted, 1) {
             let cut = text.count / wanted * number
@@ -737,7 +779,7 @@ public enum WorkspaceScanner {
 
         let chunks = Mutex([ChunkMatches.Chunk?](repeating: nil, count: ranges.count))
         let shared = ReadOnlyBytes(bytes: text)
-        forEachOnAllCores(ranges.count) { number in
+        forEachOnAllCores(ranges.count, threads: options.threads) { number in
             guard let found = searchChunk(ranges[number], of: shared.bytes, origin: origin, filter: filter, configuration: configuration)
             else { return }
             let chunk = UnsafeBufferPointer(rebasing: shared.bytes[ranges[number]])

@@ -203,6 +203,10 @@ extension CommandLineSpec {
         name: "--staged",
         summary: "Report only matches on lines that the staged changes add or change (git diff --cached), as a pre-commit "
             + "hook sees them; line numbers are those of the staged text.")
+    private static let threads = OptionSpec(
+        name: "--threads", short: "-j", value: ("N", .number),
+        summary: "Search with N threads, as rg -j does (default, and 0: one a core). With 1 no thread is started: the "
+            + "walk comes first, then the search. print shows one file at a time, whatever N.")
     private static let today = OptionSpec(
         name: "--today", value: ("YYYY-MM-DD", .text),
         summary: "Judge the deadlines written with markers (TODO(2026-03-01)) as on this day, instead of the local date, "
@@ -257,7 +261,7 @@ extension CommandLineSpec {
             CommandSpec(
                 name: "print", summary: "Show files with their highlights in ANSI colours, as an editor draws them.",
                 operands: ("FILE...", .file, true),
-                options: [config, rule, color, printQuiet, stdinFilename, allowConfigErrors, help],
+                options: [config, rule, color, printQuiet, stdinFilename, threads, allowConfigErrors, help],
                 details: [
                     "Each FILE is shown with its matches drawn in their styles, capture groups in their own styles and "
                         + "colour literals in their colour, with the configuration that governs the file. A FILE of - is "
@@ -268,7 +272,7 @@ extension CommandLineSpec {
                 operands: ("PATH...", .path, false),
                 options: [
                     config, glob, rule, since, staged, today, format, json, color, listQuiet, stats, maxFilesize, stdinFilename,
-                    allowConfigErrors, blame, count, groupBy, help,
+                    threads, allowConfigErrors, blame, count, groupBy, help,
                 ],
                 details: [
                     "list prints the matches of every rule, as the editor highlights them; the editors' workspace list "
@@ -291,7 +295,7 @@ extension CommandLineSpec {
                 operands: ("PATH...", .path, false),
                 options: [
                     config, glob, rule, since, staged, today, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename,
-                    allowConfigErrors, allowSkipped, baseline, writeBaseline, pruneBaseline, blame, olderThan, help,
+                    threads, allowConfigErrors, allowSkipped, baseline, writeBaseline, pruneBaseline, blame, olderThan, help,
                 ],
                 details: [
                     "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path, "
@@ -330,8 +334,36 @@ extension CommandLineSpec {
                         + "name is refused, never written through.",
                 ]),
             CommandSpec(
+                name: "import", summary: "Print another highlighter's settings as a .highlights.json.",
+                operands: ("FILE", .file, true),
+                options: [
+                    OptionSpec(
+                        name: "--from", value: ("TOOL", .choice(ImportSource.allCases.map(\.rawValue))),
+                        summary: "Read FILE as the settings of TOOL: vscode (a settings.json with vscode-highlight, Todo Tree or "
+                            + "TODO Highlight settings), todo-comments (a Lua file calling require(\"todo-comments\").setup) or "
+                            + "hl-todo (an Emacs init file setting hl-todo-keyword-faces). Without it, FILE's name decides: "
+                            + ".json or .jsonc, .lua, .el or .emacs."),
+                    OptionSpec(
+                        name: "--write",
+                        summary: "Add the rules to ./.highlights.json instead of printing (made when there is none), keeping "
+                            + "its comments and layout; a rule whose name the file has already is not added, and is named on stderr."),
+                    help,
+                ],
+                details: [
+                    "Prints a commented .highlights.json to stdout, one rule per keyword, tag or regex of FILE, each under a "
+                        + "comment that says where it came from. Whatever cannot be carried over as it was is named on stderr, one "
+                        + "line each, as FILE:LINE:COLUMN: cannot carry over X: reason; nearest: Y, saying whether the nearest "
+                        + "was used or the rule was left out. A regex with look-around or a backreference, which RE2 cannot run, "
+                        + "is never rewritten to mean something else: it is left out and named. Every rule printed has been "
+                        + "read back as highlight-ls loads configuration.",
+                    "Exits 0 when everything was carried over as it was, 1 when something was named on stderr (the rest is "
+                        + "printed or written all the same), and 2 when FILE cannot be read, holds no settings of the tool, or "
+                        + "./.highlights.json cannot be written. --write writes as init does: to a new file renamed over the old "
+                        + "one, never through a symbolic link.",
+                ]),
+            CommandSpec(
                 name: "help", summary: "Show the help of a command.",
-                operands: ("COMMAND", .choice(["print", "list", "check", "init"]), false),
+                operands: ("COMMAND", .choice(["print", "list", "check", "init", "import"]), false),
                 options: [help],
                 details: []),
         ],
@@ -378,5 +410,7 @@ extension CommandLineSpec {
             ("Check the staged text of a file, with that file's configuration:",
              "git show :src/app.py | highlight-ls check --stdin-filename src/app.py -"),
             ("Show a file with its highlights in a pager:", "highlight-ls print --color always main.swift | less -R"),
+            ("Start from the Todo Tree or TODO Highlight settings of VS Code:",
+             "highlight-ls import ~/.config/Code/User/settings.json > .highlights.json"),
         ])
 }

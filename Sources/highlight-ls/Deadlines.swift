@@ -7,9 +7,10 @@ import HighlightConfig
 import WorkspaceScan
 
 // Deadlines written with markers (`TODO(2026-03-01)`, see `MarkerFields`) in `list` and `check`. A rule that reads
-// fields has each match's fields read after the search, on the worker that searched the file. In `check`, whose search
-// keeps the blocking rules only, the rules that read fields are searched again in the files they apply to, and their
-// overdue matches join the blocking ones: a deadline that passed fails the check whatever the rule says. A match due
+// fields has each match's fields read from the match's excerpt (the rest of its line), on the worker that searched the
+// file. In `check`, whose search keeps the blocking rules only, the rules that read fields are searched too, in the
+// same bytes with overlaps resolved among them only (`ScanOptions.alsoSelecting`), and their overdue matches join
+// the blocking ones: a deadline that passed fails the check whatever the rule says. A match due
 // within the configuration's `dueSoon` days is a warning, and a date that does not exist is an error, each on stderr
 // with its line and column.
 
@@ -45,68 +46,60 @@ struct DeadlineReading: Sendable {
     var addsOverdue: Bool
     /// Whether each match's fields are read for the report (formats that show them).
     var readsForReport: Bool
-    /// The rules asked for (`--rule`); nil for every rule.
-    var ruleNames: Set<String>?
 
-    /// A file's matches with their fields, `check`'s overdue ones added, and what to say about the others.
+    /// The options of a scan whose matches' fields are read: excerpts to read them from, and in `check` the rules
+    /// that read fields searched beside the blocking ones (`ScanOptions.alsoSelecting`).
+    func adjusting(_ options: ScanOptions) -> ScanOptions {
+        guard addsOverdue || readsForReport else { return options }
+        var adjusted = options
+        adjusted.maximumExcerptBytes = ScanOptions.alsoExcerptBytes
+        if addsOverdue { adjusted.alsoSelecting = .fields }
+        return adjusted
+    }
+
+    /// A file's matches with their fields (read from their excerpts), `check`'s overdue ones added, and what to say
+    /// about the others; nothing is read again.
     func read(_ scanned: ScannedFile, item: ScanItem) -> DeadlineReadingResult {
         let configuration = item.configuration
-        guard configuration.readsFields, case .searched = scanned.outcome, addsOverdue || (readsForReport && !scanned.matches.isEmpty) else {
+        guard configuration.readsFields, addsOverdue || readsForReport else {
             return DeadlineReadingResult(scanned: scanned, fields: [], warnings: [])
         }
-        let bytes = contents(of: scanned.file)
-        var result = scanned
-        var dated: [LocatedMatch] = []
-        if addsOverdue {
-            var options = ScanOptions(maximumFileSize: Int.max, selection: .fields)
-            options.ruleNames = ruleNames
-            let origin = scanned.languageID.map { TextOrigin(relativePath: scanned.file.relativePath, languageID: $0) }
-                ?? TextOrigin(guessingLanguageOf: scanned.file.relativePath)
-            dated = WorkspaceScanner.scan(bytes: bytes, as: scanned.file, origin: origin, configuration: configuration, options: options).matches
-        }
-        let text = WorkspaceScanner.utf8Text(ofFileBytes: bytes)
         var warnings: [DeadlineWarning] = []
-        let readings: (kept: [MatchFields?], added: [LocatedMatch], addedFields: [MatchFields?]) = text.withUnsafeBufferPointer { text in
-            func reading(_ match: LocatedMatch) -> MatchFields? {
-                guard configuration.applicability.indices.contains(match.ruleIndex), configuration.applicability[match.ruleIndex].readsFields,
-                    match.utf8Range.upperBound <= text.count
-                else { return nil }
-                switch MarkerFields.read(text, after: match.utf8Range.upperBound) {
-                case .none: return nil
-                case .fields(let fields):
-                    return MatchFields(fields: fields, deadline: fields.due.map { DeadlineState(due: $0, today: today, dueSoonDays: configuration.dueSoonDays) })
-                case .malformedDate(let offset, let written):
-                    warnings.append(.malformed(match: match, utf8Offset: offset, written: written, text: text))
-                    return nil
-                }
+        func reading(_ match: LocatedMatch) -> MatchFields? {
+            guard configuration.applicability.indices.contains(match.ruleIndex), configuration.applicability[match.ruleIndex].readsFields else {
+                return nil
             }
-            let kept = scanned.matches.map(reading)
-            var added: [LocatedMatch] = []
-            var addedFields: [MatchFields?] = []
-            // The blocking search has already read the malformed dates of its own matches.
-            let blocking = Set(scanned.matches.map(\.utf8Range))
-            for match in dated where !blocking.contains(match.utf8Range) {
-                let before = warnings.count
-                let fields = reading(match)
-                guard let deadline = fields?.deadline else { continue }
-                switch deadline {
-                case .overdue:
-                    added.append(match)
-                    addedFields.append(fields)
-                case .dueSoon:
-                    warnings.append(.dueSoon(match: match, state: deadline))
-                case .later:
-                    warnings.removeSubrange(before...)
-                }
+            // The excerpt runs from the match to its line's end, where a group of fields ends at the latest.
+            let excerpt = Array(match.excerpt.utf8)
+            guard match.textUTF8.count <= excerpt.count else { return nil }
+            switch excerpt.withUnsafeBufferPointer({ MarkerFields.read($0, after: match.textUTF8.count) }) {
+            case .none: return nil
+            case .fields(let fields):
+                return MatchFields(fields: fields, deadline: fields.due.map { DeadlineState(due: $0, today: today, dueSoonDays: configuration.dueSoonDays) })
+            case .malformedDate(let offset, let written):
+                warnings.append(.malformed(match: match, line: match.start.line, utf8Column: match.start.utf8Column + offset, written: written))
+                return nil
             }
-            return (kept, added, addedFields)
         }
-        guard !readings.added.isEmpty else {
-            return DeadlineReadingResult(scanned: result, fields: readings.kept.contains { $0 != nil } ? readings.kept : [], warnings: warnings)
+        let kept = scanned.matches.map(reading)
+        var added: [(LocatedMatch, MatchFields?)] = []
+        // The blocking matches have had their fields read above.
+        let blocking = Set(scanned.matches.map(\.utf8Range))
+        for match in scanned.alsoMatches ?? [] where !blocking.contains(match.utf8Range) {
+            let fields = reading(match)
+            switch fields?.deadline {
+            case .overdue?: added.append((match, fields))
+            case .dueSoon(let days)?: warnings.append(.dueSoon(match: match, state: .dueSoon(days: days)))
+            case .later?, nil: break
+            }
+        }
+        var result = scanned
+        result.alsoMatches = nil
+        guard !added.isEmpty else {
+            return DeadlineReadingResult(scanned: result, fields: kept.contains { $0 != nil } ? kept : [], warnings: warnings)
         }
         // The overdue matches take their places among the others, in the order of the text.
-        let merged = (zip(result.matches, readings.kept).map { ($0, $1) } + zip(readings.added, readings.addedFields).map { ($0, $1) })
-            .sorted { $0.0.utf8Range.lowerBound < $1.0.utf8Range.lowerBound }
+        let merged = (Array(zip(result.matches, kept)) + added).sorted { $0.0.utf8Range.lowerBound < $1.0.utf8Range.lowerBound }
         result.matches = merged.map(\.0)
         return DeadlineReadingResult(scanned: result, fields: merged.map(\.1), warnings: warnings)
     }
@@ -127,14 +120,6 @@ enum DeadlineWarning: Sendable {
     /// A date that does not exist; the column is that of the date.
     case malformed(match: LocatedMatch, line: Int, utf8Column: Int, written: String)
 
-    static func malformed(match: LocatedMatch, utf8Offset: Int, written: String, text: UnsafeBufferPointer<UInt8>) -> DeadlineWarning {
-        // The group is on the line where the match ends: only spaces and tabs may come between them.
-        var lineStart = utf8Offset
-        while lineStart > 0, text[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
-        let line = match.end.line
-        return .malformed(match: match, line: line, utf8Column: utf8Offset - lineStart, written: written)
-    }
-
     /// The match the warning is about.
     var match: LocatedMatch {
         switch self {
@@ -148,15 +133,30 @@ enum DeadlineWarning: Sendable {
         return false
     }
 
-    /// `path:line:column: rule: warning`, for stderr.
-    func message(path: String, ruleName: String) -> String {
+    /// The zero-based line and UTF-8 column the warning points at: the match, or the date that does not exist.
+    var point: (line: Int, utf8Column: Int) {
+        switch self {
+        case .dueSoon(let match, _): (match.start.line, match.start.utf8Column)
+        case .malformed(_, let line, let column, _): (line, column)
+        }
+    }
+
+    /// The same point in UTF-16 code units, as GitHub counts columns (the text between the match and the date is
+    /// counted as bytes: a date follows ASCII punctuation and names).
+    var utf16Column: Int { match.start.utf16Column + point.utf8Column - match.start.utf8Column }
+
+    /// `rule: what`, for annotations.
+    func text(ruleName: String) -> String {
         switch self {
         case .dueSoon(let match, let state):
-            return "\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(terminalText(ruleName)): "
-                + "\(terminalText(match.text)) is \(state.phrase)"
-        case .malformed(_, let line, let column, let written):
-            return "\(path):\(line + 1):\(column + 1): \(terminalText(ruleName)): \(terminalText(written)) is not a date "
-                + "(write the deadline as YYYY-MM-DD, a day that exists)"
+            return "\(terminalText(ruleName)): \(terminalText(match.text)) is \(state.phrase)"
+        case .malformed(_, _, _, let written):
+            return "\(terminalText(ruleName)): \(terminalText(written)) is not a date (write the deadline as YYYY-MM-DD, a day that exists)"
         }
+    }
+
+    /// `path:line:column: rule: what`, for stderr.
+    func message(path: String, ruleName: String) -> String {
+        "\(path):\(point.line + 1):\(point.utf8Column + 1): " + text(ruleName: ruleName)
     }
 }

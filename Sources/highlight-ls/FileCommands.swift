@@ -57,6 +57,8 @@ struct ScanRequest {
     var changeBase: ChangeBase? = nil
     /// The day deadlines are judged on (`--today`, else the local date).
     var today: CalendarDay = CalendarDay.today()
+    /// How many threads search (`--threads`).
+    var threads = ScanOptions().threads
     /// Whether each match carries its line's blame (`--blame`, implied by `--older-than` and by grouping by author or age).
     var blame = false
     /// For `check`: the age past which a match of a rule marked `"list"` fails too (`--older-than`); nil for none.
@@ -106,6 +108,8 @@ struct RunCounts {
     var tooLarge = 0
     /// Files and folders that could not be read (a folder counts once, whatever it held).
     var unreadable = 0
+    /// Files not read because git says they did not change (`--since`, `--staged`).
+    var unchanged = 0
 
     /// The line `--stats` writes: `12 files searched, 3 matches in 2 files; skipped: 1 binary, 0 over the size limit,
     /// 0 unreadable; 0.004 s`.
@@ -114,7 +118,8 @@ struct RunCounts {
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         let fraction = String(milliseconds % 1000)
         return "\(plural(searched, "file")) searched, \(plural(matches, "match", "matches")) in \(plural(filesWithMatches, "file")); "
-            + "skipped: \(binary) binary, \(tooLarge) over the size limit, \(unreadable) unreadable; "
+            + "skipped: \(binary) binary, \(tooLarge) over the size limit, \(unreadable) unreadable"
+            + (unchanged > 0 ? ", \(unchanged) unchanged; " : "; ")
             + "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
     }
 }
@@ -142,6 +147,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     }
     // Which lines count is asked of git once, before the walk; a repository or revision that cannot answer fails the run.
     var changedLines: ChangedLines?
+    var folders = PhysicalPath.Folders()
     if let base = request.changeBase {
         switch ChangedLines.read(base) {
         case .success(let lines): changedLines = lines
@@ -150,8 +156,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             return 2
         }
     }
-    let deadlines = DeadlineReading(today: request.today, addsOverdue: isCheck, readsForReport: [.json, .sarif].contains(request.format) || request.listing.groupKey == .owner,
-        ruleNames: request.ruleNames.map(Set.init))
+    let deadlines = DeadlineReading(
+        today: request.today, addsOverdue: isCheck, readsForReport: [.json, .sarif].contains(request.format) || request.listing.groupKey == .owner)
     var deadlineFailures = 0
     // The baseline holds the lines of matches, so it would match itself: it is not searched, under any path's spelling.
     let baselineIdentity: FileIdentity? = switch request.baseline {
@@ -185,6 +191,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     // With --older-than, the work items (rules marked "list") are searched too: an old one fails the check.
     if isCheck { options.selection = request.olderThan == nil ? .blocking : .blockingOrListed }
     options.ruleNames = request.ruleNames.map(Set.init)
+    options.threads = request.threads
+    options = deadlines.adjusting(options)
     // Each prepared file's configuration, in walk order: the scanner returns one result per file, in that order.
     var configurationOfItem: [Int] = []
     // What the walk could not read, written to the report after the files (text and JSON only warn).
@@ -250,10 +258,9 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     // Which files a baseline's entries could be judged stale in (`BaselineScope`).
     var searchedPaths: Set<String> = []
     var unsearchedPaths: Set<String> = []
-    // With blame, git runs for the files that have matches, one process a core, and each file waits for its blame
-    // and for those before it (`OrderedJobs`).
-    var blaming = OrderedJobs<(finished: FinishedFile, isStandardInput: Bool), FileBlame>(
-        width: ProcessInfo.processInfo.activeProcessorCount)
+    // With blame, git runs for the files that have matches, one process a thread of the search (one a core unless
+    // --threads says), and each file waits for its blame and for those before it (`OrderedJobs`).
+    var blaming = OrderedJobs<(finished: FinishedFile, isStandardInput: Bool), FileBlame>(width: request.threads)
     func deliver(_ finished: FinishedFile, isStandardInput: Bool = false) {
         guard request.blame else {
             report(finished, isStandardInput: isStandardInput, blame: .notAsked)
@@ -335,6 +342,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             warnInOrder("cannot read \(result.file.terminalPath): \(reason); it was not searched")
             counts.unreadable += 1
             if !isCheck { status = max(status, 1) }
+        case .skipped(.unchanged):
+            counts.unchanged += 1
         case .searched:
             counts.searched += 1
         }
@@ -355,6 +364,11 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             case .skipped(.binary): break
             case .skipped: unsearchedPaths.insert(BaselineKey.normalizedPath(result.file.path))
             }
+        }
+        // Left out by --since or --staged: no report names it.
+        if case .skipped(.unchanged) = result.outcome {
+            position += 1
+            return
         }
         if comparison != nil, !result.matches.isEmpty {
             let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
@@ -377,10 +391,12 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
             // Written, the baseline's matches are all accepted: none is shown as new.
             let states: [BaselineState] = if case .write = request.baseline { [] } else { baselineStates }
-            let report = FileReport(
+            var report = FileReport(
                 scanned: result, configuration: entry, skipReason: skipReason,
                 messages: needsMessages ? messages(for: result, configuration: entry) : [], baselineStates: states,
                 fields: finished.fields, blames: blames)
+            report.messages = report.messagesWithDeadlines
+            report.deadlineWarnings = finished.warnings
             writer?.file(report, to: &output)
             // Blamed files come slowly, a git process each: each is shown as soon as it is written.
             if request.blame { output.flush() }
@@ -417,7 +433,12 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 var walked = file
                 walked.relativePath = relativePath
                 let limit = !namedFiles.isEmpty && namedFiles.contains(file.path) ? Int.max : request.maximumFileSize
-                return ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
+                var item = ScanItem(file: walked, shared: lookup.entries[index].shared, maximumFileSize: limit)
+                // A file git says is unchanged holds no match that could count: it is not read.
+                if let changedLines, changedLines.change(ofFileAt: file.undecodedPath ?? Array(file.path.utf8), folders: &folders) == .unchanged {
+                    item.searches = false
+                }
+                return item
             },
             finish: { [writesOnWorkers, changedLines] scanned, item in
                 var read = deadlines.read(scanned, item: item)
@@ -506,7 +527,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             status = 2
         } else if !request.quiet {
             // Binary files are named nowhere; the gate's last line says how many it did not search.
-            let binary = counts.binary > 0 ? [plural(counts.binary, "binary file") + " skipped"] : []
+            let notRead = (counts.binary > 0 ? [plural(counts.binary, "binary file") + " skipped"] : [])
+                + (counts.unchanged > 0 ? [plural(counts.unchanged, "unchanged file") + " not read"] : [])
             let searched = plural(counts.searched, "file") + " searched"
             // Which lines were looked at is part of the verdict.
             var lines = switch request.changeBase {
@@ -517,7 +539,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             // So does which matches fail: with --older-than, old work items are among them.
             if let olderThan = request.olderThan { lines += "; work items (rules marked \"list\") count when older than \(olderThan.text)" }
             if counts.matches == 0 {
-                warn("no blocking matches in \(searched)" + binary.map { " (\($0))" }.joined() + lines)
+                warn("no blocking matches in \(searched)" + (notRead.isEmpty ? "" : " (" + notRead.joined(separator: ", ") + ")") + lines)
             } else {
                 let baselined = switch request.baseline {
                 case .none: ""
@@ -525,7 +547,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 case .write: ", all accepted by the baseline being written"
                 }
                 warn("\(plural(counts.matches, "blocking match", "blocking matches")) in \(plural(counts.filesWithMatches, "file")) "
-                    + "(" + ([searched] + binary).joined(separator: ", ") + ")" + baselined + lines)
+                    + "(" + ([searched] + notRead).joined(separator: ", ") + ")" + baselined + lines)
             }
         }
     }
@@ -765,7 +787,7 @@ func runPrintCommand(_ request: ScanRequest) -> Int32 {
                 let reason: String
                 switch skipped {
                 case .unreadable(let why): reason = why
-                case .binary, .tooLarge: reason = "not read"  // Neither is asked for: no size limit, no binary check.
+                case .binary, .tooLarge, .unchanged: reason = "not read"  // None is asked for: no size limit, no binary check, no git.
                 }
                 warn("cannot read \(path): \(reason)")
                 status = max(status, 1)

@@ -37,6 +37,8 @@ struct FileReport {
     var baselineStates: [BaselineState] = []
     /// Each match's fields, aligned with `scanned.matches`; empty when none has any.
     var fields: [MatchFields?] = []
+    /// Deadlines due soon and dates that do not exist, which `github` annotates too.
+    var deadlineWarnings: [DeadlineWarning] = []
     /// Each match's blame (`--blame`); empty when blame was not asked for.
     var blames: [MatchBlame] = []
 
@@ -44,6 +46,12 @@ struct FileReport {
     func overdueNote(_ index: Int) -> [UInt8]? {
         guard case .overdue? = deadline(index), let due = fields[index]?.fields.due, let state = deadline(index) else { return nil }
         return Array(" (\(state.phrase), due \(due))".utf8)
+    }
+
+    /// `messages` with each overdue match's note after its message, for the formats that show messages.
+    var messagesWithDeadlines: [String] {
+        guard !fields.isEmpty else { return messages }
+        return messages.indices.map { index in messages[index] + String(decoding: overdueNote(index) ?? [], as: UTF8.self) }
     }
 
     /// Where the deadline of the match at `index` stands, when it has one.
@@ -450,6 +458,12 @@ struct GitHubWriter: ReportWriter {
             }
             out += "::\(level) file=\(property(path))::\(data("not searched: \(reason)"))\n"
         }
+        for warning in report.deadlineWarnings {
+            let name = ruleName(warning.match.ruleIndex, in: report.configuration)
+            let level = warning.fails ? "error" : "warning"
+            out += "::\(level) file=\(property(path)),line=\(warning.point.line + 1),col=\(warning.utf16Column + 1),"
+                + "title=\(property(name))::" + data(warning.text(ruleName: name)) + "\n"
+        }
         // Matches a baseline covers are not annotated: they pass, and annotations a step can show are few.
         for (index, (match, message)) in zip(report.scanned.matches, report.messages).enumerated() where report.isNew(index) {
             let level = blocking ? "error" : githubLevel(severity(of: match.ruleIndex, in: report.configuration))
@@ -524,7 +538,11 @@ struct SARIFWriter: ReportWriter {
             // run's repositories, not who wrote a line.
             if report.hasBlame { state += ",\"properties\":{\"blame\":\(jsonBlame(report.blame(of: position)))}" }
             let index = ruleIndex(name, ruleIndex: match.ruleIndex, configuration: report.configuration)
-            let level = sarifLevel(severity(of: match.ruleIndex, in: report.configuration))
+            // An overdue marker fails the check whatever its rule's severity: an error.
+            let overdue = if case .overdue? = report.deadline(position) { true } else { false }
+            let level = overdue ? "error" : sarifLevel(severity(of: match.ruleIndex, in: report.configuration))
+            // The fields written with the marker, as the result's properties (SARIF's property bag).
+            let fields = report.fields.indices.contains(position) ? report.fields[position].map { ",\"properties\":{\($0.jsonMembers.dropFirst())}" } ?? "" : ""
             // SARIF's default column unit is the UTF-16 code unit; lines and columns are 1-based.
             let region = "{\"startLine\":\(match.start.line + 1),\"startColumn\":\(match.start.utf16Column + 1),"
                 + "\"endLine\":\(match.end.line + 1),\"endColumn\":\(match.end.utf16Column + 1),"
@@ -533,7 +551,7 @@ struct SARIFWriter: ReportWriter {
             results.append(
                 "{\"ruleId\":\(jsonString(name)),\"ruleIndex\":\(index),\"level\":\"\(level)\","
                     + "\"message\":{\"text\":\(jsonString(message))},"
-                    + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(uri),\"region\":\(region)}}]\(state)}")
+                    + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(uri),\"region\":\(region)}}]\(state)\(fields)}")
         }
         return ""
     }

@@ -95,10 +95,10 @@ func keepFreedMemoryForReuse() {
 
 /// The commands besides serving LSP, by the word that names them.
 enum Subcommand: String {
-    case print, list, check, `init`, help
+    case print, list, check, `init`, `import`, help
 }
 
-/// `print`, `list`, `check`, `init` and `help`.
+/// `print`, `list`, `check`, `init`, `import` and `help`.
 func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
     keepFreedMemoryForReuse()
     let colour = useColours(parsed.value("--color").flatMap(ColorChoice.init(rawValue:)) ?? .auto)
@@ -122,6 +122,12 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
             return usageFailure(UsageError(message: "init takes one directory"), command: parsed.command)
         }
         return runInitCommand(directory: parsed.operands.first ?? ".", force: parsed.has("--force"))
+    case .`import`:
+        guard parsed.operands.count == 1 else {
+            return usageFailure(UsageError(message: "import takes one settings file"), command: parsed.command)
+        }
+        return runImportCommand(ImportRequest(
+            path: parsed.operands[0], source: parsed.value("--from").flatMap(ImportSource.init(rawValue:)), writes: parsed.has("--write")))
     case .print: scanCommand = .print
     case .list: scanCommand = .list
     case .check: scanCommand = .check
@@ -201,6 +207,12 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         blame: parsed.has("--blame") || olderThan != nil || (listing.groupKey?.needsBlame ?? false), olderThan: olderThan,
         listing: listing, now: now)
     request.today = today
+    if let threads = parsed.value("--threads").flatMap({ Int($0) }) {
+        guard threads >= 0 else {
+            return usageFailure(UsageError(message: "--threads needs 0 (one a core) or more, not \(threads)"), command: parsed.command)
+        }
+        if threads > 0 { request.threads = threads }
+    }
     return scanCommand == .print ? runPrintCommand(request) : runScanCommand(request)
 }
 

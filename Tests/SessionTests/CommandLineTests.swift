@@ -509,13 +509,14 @@ import Testing
         #expect(registered.output.contains("-F _highlight_ls highlight-ls"))
         let cases: [(words: [String], expected: [String])] = [
             (["highlight-ls", "ch"], ["check"]),
-            (["highlight-ls", ""], ["print", "list", "check", "init", "help"]),
+            (["highlight-ls", ""], ["print", "list", "check", "init", "import", "help"]),
             (["highlight-ls", "list", "--format", ""], ["text", "json", "sarif", "github", "junit", "csv", "markdown"]),
             (["highlight-ls", "check", "--co"], ["--config", "--color"]),
             (["highlight-ls", "list", "--color", "a"], ["always", "auto"]),
             (["highlight-ls", "--gen"], []),
             (["highlight-ls", "--ver"], ["--version"]),
-            (["highlight-ls", "help", "i"], ["init"]),
+            (["highlight-ls", "help", "i"], ["init", "import"]),
+            (["highlight-ls", "import", "--from", ""], ["vscode", "todo-comments", "hl-todo"]),
         ]
         for (words, expected) in cases {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")

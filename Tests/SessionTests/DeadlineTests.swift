@@ -102,4 +102,32 @@ import Testing
         #expect(objects[1]["due"] == nil)
         #expect(objects[2]["owner"] == nil)
     }
+
+    @Test func theCIFormatsMarkOverdueDueSoonAndMalformedDistinctly() throws {
+        let root = try Self.tree("# TODO(2026-03-01) a\n# FIXME(alice, 2026-02-20) b\n# TODO(by 2026-02-30) c\n# DO NOT MERGE\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let github = try CommandLineTests.run(["check", "--today", "2026-02-25", "--format", "github"], in: root)
+        #expect(github.status == 1)
+        // A file's deadline warnings come first, then its matches.
+        #expect(github.output == """
+            ::warning file=a.py,line=1,col=3,title=todo::todo: TODO is due in 4 days
+            ::error file=a.py,line=3,col=11,title=todo::todo: 2026-02-30 is not a date (write the deadline as YYYY-MM-DD, a day that exists)
+            ::error file=a.py,line=2,col=3,endLine=2,endColumn=8,title=fixme::fixme: FIXME (overdue by 5 days, due 2026-02-20)
+            ::error file=a.py,line=4,col=3,endLine=4,endColumn=15,title=blocker::blocker: DO NOT MERGE
+
+            """)
+        let sarif = try CommandLineTests.run(["check", "--today", "2026-02-25", "--format", "sarif"], in: root)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.output.utf8)) as? [String: Any])
+        let results = try #require(((log["runs"] as? [[String: Any]])?.first)?["results"] as? [[String: Any]])
+        #expect(results.count == 2)
+        #expect(results[0]["level"] as? String == "error")
+        #expect((results[0]["message"] as? [String: Any])?["text"] as? String == "fixme: FIXME (overdue by 5 days, due 2026-02-20)")
+        let properties = try #require(results[0]["properties"] as? [String: Any])
+        #expect(properties["owner"] as? String == "alice")
+        #expect(properties["deadline"] as? String == "overdue")
+        #expect(properties["days"] as? Int == 5)
+        #expect(results[1]["properties"] == nil)
+        let junit = try CommandLineTests.run(["check", "--today", "2026-02-25", "--format", "junit"], in: root)
+        #expect(junit.output.contains("./a.py:2:3: fixme: FIXME (overdue by 5 days, due 2026-02-20)"), "\(junit.output)")
+    }
 }

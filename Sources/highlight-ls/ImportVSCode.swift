@@ -1,0 +1,555 @@
+import HighlightConfig
+import JSONValue
+import PatternEngine
+
+// The VS Code highlighters, read from a `settings.json` (JSON with comments and trailing commas):
+//
+//   vscode-highlight   "highlight.regexes": { SOURCE: [decoration, …] or { regexFlags, filterLanguageRegex,
+//                      filterFileRegex, decorations } }; decoration i styles capture group i (the whole match
+//                      when there is no group); "highlight.regexFlags" (default "gi") for every regex.
+//   Todo Tree          "todo-tree.general.tags", "todo-tree.regex.regex" with its ($TAGS), regexCaseSensitive,
+//                      "todo-tree.highlights.defaultHighlight" and "customHighlight" (by tag): one rule a tag.
+//   TODO Highlight     "todohighlight.keywords" (strings or { text, color, … }) after its built-in TODO: and
+//                      FIXME:, or "todohighlight.keywordsPattern"; isCaseSensitive; include/exclude globs.
+//
+// A setting is found under its dotted name, as VS Code writes it, or nested one object a part.
+
+/// A parsed settings file and where each of its values is, to name places in problems.
+struct VSCodeSettings {
+    let root: JSON
+    let map: JSONSourceMap
+    let utf8: [UInt8]
+
+    /// The setting `dottedName` and its path: `"todo-tree.general.tags"` flat, or nested as `todo-tree` → `general` → `tags`.
+    func setting(_ dottedName: String) -> (value: JSON, path: [JSONPathComponent])? {
+        if let value = root[dottedName] { return (value, [.key(dottedName)]) }
+        var value = root
+        var path: [JSONPathComponent] = []
+        for part in dottedName.split(separator: ".") {
+            guard let next = value[String(part)] else { return nil }
+            value = next
+            path.append(.key(String(part)))
+        }
+        return (value, path)
+    }
+
+    /// Whether the file sets anything of the extension whose settings are named `section.…`: then the extension is
+    /// in use, and its defaults stand for what the file leaves out.
+    func hasSettings(of section: String) -> Bool {
+        root[section] != nil || (root.objectValue?.keys.contains { $0.hasPrefix(section + ".") } ?? false)
+    }
+
+    /// Where the value at `path` starts.
+    func place(ofValueAt path: [JSONPathComponent]) -> ImportPlace {
+        ImportPlace(utf8Offset: map.utf8Offset(ofValueAt: path) ?? 0, in: utf8)
+    }
+
+    /// Where the key of the member at `path` starts (its value's place for an array element).
+    func place(ofKeyAt path: [JSONPathComponent]) -> ImportPlace {
+        ImportPlace(utf8Offset: map.utf8Offset(ofKeyAt: path) ?? map.utf8Offset(ofValueAt: path) ?? 0, in: utf8)
+    }
+
+    /// Where byte `patternUTF8Offset` of a regex written as the string literal at `literalUTF8Offset` is in the file.
+    func place(ofPatternUTF8Offset patternUTF8Offset: Int?, literalUTF8Offset: Int?) -> ImportPlace {
+        guard let literalUTF8Offset else { return ImportPlace(utf8Offset: 0, in: utf8) }
+        guard let patternUTF8Offset else { return ImportPlace(utf8Offset: literalUTF8Offset, in: utf8) }
+        let offset = JSONStringLiteral.fileUTF8Offset(
+            ofDecodedUTF8Offset: patternUTF8Offset, literalUTF8Offset: literalUTF8Offset, in: utf8)
+        return ImportPlace(utf8Offset: offset, in: utf8)
+    }
+}
+
+/// Reads the three VS Code highlighters' settings from the text of a `settings.json`.
+struct VSCodeImport {
+    let settings: VSCodeSettings
+    var result = ImportResult()
+    var names = ImportedRuleNames()
+
+    /// The import of `utf8`, or the JSON syntax error that stops it.
+    static func run(_ utf8: [UInt8]) -> Result<ImportResult, JSONSyntaxError> {
+        let root: JSON
+        let map: JSONSourceMap
+        do {
+            (root, map) = try JSONParser.parseWithLocations(utf8, options: .lenient)
+        } catch {
+            return .failure(error)
+        }
+        var importer = VSCodeImport(settings: VSCodeSettings(root: root, map: map, utf8: utf8))
+        importer.importHighlight()
+        importer.importTodoTree()
+        importer.importTodoHighlight()
+        return .success(importer.result)
+    }
+
+    /// Names `construct` at `place`.
+    mutating func problem(_ place: ImportPlace, _ construct: String, _ reason: String, nearest: String) {
+        result.problems.append(ImportProblem(place: place, construct: construct, reason: reason, nearest: nearest))
+    }
+
+    /// The translation of a JavaScript regex whose text is the string literal at `literalUTF8Offset`, with its
+    /// problems named at their places; nil when the rule cannot be carried.
+    mutating func translate(
+        _ source: String, flags: String, literalUTF8Offset: Int?, flagsPlace: ImportPlace, namesProblems: Bool = true
+    ) -> JavaScriptRegexTranslation? {
+        let translation = JavaScriptRegex.translate(source, flags: flags)
+        for problem in translation.problems where namesProblems {
+            let place = problem.patternUTF8Offset == nil
+                ? flagsPlace : settings.place(ofPatternUTF8Offset: problem.patternUTF8Offset, literalUTF8Offset: literalUTF8Offset)
+            self.problem(place, problem.construct, problem.reason, nearest: problem.nearest)
+        }
+        guard translation.isUsable else { return nil }
+        // What is printed is known to compile: the engine of the rules reads it here first.
+        do {
+            _ = try CompiledRegex(translation.pattern, caseInsensitive: !translation.caseSensitive)
+        } catch {
+            let place = settings.place(ofPatternUTF8Offset: nil, literalUTF8Offset: literalUTF8Offset)
+            problem(place, "the regex \(source.abbreviated)", "its RE2 form \(translation.pattern.abbreviated) is rejected: \(error.message)",
+                nearest: "nothing; the rule is left out")
+            return nil
+        }
+        return translation
+    }
+}
+
+extension VSCodeImport {
+    /// Names each setting of `switches` that has the value given: it changes what the tool highlights in a way the
+    /// rules do not carry.
+    mutating func nameSwitches(_ switches: [(name: String, value: JSON, reason: String, nearest: String)]) {
+        for entry in switches {
+            guard let (value, path) = settings.setting(entry.name), value == entry.value else { continue }
+            problem(settings.place(ofKeyAt: path), "\(entry.name): \(value.jsonText)", entry.reason, nearest: entry.nearest)
+        }
+    }
+}
+
+// MARK: - vscode-highlight
+
+extension VSCodeImport {
+    /// A rule for each regex of `highlight.regexes`, with a style for each capture group.
+    mutating func importHighlight() {
+        guard let (regexes, path) = settings.setting("highlight.regexes"), let entries = regexes.objectValue else { return }
+        result.tools.append("vscode-highlight")
+        let globalFlags = settings.setting("highlight.regexFlags")
+        // `highlight.decorations` is what every decoration inherits from (by default only a rangeBehavior).
+        let inherited = settings.setting("highlight.decorations").map { decorationStyle($0.value, at: $0.path) } ?? Style()
+        for source in sortedKeys(entries, at: path) {
+            guard let value = entries[source] else { continue }
+            let entryPath = path + [.key(source)]
+            let keyPlace = settings.place(ofKeyAt: entryPath)
+            var flags = globalFlags?.value.stringValue ?? "gi"
+            var flagsPlace = globalFlags.map { settings.place(ofValueAt: $0.path) } ?? keyPlace
+            let decorations: JSON
+            let decorationsPath: [JSONPathComponent]
+            var languages: [String]?
+            var files: [String]?
+            if let options = value.objectValue {
+                if let written = options["regexFlags"]?.stringValue {
+                    flags = written
+                    flagsPlace = settings.place(ofValueAt: entryPath + [.key("regexFlags")])
+                }
+                decorations = options["decorations"] ?? .array([])
+                decorationsPath = entryPath + [.key("decorations")]
+                if let filter = options["filterLanguageRegex"]?.stringValue {
+                    guard let converted = languageFilter(filter, at: entryPath + [.key("filterLanguageRegex")]) else { continue }
+                    languages = converted
+                }
+                if let filter = options["filterFileRegex"]?.stringValue {
+                    guard let converted = fileFilter(filter, at: entryPath + [.key("filterFileRegex")]) else { continue }
+                    files = converted
+                }
+            } else {
+                decorations = value
+                decorationsPath = entryPath
+            }
+            guard let translation = translate(
+                source, flags: flags, literalUTF8Offset: settings.map.utf8Offset(ofKeyAt: entryPath), flagsPlace: flagsPlace)
+            else { continue }
+            var styles: [ImportedRule.StyleReference] = []
+            for (index, decoration) in (decorations.arrayValue ?? []).enumerated() {
+                styles.append(.inline(merged(inherited, with: decoration, at: decorationsPath + [.index(index)])))
+            }
+            var rule = ImportedRule(
+                name: names.name(for: source, fallback: "highlight"), pattern: .regex(translation.pattern),
+                caseSensitive: translation.caseSensitive,
+                comment: "vscode-highlight \(source.abbreviated) (line \(keyPlace.line))", place: keyPlace)
+            if translation.captureCount == 0 {
+                rule.style = styles.first ?? .inline(Style())
+            } else {
+                // Each decoration styles its group; text of the match outside every group is not drawn.
+                rule.style = .inline(Style())
+                rule.groups = styles.prefix(translation.captureCount).enumerated().map { (String($0.offset + 1), $0.element) }
+            }
+            rule.languages = languages
+            rule.files = files
+            result.rules.append(rule)
+        }
+    }
+
+    /// The keys of `entries` in the order the file writes them.
+    func sortedKeys(_ entries: [String: JSON], at path: [JSONPathComponent]) -> [String] {
+        entries.keys.sorted { (settings.map.utf8Offset(ofKeyAt: path + [.key($0)]) ?? 0) < (settings.map.utf8Offset(ofKeyAt: path + [.key($1)]) ?? 0) }
+    }
+
+    /// `filterLanguageRegex` as language ids, when it is ids joined by `|` (anchored or not); nil, named, otherwise.
+    mutating func languageFilter(_ filter: String, at path: [JSONPathComponent]) -> [String]? {
+        var body = filter
+        let anchored = body.hasPrefix("^") && body.hasSuffix("$")
+        if anchored { body = String(body.dropFirst().dropLast()) }
+        if body.hasPrefix("("), body.hasSuffix(")") { body = String(body.dropFirst().dropLast()) }
+        let ids = body.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        let isId: (String) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }
+        guard ids.allSatisfy(isId) else {
+            problem(settings.place(ofValueAt: path), "filterLanguageRegex \(filter)", "only language ids joined by | can be "
+                + "\"languages\", so the rule is left out", nearest: "\"languages\" listing the ids it matches")
+            return nil
+        }
+        if !anchored {
+            problem(settings.place(ofValueAt: path), "filterLanguageRegex \(filter) exactly",
+                "unanchored, it also matches ids that contain these (\(ids[0]) in x\(ids[0]))",
+                nearest: "\"languages\": the ids themselves, used")
+        }
+        return ids
+    }
+
+    /// `filterFileRegex` as globs: `\.ext$`, `.*\.ext$` and `.*\.(a|b)$` exactly, and vscode-highlight's default
+    /// `.*(?<!NAME)$` as the nearest; nil, named, for anything else.
+    mutating func fileFilter(_ filter: String, at path: [JSONPathComponent]) -> [String]? {
+        var body = filter
+        if body.hasPrefix(".*") { body.removeFirst(2) }
+        let place = settings.place(ofValueAt: path)
+        if body.hasPrefix("(?<!"), body.hasSuffix(")$") {
+            let name = String(body.dropFirst(4).dropLast(2))
+            let literal = name.replacingEvery("\\.", with: ".")
+            if !literal.contains("/"), !literal.contains("\\"), !literal.contains(where: { "()[]{}|*+?^$".contains($0) }) {
+                let lookBehind = filter.utf8.count - body.utf8.count
+                let place = settings.place(ofPatternUTF8Offset: lookBehind, literalUTF8Offset: settings.map.utf8Offset(ofValueAt: path))
+                problem(place, "the negative look-behind in filterFileRegex \(filter)",
+                    "RE2 has no look-around, and its . matches any character, / too",
+                    nearest: "the glob !*\(literal) (paths whose name ends in \(literal) left out), used")
+                return ["!*" + literal]
+            }
+        }
+        if body.hasPrefix("\\."), body.hasSuffix("$") {
+            let extensions = String(body.dropFirst(2).dropLast())
+            var alternatives = [extensions]
+            if extensions.hasPrefix("("), extensions.hasSuffix(")") {
+                alternatives = extensions.dropFirst().dropLast().split(separator: "|").map(String.init)
+            }
+            if alternatives.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } }) {
+                return [alternatives.count == 1 ? "*." + alternatives[0] : "*.{" + alternatives.joined(separator: ",") + "}"]
+            }
+        }
+        problem(place, "filterFileRegex \(filter)", "only a file name's ending (.*\\.ext$) can be a \"files\" glob, so the rule is left out",
+            nearest: "\"files\" globs for the files it means")
+        return nil
+    }
+
+    /// A VS Code `DecorationRenderOptions` object as a style; what it cannot carry is named.
+    mutating func decorationStyle(_ decoration: JSON, at path: [JSONPathComponent]) -> Style {
+        var style = Style()
+        guard let members = decoration.objectValue else { return style }
+        for key in sortedKeys(members, at: path) {
+            guard let value = members[key] else { continue }
+            let keyPath = path + [.key(key)]
+            let place = settings.place(ofKeyAt: keyPath)
+            switch key {
+            case "color": style.color = color(value, key: key, at: keyPath)
+            case "backgroundColor": style.backgroundColor = color(value, key: key, at: keyPath)
+            case "borderColor", "outlineColor": style.borderColor = color(value, key: key, at: keyPath)
+            case "border", "outline":
+                // `1px solid red`: the colour is the word that reads as one; width and line style have no counterpart.
+                let words = (value.stringValue ?? "").split(separator: " ").map(String.init)
+                style.borderColor = words.lazy.compactMap { importedColor($0, naming: .css) }.first ?? style.borderColor
+            case "borderRadius": style.rounded = !(value.stringValue ?? "0").hasPrefix("0")
+            case "fontWeight":
+                let weight = value.stringValue ?? ""
+                style.bold = weight == "bold" || weight == "bolder" || (Int(weight) ?? 0) >= 600
+            case "fontStyle": style.italic = value.stringValue == "italic" || value.stringValue == "oblique"
+            case "textDecoration":
+                let text = value.stringValue ?? ""
+                style.underline = text.contains("underline")
+                style.strikethrough = text.contains("line-through")
+            case "overviewRulerColor":
+                if let color = color(value, key: key, at: keyPath) {
+                    style.overviewRuler = OverviewRulerMark(color: color, lane: style.overviewRuler?.lane ?? OverviewRulerMark.defaultLane)
+                }
+            case "overviewRulerLane":
+                // VS Code's OverviewRulerLane: Left 1, Center 2, Right 4, Full 7.
+                let lanes: [Int: OverviewRulerMark.Lane] = [1: .left, 2: .center, 4: .right, 7: .full]
+                if let lane = value.integerValue.flatMap({ lanes[$0] }) {
+                    style.overviewRuler = OverviewRulerMark(color: style.overviewRuler?.color, lane: lane)
+                }
+            case "isWholeLine":
+                guard value.boolValue == true else { continue }
+                style.wholeLine = true
+                if members["color"] != nil {
+                    problem(place, "isWholeLine with a text colour", "VS Code colours the text of the whole line; "
+                        + "wholeLine paints only its background", nearest: "wholeLine, with the match's text in the colour, used")
+                }
+            case "rangeBehavior", "cursor":
+                continue  // How a decoration grows while typing, and the mouse pointer: nothing is drawn differently.
+            case "gutterIconPath", "gutterIconSize":
+                style.gutter = GutterSign()
+                problem(place, key, "a gutter sign is text or a dot, not an image", nearest: "\"gutter\": true (a dot in the style's colour), used")
+            case "light", "dark":
+                problem(place, "the \(key) theme's decoration", "a style is the same on every theme",
+                    nearest: "the decoration's own attributes (move the ones you want out of \(key))")
+            default:
+                problem(place, "the decoration option \(key)", "a style has no such attribute",
+                    nearest: "color, backgroundColor, border, fontWeight, fontStyle, textDecoration or isWholeLine")
+            }
+        }
+        return style
+    }
+
+    /// A colour setting, or nil, named, when it is a theme colour or a name that is not known.
+    mutating func color(_ value: JSON, key: String, at path: [JSONPathComponent]) -> RGBAColor? {
+        if let text = value.stringValue, let color = importedColor(text, naming: .css) { return color }
+        let written = value.stringValue ?? value["id"]?.stringValue.map { "{ \"id\": \"\($0)\" }" } ?? value.typeName
+        problem(settings.place(ofValueAt: path), "the colour \(written) of \(key)",
+            value.stringValue == nil || value.stringValue?.contains(".") == true
+                ? "theme colours are the editor's, not a fixed colour" : "it is not a colour name the import knows",
+            nearest: "a hex colour; left to the theme")
+        return nil
+    }
+}
+
+// MARK: - Todo Tree
+
+extension VSCodeImport {
+    /// Todo Tree's documented defaults (its package.json), used where the settings leave them out.
+    static let todoTreeDefaultTags = ["BUG", "HACK", "FIXME", "TODO", "XXX", "[ ]", "[x]"]
+    static let todoTreeDefaultRegex = #"(//|#|<!--|;|/\*|^|^[ \t]*(-|\d+.))\s*($TAGS)"#
+
+    /// A rule for each tag, with the tag's highlight (the default one under its custom one).
+    mutating func importTodoTree() {
+        let tagsSetting = settings.setting("todo-tree.general.tags")
+        let regexSetting = settings.setting("todo-tree.regex.regex")
+        let caseSetting = settings.setting("todo-tree.regex.regexCaseSensitive")
+        let defaultSetting = settings.setting("todo-tree.highlights.defaultHighlight")
+        let customSetting = settings.setting("todo-tree.highlights.customHighlight")
+        guard settings.hasSettings(of: "todo-tree") else { return }
+        result.tools.append("Todo Tree")
+        nameSwitches([
+            ("todo-tree.highlights.enabled", .bool(false), "Todo Tree highlights nothing", "the rules, imported all the same"),
+            ("todo-tree.highlights.useColourScheme", .bool(true), "the colours go to the tags in turn from a scheme",
+             "each tag's own highlight colours, used"),
+            ("todo-tree.regex.enableMultiLine", .bool(true), "a match may run over lines", "matches within what the regex spans"),
+        ])
+        let tags = tagsSetting?.value.arrayValue?.compactMap(\.stringValue) ?? Self.todoTreeDefaultTags
+        let source = regexSetting?.value.stringValue ?? Self.todoTreeDefaultRegex
+        let caseSensitive = caseSetting?.value.boolValue ?? true
+        let regexPlace = regexSetting.map { settings.place(ofValueAt: $0.path) } ?? ImportPlace(utf8Offset: 0, in: settings.utf8)
+        let customs = customSetting?.value.objectValue ?? [:]
+
+        // The regex's own problems are named once, at their places in the setting as written (`$TAGS` reads as an
+        // anchor and four letters, so every offset is the setting's); each tag's regex is then made without naming
+        // them again.
+        let flags = caseSensitive ? "gm" : "gim"
+        let literalOffset = regexSetting.flatMap { settings.map.utf8Offset(ofValueAt: $0.path) }
+        guard translate(source, flags: flags, literalUTF8Offset: literalOffset, flagsPlace: regexPlace) != nil else { return }
+        for tag in tags {
+            var highlight = defaultSetting?.value.objectValue ?? [:]
+            var paths: [String: [JSONPathComponent]] = [:]
+            for key in highlight.keys { paths[key] = (defaultSetting?.path ?? []) + [.key(key)] }
+            for (key, value) in customs[tag]?.objectValue ?? [:] {
+                highlight[key] = value
+                paths[key] = (customSetting?.path ?? []) + [.key(tag), .key(key)]
+            }
+            let type = highlight["type"]?.stringValue ?? "tag"
+            let tagPlace = customs[tag] != nil ? settings.place(ofKeyAt: (customSetting?.path ?? []) + [.key(tag)])
+                : tagsSetting.map { settings.place(ofValueAt: $0.path) } ?? regexPlace
+            // The tag becomes a group of its own, so that its style can be the tag's alone, as Todo Tree draws it.
+            let tagGroup = "(?<tag>\(JavaScriptRegex.literalPattern(tag)))"
+            var tagged = source.contains("($TAGS)") ? source.replacingEvery("($TAGS)", with: tagGroup)
+                : source.replacingEvery("$TAGS", with: tagGroup)
+            if type == "text" || type == "text-and-comment" { tagged += "(?<text>.*)" }
+            guard type != "none" else {
+                problem(tagPlace, "the highlight type none of \(tag)", "Todo Tree lists the tag without highlighting it", nearest: "no rule")
+                continue
+            }
+            guard let translation = translate(
+                tagged, flags: flags, literalUTF8Offset: literalOffset, flagsPlace: regexPlace, namesProblems: false)
+            else { continue }
+            var style = todoTreeStyle(highlight, paths: paths, tag: tag)
+            var rule = ImportedRule(
+                name: names.name(for: tag, fallback: "tag"), pattern: .regex(translation.pattern),
+                caseSensitive: translation.caseSensitive, comment: "Todo Tree tag \(tag), highlight type \(type)", place: tagPlace)
+            switch type {
+            case "tag", "text":
+                rule.style = .inline(Style())
+                rule.groups = [("tag", .inline(style))]
+                if type == "text" { rule.groups.append(("text", .inline(style))) }
+            case "tag-and-comment", "text-and-comment":
+                rule.style = .inline(style)
+            default:
+                if type != "whole-line" {
+                    problem(tagPlace, "the highlight type \(type) of \(tag)", "Todo Tree paints the line's text; a style paints "
+                        + "the whole width of the line", nearest: "wholeLine, used")
+                }
+                style.wholeLine = true
+                rule.style = .inline(style)
+            }
+            result.rules.append(rule)
+        }
+    }
+
+    /// A Todo Tree highlight (`foreground`, `background`, `fontWeight`, …) as a style; what it cannot carry is named.
+    mutating func todoTreeStyle(_ highlight: [String: JSON], paths: [String: [JSONPathComponent]], tag: String) -> Style {
+        var style = Style()
+        let opacity = highlight["opacity"]?.doubleValue
+        for key in highlight.keys.sorted() {
+            guard let value = highlight[key], let path = paths[key] else { continue }
+            switch key {
+            case "foreground": style.color = color(value, key: key, at: path)
+            case "background":
+                style.backgroundColor = color(value, key: key, at: path)
+                if let opacity, var background = style.backgroundColor {
+                    background.alpha = UInt8(max(0, min(100, opacity)) * 255 / 100)
+                    style.backgroundColor = background
+                }
+            case "fontWeight":
+                let weight = value.stringValue ?? ""
+                style.bold = weight == "bold" || (Int(weight) ?? 0) >= 600
+            case "fontStyle": style.italic = value.stringValue == "italic"
+            case "textDecoration":
+                style.underline = value.stringValue?.contains("underline") ?? false
+                style.strikethrough = value.stringValue?.contains("line-through") ?? false
+            case "borderRadius": style.rounded = !(value.stringValue ?? "0").hasPrefix("0")
+            case "rulerColour":
+                style.overviewRuler = OverviewRulerMark(color: color(value, key: key, at: path), lane: style.overviewRuler?.lane ?? .center)
+            case "rulerLane":
+                if let lane = value.stringValue.flatMap(OverviewRulerMark.Lane.init(rawValue:)) {
+                    style.overviewRuler = OverviewRulerMark(color: style.overviewRuler?.color, lane: lane)
+                }
+            case "gutterIcon":
+                guard value.boolValue == true else { continue }
+                let iconColor = highlight["iconColour"].flatMap { color($0, key: "iconColour", at: paths["iconColour"] ?? path) }
+                style.gutter = GutterSign(color: iconColor)
+                problem(settings.place(ofKeyAt: path), "the gutter icon of \(tag)", "a gutter sign is text or a dot, not an icon",
+                    nearest: "\"gutter\" with a dot in the icon's colour, used")
+            case "type", "opacity", "icon", "iconColour", "hideFromTree", "hideFromStatusBar", "hideFromActivityBar":
+                continue  // The type and opacity are read above; icons and hiding concern the tree, not the highlight.
+            default:
+                problem(settings.place(ofKeyAt: path), "the highlight setting \(key) of \(tag)", "a style has no such attribute",
+                    nearest: "foreground, background, fontWeight, fontStyle, textDecoration, rulerColour or gutterIcon")
+            }
+        }
+        if style.color == nil, style.backgroundColor == nil {
+            // Todo Tree then takes its colours from the theme; the neutral highlight shows the tag all the same.
+            style.backgroundColor = RGBAColor(literal: Array("#8080804d".utf8))
+        }
+        return style
+    }
+}
+
+// MARK: - TODO Highlight
+
+extension VSCodeImport {
+    /// TODO Highlight's built-in keywords and its default style (its README and extension source's defaults).
+    static let todoHighlightBuiltIns: [(text: String, color: String, background: String, ruler: String)] = [
+        ("TODO:", "#fff", "#ffbd2a", "rgba(255,189,42,0.8)"),
+        ("FIXME:", "#fff", "#f06292", "rgba(240,98,146,0.8)"),
+    ]
+    static let todoHighlightDefaultStyle = Style(
+        color: RGBAColor(red: 0x21, green: 0x96, blue: 0xf3), backgroundColor: RGBAColor(red: 0xff, green: 0xeb, blue: 0x3b))
+
+    /// A rule for each keyword (the built-in ones first), or one for `keywordsPattern`.
+    mutating func importTodoHighlight() {
+        let keywordsSetting = settings.setting("todohighlight.keywords")
+        let patternSetting = settings.setting("todohighlight.keywordsPattern")
+        let caseSetting = settings.setting("todohighlight.isCaseSensitive")
+        let defaultSetting = settings.setting("todohighlight.defaultStyle")
+        let include = settings.setting("todohighlight.include")
+        let exclude = settings.setting("todohighlight.exclude")
+        guard settings.hasSettings(of: "todohighlight") else { return }
+        result.tools.append("TODO Highlight")
+        nameSwitches([("todohighlight.isEnable", .bool(false), "TODO Highlight highlights nothing", "the rules, imported all the same")])
+        let caseSensitive = caseSetting?.value.boolValue ?? true
+        var files: [String]? = nil
+        if include != nil || exclude != nil {
+            files = (include?.value.arrayValue ?? []).compactMap(\.stringValue)
+                + (exclude?.value.arrayValue ?? []).compactMap(\.stringValue).map { "!" + $0 }
+        }
+        let defaultStyle = defaultSetting.map { merged(Self.todoHighlightDefaultStyle, with: $0.value, at: $0.path) }
+            ?? Self.todoHighlightDefaultStyle
+
+        if let (pattern, path) = patternSetting, let source = pattern.stringValue {
+            // The pattern replaces the keywords, and every match takes the default style.
+            let flags = caseSensitive ? "g" : "gi"
+            let place = settings.place(ofValueAt: path)
+            guard let translation = translate(
+                source, flags: flags, literalUTF8Offset: settings.map.utf8Offset(ofValueAt: path), flagsPlace: place)
+            else { return }
+            var rule = ImportedRule(
+                name: names.name(for: source, fallback: "keyword"), pattern: .regex(translation.pattern),
+                caseSensitive: translation.caseSensitive, style: .inline(defaultStyle),
+                comment: "TODO Highlight keywordsPattern (line \(place.line))", place: place)
+            rule.files = files
+            result.rules.append(rule)
+            return
+        }
+
+        var keywords: [(text: String, style: Style, place: ImportPlace?)] = Self.todoHighlightBuiltIns.map { builtIn in
+            let style = Style(
+                color: importedColor(builtIn.color, naming: .css), backgroundColor: importedColor(builtIn.background, naming: .css),
+                overviewRuler: OverviewRulerMark(color: importedColor(builtIn.ruler, naming: .css)))
+            return (builtIn.text, style, nil)
+        }
+        for (index, keyword) in (keywordsSetting?.value.arrayValue ?? []).enumerated() {
+            let path = (keywordsSetting?.path ?? []) + [.index(index)]
+            let place = settings.place(ofValueAt: path)
+            let text: String
+            var style = defaultStyle
+            if let word = keyword.stringValue {
+                text = word
+            } else if let word = keyword["text"]?.stringValue {
+                text = word
+                var options = keyword.objectValue ?? [:]
+                options["text"] = nil
+                // A keyword's own `regex` (TODO Highlight 2) is not read: the text is what the import carries.
+                if options["regex"] != nil {
+                    problem(settings.place(ofKeyAt: path + [.key("regex")]), "the keyword regex of \(text)",
+                        "the import carries a keyword's text", nearest: "the text \(text) as a word, used")
+                    options["regex"] = nil
+                }
+                style = merged(defaultStyle, with: .object(options), at: path)
+            } else {
+                problem(place, "the keyword \(keyword.typeName)", "a keyword is a string or an object with text", nearest: "nothing")
+                continue
+            }
+            keywords.removeAll { $0.text == text }
+            keywords.append((text, style, place))
+        }
+        for keyword in keywords {
+            var rule = ImportedRule(
+                name: names.name(for: keyword.text, fallback: "keyword"), pattern: .words([keyword.text]),
+                caseSensitive: caseSensitive, style: .inline(keyword.style),
+                comment: "TODO Highlight keyword \(keyword.text)" + (keyword.place.map { " (line \($0.line))" } ?? " (built in)"),
+                place: keyword.place ?? ImportPlace(line: 1, column: 1))
+            rule.files = files
+            result.rules.append(rule)
+        }
+    }
+
+    /// `base` with the decoration options of `options` laid over it, as TODO Highlight merges a keyword's style.
+    mutating func merged(_ base: Style, with options: JSON, at path: [JSONPathComponent]) -> Style {
+        let own = decorationStyle(options, at: path)
+        let members = options.objectValue ?? [:]
+        var style = base
+        if members["color"] != nil { style.color = own.color }
+        if members["backgroundColor"] != nil { style.backgroundColor = own.backgroundColor }
+        if members["border"] != nil || members["borderColor"] != nil || members["outline"] != nil { style.borderColor = own.borderColor }
+        if members["borderRadius"] != nil { style.rounded = own.rounded }
+        if members["fontWeight"] != nil { style.bold = own.bold }
+        if members["fontStyle"] != nil { style.italic = own.italic }
+        if members["textDecoration"] != nil {
+            style.underline = own.underline
+            style.strikethrough = own.strikethrough
+        }
+        if members["overviewRulerColor"] != nil || members["overviewRulerLane"] != nil { style.overviewRuler = own.overviewRuler }
+        if members["isWholeLine"] != nil { style.wholeLine = own.wholeLine }
+        if own.gutter != nil { style.gutter = own.gutter }
+        return style
+    }
+}

@@ -1,0 +1,610 @@
+import Foundation
+import Testing
+
+/// `highlight-ls import` on the default and documented example settings of each of the five tools, through the built
+/// executable. Each converted fixture is written as `.highlights.json` (with `"defaults": false`, so that only the
+/// imported rules speak) beside a plain-text sample, which has no scopes, and `highlight-ls list` must find exactly
+/// what the original tool highlights there: for a JavaScript regex the spans NSRegularExpression finds (ICU agrees
+/// with JavaScript on ASCII text for the constructs used), for the others a table written by hand from the tool's
+/// documented semantics. Everything else is named on stderr at its file, line and column.
+///
+/// The fixtures are written here, each from the tool's documentation named above it; none is copied from the tools.
+@Suite struct ImportCommandTests {
+    /// What an import printed, and the folder it ran in.
+    struct Imported {
+        var root: URL
+        var status: Int32
+        var configuration: String
+        var problems: [String]
+    }
+
+    /// Runs `highlight-ls import FILE` on `settings` written as `fileName`.
+    static func importing(
+        _ settings: String, as fileName: String, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Imported {
+        let root = try CommandLineTests.tree([fileName: settings])
+        let outcome = try CommandLineTests.run(["import"] + arguments + [fileName], in: root, sourceLocation: sourceLocation)
+        return Imported(
+            root: root, status: outcome.status, configuration: outcome.output,
+            problems: outcome.errors.split(separator: "\n").map(String.init))
+    }
+
+    /// The spans (UTF-8 offsets, `start-end` with the rule) `list` finds in `text` under `configuration` alone.
+    static func listed(
+        _ configuration: String, text: String, fileName: String = "sample.txt", sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [String] {
+        let alone = configuration.replacingOccurrences(of: "\"defaults\": true", with: "\"defaults\": false")
+        let root = try CommandLineTests.tree([".highlights.json": alone, fileName: text])
+        let outcome = try CommandLineTests.run(["list", "--format", "json", fileName], in: root, sourceLocation: sourceLocation)
+        #expect(outcome.errors == "", "the imported configuration loads without a problem", sourceLocation: sourceLocation)
+        return outcome.output.split(separator: "\n").compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let span = object["utf8"] as? [Int], let rule = object["rule"] as? String
+            else { return nil }
+            return "\(span[0])-\(span[1]) \(rule)"
+        }
+    }
+
+    /// The non-empty matches of a JavaScript regex in `text` as ICU finds them, in UTF-8 offsets, named `rule`.
+    static func javaScriptMatches(_ pattern: String, flags: String, in text: String, rule: String) throws -> [String] {
+        var options: NSRegularExpression.Options = []
+        if flags.contains("i") { options.insert(.caseInsensitive) }
+        if flags.contains("m") { options.insert(.anchorsMatchLines) }
+        if flags.contains("s") { options.insert(.dotMatchesLineSeparators) }
+        let regex = try NSRegularExpression(pattern: pattern, options: options)
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            guard match.range.length > 0, let range = Range(match.range, in: text) else { return nil }
+            let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+            let end = text.utf8.distance(from: text.startIndex, to: range.upperBound)
+            return "\(start)-\(end) \(rule)"
+        }
+    }
+
+    /// The spans of each `(rule, literal)` found by hand: every occurrence, case and all.
+    static func spans(of marked: [(rule: String, text: String)], in text: String) -> [String] {
+        var found: [String] = []
+        for (rule, literal) in marked {
+            var searchStart = text.startIndex
+            while let range = text.range(of: literal, range: searchStart..<text.endIndex) {
+                let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+                found.append("\(start)-\(start + literal.utf8.count) \(rule)")
+                searchStart = range.upperBound
+            }
+        }
+        return found
+    }
+
+    static func sorted(_ spans: [String]) -> [String] {
+        spans.sorted { (Int($0.prefix { $0 != "-" }) ?? 0) < (Int($1.prefix { $0 != "-" }) ?? 0) }
+    }
+}
+
+// MARK: - vscode-highlight
+
+extension ImportCommandTests {
+    /// vscode-highlight's README (fabiospampinato/vscode-highlight, README.md, "Settings"): a regex whose two groups take
+    /// a decoration each, and the long form with flags and filters. The default flags are "gi".
+    @Test func vscodeHighlightReadmeExample() throws {
+        let settings = """
+            {
+              "highlight.regexes": {
+                "(//TODO)(:)": [
+                  { "color": "yellow" },
+                  { "color": "red" }
+                ],
+                "(// ?FIXME:?)(.*)": {
+                  "regexFlags": "g",
+                  "filterLanguageRegex": "markdown",
+                  "filterFileRegex": ".*\\\\.ext",
+                  "decorations": [ { "color": "yellow" }, { "color": "red" } ]
+                }
+              }
+            }
+            """
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 1)
+        #expect(imported.configuration.contains(
+            ##"{ "name": "todo", "regex": "(//TODO)(:)", "caseSensitive": false, "style": {}, "groups": { "1": { "color": "#ffff00" }, "2": { "color": "#ff0000" } } }"##))
+        // The filters of the long form say more than a glob and a language list can, so that rule is named and left out.
+        #expect(imported.problems == [
+            "settings.json:9:30: cannot carry over filterLanguageRegex markdown exactly: unanchored, it also matches ids that "
+                + "contain these (markdown in xmarkdown); nearest: \"languages\": the ids themselves, used",
+            "settings.json:10:26: cannot carry over filterFileRegex .*\\.ext: only a file name's ending (.*\\.ext$) can be a "
+                + "\"files\" glob, so the rule is left out; nearest: \"files\" globs for the files it means",
+        ])
+        let text = "a //TODO: b\n//todo: lower case too (flag i)\n// TODO: not this one\n//TODO without colon\n"
+        #expect(try Self.listed(imported.configuration, text: text)
+            == Self.javaScriptMatches("(//TODO)(:)", flags: "gi", in: text, rule: "todo"))
+    }
+
+    /// vscode-highlight's default `highlight.regexes` (its package.json) finds TODO and FIXME comments with a
+    /// look-ahead after the keyword and a look-behind in its file filter; written here in that form. RE2 cannot run
+    /// either, so the rules are named, at the look-around, and left out: never rewritten to mean something else.
+    @Test func vscodeHighlightDefaultLookAroundIsNamedAndLeftOut() throws {
+        let settings = #"""
+            {
+              "highlight.regexes": {
+                "((?:#|//|<!--|--) *TODO(?:\\s*\\([^)]+\\))?:?)((?!\\w)(?: +[^\\n@]*)?)": {
+                  "filterFileRegex": ".*(?<!CHANGELOG.md)$",
+                  "decorations": [
+                    { "overviewRulerColor": "#ffcc00", "backgroundColor": "#ffcc00", "color": "#1f1f1f", "fontWeight": "bold" },
+                    { "backgroundColor": "#ffcc00", "color": "#1f1f1f" }
+                  ]
+                }
+              }
+            }
+            """#
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 1)
+        #expect(!imported.configuration.contains("\"regex\""))
+        #expect(imported.problems == [
+            #"settings.json:3:53: cannot carry over the negative look-ahead (?!\w): RE2 has no look-around, so the rule is left "#
+                + #"out; nearest: \b when it forbids \w after a word character; else leave it out, which matches more"#,
+            "settings.json:4:29: cannot carry over the negative look-behind in filterFileRegex .*(?<!CHANGELOG.md)$: RE2 has no "
+                + "look-around, and its . matches any character, / too; nearest: the glob !*CHANGELOG.md (paths whose name ends in "
+                + "CHANGELOG.md left out), used",
+        ])
+    }
+
+    /// JavaScript's escapes, anchors and classes said in RE2 terms, as the regex is written into `.highlights.json`
+    /// (each pair: the setting's key, with its flags, and the rule's `regex` as JSON writes it).
+    @Test func javaScriptSyntaxIsSaidInRE2Terms() throws {
+        let cases: [(source: String, flags: String, regex: String)] = [
+            (#"^TODO$"#, "g", #"\\ATODO\\z"#),
+            (#"^NOTE$"#, "gm", #"^NOTE$"#),
+            (#"a[^]b"#, "g", #"a(?s:.)b"#),
+            (#"a.b"#, "gs", #"a(?s:.)b"#),
+            (#"\\u00e9\\x41\\v\\0"#, "g", #"\\x{e9}\\x{41}\\x{b}\\x{0}"#),
+            (#"\\e\\/q"#, "g", #"e\\/q"#),
+            (#"[[a]z"#, "g", #"[\\[a]z"#),
+            (#"(?<year>\\d{4})"#, "g", #"(?P<year>\\d{4})"#),
+            (#"\\u{1F600}x"#, "gu", #"\\x{1f600}x"#),
+            (#"\\uD83D\\uDE00y"#, "g", #"\\x{1f600}y"#),
+            (#"\\cJ[\\b]"#, "g", #"\\x{a}[\\x{8}]"#),
+        ]
+        let members = cases.map { "\"\($0.source)\": { \"regexFlags\": \"\($0.flags)\", \"decorations\": [{}] }" }
+        let imported = try Self.importing("{ \"highlight.regexes\": { " + members.joined(separator: ", ") + " } }", as: "settings.json")
+        #expect(imported.problems == [])
+        for (source, _, regex) in cases {
+            #expect(imported.configuration.contains("\"regex\": \"\(regex)\""), "\(source)")
+        }
+    }
+
+    /// `highlight.decorations` is what every decoration inherits from (vscode-highlight's README, "Settings").
+    @Test func vscodeHighlightDecorationsAreInherited() throws {
+        let settings = ##"{ "highlight.decorations": { "rangeBehavior": 3, "fontWeight": "bold" }, "highlight.regexes": { "FIX": [{ "color": "#f00" }] } }"##
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(##""style": { "color": "#ff0000", "bold": true }"##))
+    }
+
+    /// `(?!\w)` right after a letter is `\b` there, since both read `\w` and `\b` as ASCII; under the flags u and i
+    /// together JavaScript's `\w` takes in U+017F and U+212A, so it is named instead.
+    @Test func lookAheadAfterAWordCharacterIsAnExactBoundary() throws {
+        let settings = ##"{ "highlight.regexes": { "\\bNOTE(?!\\w)": [ { "backgroundColor": "#ff0" } ] } }"##
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 0)
+        #expect(imported.problems == [])
+        #expect(imported.configuration.contains(#""regex": "\\bNOTE\\b""#))
+        let text = "NOTE NOTEs NOTE_x NOTE. xNOTE note (NOTE) NOTE1 _NOTE\n"
+        #expect(try Self.listed(imported.configuration, text: text)
+            == Self.javaScriptMatches(#"\bNOTE(?!\w)"#, flags: "gi", in: text, rule: "note"))
+
+        let unicode = #"{ "highlight.regexes": { "\\bNOTE(?!\\w)": { "regexFlags": "giu", "decorations": [ {} ] } } }"#
+        let named = try Self.importing(unicode, as: "settings.json")
+        #expect(named.problems.first?.hasPrefix(#"settings.json:1:34: cannot carry over the negative look-ahead (?!\w)"#) == true)
+    }
+}
+
+// MARK: - Todo Tree
+
+extension ImportCommandTests {
+    /// Todo Tree's defaults (Gruntfuggly/todo-tree, package.json): the tags, the regex with its ($TAGS), case-sensitive,
+    /// and the "tag" highlight. A rule a tag; the match runs from the comment start, and its `tag` group is what Todo
+    /// Tree draws.
+    @Test func todoTreeDefaults() throws {
+        let settings = #"""
+            {
+              "todo-tree.general.tags": ["BUG", "HACK", "FIXME", "TODO", "XXX", "[ ]", "[x]"],
+              "todo-tree.regex.regex": "(//|#|<!--|;|/\\*|^|^[ \\t]*(-|\\d+.))\\s*($TAGS)",
+              "todo-tree.regex.regexCaseSensitive": true,
+              "todo-tree.highlights.defaultHighlight": {},
+              "todo-tree.highlights.customHighlight": {}
+            }
+            """#
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 0)
+        #expect(imported.problems == [])
+        #expect(imported.configuration.contains(##""groups": { "tag": { "backgroundColor": "#8080804d" } }"##))
+        let text = """
+            // TODO: write it
+            x = 1 # FIXME later
+            a TODO in prose is not a tag
+            - [ ] a task
+            1. [x] done
+            /* BUG */ ; HACK
+            <!-- XXX -->
+            // todo: lower case is not one
+
+            """
+        var expected: [String] = []
+        for (tag, rule) in [("BUG", "bug"), ("HACK", "hack"), ("FIXME", "fixme"), ("TODO", "todo"), ("XXX", "xxx"), (#"\[ \]"#, "tag"), (#"\[x\]"#, "tag-2")] {
+            expected += try Self.javaScriptMatches(#"(//|#|<!--|;|/\*|^|^[ \t]*(-|\d+.))\s*("# + tag + ")", flags: "gm", in: text, rule: rule)
+        }
+        #expect(try Self.listed(imported.configuration, text: text) == Self.sorted(expected))
+    }
+
+    /// Todo Tree's README (Gruntfuggly/todo-tree, README.md, "Highlighting"): custom highlights by tag. The line type
+    /// becomes wholeLine and the gutter icon a dot in its colour, each named.
+    @Test func todoTreeReadmeCustomHighlight() throws {
+        let settings = """
+            {
+              "todo-tree.highlights.defaultHighlight": { "foreground": "green", "type": "text" },
+              "todo-tree.highlights.customHighlight": {
+                "TODO": { "icon": "check", "type": "line" },
+                "FIXME": { "foreground": "red", "iconColour": "yellow", "gutterIcon": true }
+              },
+              "todo-tree.regex.regexCaseSensitive": false
+            }
+            """
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 1)
+        #expect(imported.problems == [
+            "settings.json:4:5: cannot carry over the highlight type line of TODO: Todo Tree paints the line's text; a style "
+                + "paints the whole width of the line; nearest: wholeLine, used",
+            "settings.json:5:61: cannot carry over the gutter icon of FIXME: a gutter sign is text or a dot, not an icon; "
+                + "nearest: \"gutter\" with a dot in the icon's colour, used",
+        ])
+        #expect(imported.configuration.contains(##""style": { "color": "#008000", "wholeLine": true } }"##))
+        #expect(imported.configuration.contains(##""tag": { "color": "#ff0000", "gutter": { "color": "#ffff00" } }"##))
+        // Case-insensitive, and the "text" type runs to the end of the line.
+        let text = "# fixme: now\n"
+        #expect(try Self.listed(imported.configuration, text: text) == ["0-12 fixme"])
+    }
+}
+
+// MARK: - TODO Highlight
+
+extension ImportCommandTests {
+    /// TODO Highlight's README (wayou/vscode-todo-highlight and jgclark's v2, README.md, "Config"): string keywords in
+    /// the default style, object keywords with their own, after the built-in TODO: and FIXME:. Keywords are matched
+    /// as they are written, with case, anywhere in the files that include and exclude allow.
+    @Test func todoHighlightReadmeExample() throws {
+        let settings = """
+            {
+              "todohighlight.isEnable": true,
+              "todohighlight.isCaseSensitive": true,
+              "todohighlight.keywords": [
+                "DEBUG:",
+                "REVIEW:",
+                { "text": "NOTE:", "color": "#ff0000", "backgroundColor": "yellow", "overviewRulerColor": "grey" },
+                { "text": "HACK:", "color": "#000", "isWholeLine": false },
+                { "text": "TODO:", "color": "red", "border": "1px solid red", "borderRadius": "2px", "backgroundColor": "rgba(0,0,0,.2)" }
+              ],
+              "todohighlight.defaultStyle": {
+                "color": "red", "backgroundColor": "#ffab00", "overviewRulerColor": "#ffab00", "cursor": "pointer",
+                "border": "1px solid #eee", "borderRadius": "2px", "isWholeLine": true
+              },
+              "todohighlight.include": ["**/*.js", "**/*.txt"],
+              "todohighlight.exclude": ["**/node_modules/**"]
+            }
+            """
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 1)
+        #expect(imported.problems == [
+            "settings.json:13:56: cannot carry over isWholeLine with a text colour: VS Code colours the text of the whole "
+                + "line; wholeLine paints only its background; nearest: wholeLine, with the match's text in the colour, used",
+        ])
+        #expect(imported.configuration.contains(
+            ##"{ "name": "todo", "words": ["TODO:"], "style": { "color": "#ff0000", "backgroundColor": "#00000033", "borderColor": "#ff0000", "rounded": true, "overviewRuler": { "color": "#ffab00" }, "wholeLine": true }, "files": ["**/*.js", "**/*.txt", "!**/node_modules/**"] }"##))
+        let text = "TODO: a FIXME: b DEBUG: c\nREVIEW: d NOTE: e HACK: f todo: g DEBUG h\n"
+        let expected = Self.spans(
+            of: [("todo", "TODO:"), ("fixme", "FIXME:"), ("debug", "DEBUG:"), ("review", "REVIEW:"), ("note", "NOTE:"), ("hack", "HACK:")],
+            in: text)
+        #expect(try Self.listed(imported.configuration, text: text) == Self.sorted(expected))
+        // The include globs leave other files out.
+        #expect(try Self.listed(imported.configuration, text: text, fileName: "notes.md") == [])
+    }
+
+    /// TODO Highlight's keywordsPattern replaces the keywords (README, "Config"); isCaseSensitive false is the flag i.
+    @Test func todoHighlightKeywordsPattern() throws {
+        let settings = #"{ "todohighlight.isCaseSensitive": false, "todohighlight.keywordsPattern": "TODO:|FIXME:|\\(([^)]+)\\)" }"#
+        let imported = try Self.importing(settings, as: "settings.jsonc")
+        #expect(imported.status == 0)
+        let text = "todo: x (inside) FIXME: y ()\n"
+        #expect(try Self.listed(imported.configuration, text: text)
+            == Self.javaScriptMatches(#"TODO:|FIXME:|\(([^)]+)\)"#, flags: "gi", in: text, rule: "todo-fixme"))
+    }
+}
+
+// MARK: - todo-comments.nvim
+
+extension ImportCommandTests {
+    /// todo-comments.nvim with its defaults (folke/todo-comments.nvim, README.md, "Configuration"): the pattern
+    /// `.*<(KEYWORDS)\s*:` wants the keyword as a word of its own followed by a colon, and "after = fg" colours the rest
+    /// of the line, so the highlight runs from the keyword to the line's end. The wide keyword and multi-line comments
+    /// are named.
+    @Test func todoCommentsDefaults() throws {
+        let imported = try Self.importing("require(\"todo-comments\").setup()\n", as: "init.lua")
+        #expect(imported.status == 1)
+        #expect(imported.problems.count == 2)
+        #expect(imported.problems[0].hasPrefix("init.lua:1:26: cannot carry over highlight.keyword = \"wide\": "))
+        #expect(imported.problems[1].hasPrefix("init.lua:1:26: cannot carry over highlight.multiline = true: "))
+        #expect(imported.configuration.contains(
+            ##"{ "name": "fix", "regex": "(?P<keyword>(?:FIX|FIXME|BUG|FIXIT|ISSUE)[ \t]*:).*", "wholeWord": true, "style": { "color": "#dc2626", "gutter": { "color": "#dc2626" } }, "groups": { "keyword": "error" }, "scope": "comments" }"##))
+        let text = """
+            TODO: write the docs
+            a FIX: here
+            TODO without a colon
+            XTODO: not a word of its own
+            PERF : spaced
+            NOTE:
+
+            """
+        // By hand, as Vim matches the pattern: from the keyword to the end of its line.
+        let expected = ["0-20 todo", "23-32 fix", "83-96 perf", "97-102 note"]
+        #expect(try Self.listed(imported.configuration, text: text) == expected)
+    }
+
+    /// The lazy.nvim spec of the README's installation: `opts` is the table `setup` gets; a function in its place
+    /// is named, and the defaults stand in.
+    @Test func todoCommentsLazySpec() throws {
+        let settings = """
+            return {
+              "folke/todo-comments.nvim",
+              dependencies = { "nvim-lua/plenary.nvim" },
+              opts = { keywords = { TODO = { color = "hint" } }, highlight = { multiline = false, keyword = "bg" } },
+            }
+            """
+        let imported = try Self.importing(settings, as: "todo.lua")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(#""groups": { "keyword": "hint" }"#))
+        let computed = try Self.importing("return { 'folke/todo-comments.nvim', opts = function() return {} end }\n", as: "todo.lua")
+        #expect(computed.problems.first?.hasPrefix("todo.lua:1:45: cannot carry over the settings: they are computed") == true)
+    }
+
+    /// The README's configuration written out, with a keyword of one's own and one colour given by a variable, which
+    /// is named at its place.
+    @Test func todoCommentsReadmeConfiguration() throws {
+        let settings = """
+            -- The README's defaults, written out, plus two keywords.
+            require("todo-comments").setup({
+              signs = true, -- show icons in the signs column
+              keywords = {
+                FIX = { icon = "B ", color = "error", alt = { "FIXME", "BUG", "FIXIT", "ISSUE" } },
+                TODO = { icon = 'T ', color = "info" },
+                MINE = { icon = [[M]], color = "#00ff00", signs = false },
+                CALC = { color = vim.g.my_color },
+              },
+              merge_keywords = true,
+              highlight = { multiline = false, keyword = "bg", after = "", pattern = [[.*<(KEYWORDS)\\s*:]], comments_only = true },
+            })
+            """
+        let imported = try Self.importing(settings, as: "todo.lua")
+        #expect(imported.status == 1)
+        #expect(imported.problems == [
+            "todo.lua:8:22: cannot carry over color = vim.g.my_color: the import reads literal values, not Lua expressions; "
+                + "nearest: the default, used",
+        ])
+        #expect(imported.configuration.contains(
+            ##"{ "name": "mine", "regex": "(?P<keyword>(?:MINE)[ \t]*:)", "wholeWord": true, "style": {}, "groups": { "keyword": { "color": "#000000", "backgroundColor": "#00ff00", "bold": true } }, "scope": "comments" }"##))
+        #expect(imported.configuration.contains(##""style": { "gutter": { "text": "B", "color": "#dc2626" } }"##))
+        let text = "MINE: x\nBUG: y\n"
+        #expect(try Self.listed(imported.configuration, text: text) == ["0-5 mine", "8-12 fix"])
+    }
+}
+
+// MARK: - hl-todo
+
+extension ImportCommandTests {
+    /// hl-todo's README (tarsius/hl-todo, README.org): keywords with colours set with setq. hl-todo matches each
+    /// keyword between \< and \>, with case.
+    @Test func hlTodoReadmeExample() throws {
+        let settings = """
+            (setq hl-todo-keyword-faces
+                  '(("TODO"   . "#FF0000")
+                    ("FIXME"  . "#FF0000")
+                    ("DEBUG"  . "#A020F0")
+                    ("GOTCHA" . "#FF4500")
+                    ("STUB"   . "#1E90FF")))
+            """
+        let imported = try Self.importing(settings, as: "init.el")
+        #expect(imported.status == 1)
+        #expect(imported.problems == [
+            "init.el:1:7: cannot carry over hl-todo's \\< and \\> around the keywords exactly: in most modes Emacs counts "
+                + "letters and digits as word characters, and _ as a symbol character; nearest: wholeWord (which counts _ as "
+                + "a word character too), used",
+        ])
+        #expect(imported.configuration.contains(
+            ##"{ "name": "debug", "words": ["DEBUG"], "wholeWord": true, "style": { "color": "#a020f0", "bold": true }, "scope": ["comments", "strings"] }"##))
+        let text = "TODO x FIXME: y DEBUG STUBS GOTCHA todo xTODO STUB\n"
+        let expected = ["0-4 todo", "7-12 fixme", "16-21 debug", "28-34 gotcha", "46-50 stub"]
+        #expect(try Self.listed(imported.configuration, text: text) == expected)
+    }
+
+    /// hl-todo's default `hl-todo-keyword-faces` (hl-todo.el's defcustom), as Custom writes it into an init file;
+    /// "XXXX*" is a regexp: three X or more.
+    @Test func hlTodoDefaultsAsCustomWritesThem() throws {
+        let settings = """
+            (custom-set-variables
+             ;; custom-set-variables was added by Custom.
+             '(hl-todo-keyword-faces
+               '(("HOLD" . "#d0bf8f") ("TODO" . "#cc9393") ("NEXT" . "#dca3a3") ("THEM" . "#dc8cc3")
+                 ("PROG" . "#7cb8bb") ("OKAY" . "#7cb8bb") ("DONT" . "#5f7f5f") ("FAIL" . "#8c5353")
+                 ("DONE" . "#afd8af") ("NOTE" . "#d0bf8f") ("MAYBE" . "#d0bf8f") ("KLUDGE" . "#d0bf8f")
+                 ("HACK" . "#d0bf8f") ("TEMP" . "#d0bf8f") ("FIXME" . "#cc9393") ("XXXX*" . "#cc9393"))))
+            """
+        let imported = try Self.importing(settings, as: ".emacs")
+        #expect(imported.problems.count == 1)
+        #expect(imported.configuration.contains(#"{ "name": "xxxx", "regex": "XXXX*", "wholeWord": true"#))
+        let text = "XX XXX XXXXXX HOLD DONE MAYBE\n"
+        #expect(try Self.listed(imported.configuration, text: text)
+            == ["3-6 xxxx", "7-13 xxxx", "14-18 hold", "19-23 done", "24-29 maybe"])
+    }
+
+    /// A keyword written as an Emacs regexp ("HACK\\|KLUDGE") and faces by name: warning is the built-in warning.
+    @Test func hlTodoRegexpKeywordAndFaceNames() throws {
+        let settings = #"(setq hl-todo-keyword-faces '(("HACK\\|KLUDGE" . warning) ("FIX\\(ME\\)?" . error)))"#
+        let imported = try Self.importing(settings, as: "init.el")
+        #expect(imported.configuration.contains(#"{ "name": "hack-kludge", "regex": "HACK|KLUDGE", "wholeWord": true, "style": "warning""#))
+        #expect(imported.configuration.contains(#""regex": "FIX(ME)?", "wholeWord": true, "style": "error""#))
+        let text = "HACK KLUDGE FIX FIXME FIXM\n"
+        #expect(try Self.listed(imported.configuration, text: text)
+            == ["0-4 hack-kludge", "5-11 hack-kludge", "12-15 fix-me", "16-21 fix-me"])
+    }
+}
+
+// MARK: - What cannot be carried over
+
+extension ImportCommandTests {
+    /// One construct that cannot be carried over as it was, and the line that must name it.
+    struct Unconvertible {
+        var name: String
+        var fileName: String
+        var settings: String
+        var line: String
+        /// Whether the rule is left out (else it is carried as the nearest).
+        var leavesRuleOut: Bool
+    }
+
+    static let unconvertible: [Unconvertible] = unconvertibleRows
+}
+
+/// The constructs `constructIsNamed` runs, one a row.
+private let unconvertibleRows: [ImportCommandTests.Unconvertible] = [
+    .init(name: "look-ahead", fileName: "settings.json", settings: #"{ "highlight.regexes": { "TODO(?=:)": [{}] } }"#,
+        line: "settings.json:1:31: cannot carry over the look-ahead (?=:): RE2 has no look-around", leavesRuleOut: true),
+    .init(name: "negative look-ahead", fileName: "settings.json", settings: #"{ "highlight.regexes": { "TODO(?!:)": [{}] } }"#,
+        line: "settings.json:1:31: cannot carry over the negative look-ahead (?!:)", leavesRuleOut: true),
+    .init(name: "look-behind", fileName: "settings.json", settings: #"{ "highlight.regexes": { "(?<=// )TODO": [{}] } }"#,
+        line: "settings.json:1:27: cannot carry over the look-behind (?<=// )", leavesRuleOut: true),
+    .init(name: "negative look-behind", fileName: "settings.json", settings: #"{ "highlight.regexes": { "(?<!x)TODO": [{}] } }"#,
+        line: "settings.json:1:27: cannot carry over the negative look-behind (?<!x)", leavesRuleOut: true),
+    .init(name: "backreference", fileName: "settings.json", settings: #"{ "highlight.regexes": { "(\\w+) \\1": [{}] } }"#,
+        line: "settings.json:1:34: cannot carry over the backreference \\1", leavesRuleOut: true),
+    .init(name: "named backreference", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "(?<w>a)\\k<w>": [{}] } }"#,
+        line: "settings.json:1:34: cannot carry over the backreference \\k<…>", leavesRuleOut: true),
+    .init(name: "sticky flag", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "TODO": { "regexFlags": "gy", "decorations": [{}] } } }"#,
+        line: "settings.json:1:50: cannot carry over the flag y (sticky)", leavesRuleOut: true),
+    .init(name: "unicodeSets flag", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "TODO": { "regexFlags": "v", "decorations": [{}] } } }"#,
+        line: "settings.json:1:50: cannot carry over the flag v (unicodeSets)", leavesRuleOut: true),
+    .init(name: "gutter icon image", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "TODO": [{ "gutterIconPath": "/icons/todo.svg" }] } }"#,
+        line: "settings.json:1:37: cannot carry over gutterIconPath: a gutter sign is text or a dot", leavesRuleOut: false),
+    .init(name: "theme colour", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "TODO": [{ "color": { "id": "editorWarning.foreground" } }] } }"#,
+        line: #"settings.json:1:46: cannot carry over the colour { "id": "editorWarning.foreground" } of color"#, leavesRuleOut: false),
+    .init(name: "isWholeLine", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "TODO": [{ "color": "red", "isWholeLine": true }] } }"#,
+        line: "settings.json:1:53: cannot carry over isWholeLine with a text colour", leavesRuleOut: false),
+    .init(name: "attachment", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "TODO": [{ "after": { "contentText": "!" } }] } }"#,
+        line: "settings.json:1:37: cannot carry over the decoration option after", leavesRuleOut: false),
+    .init(name: "file filter", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "TODO": { "filterFileRegex": "src/.*", "decorations": [{}] } } }"#,
+        line: "settings.json:1:55: cannot carry over filterFileRegex src/.*", leavesRuleOut: true),
+    .init(name: "Todo Tree highlight type none", fileName: "settings.json",
+        settings: #"{ "todo-tree.general.tags": ["TODO"], "todo-tree.highlights.customHighlight": { "TODO": { "type": "none" } } }"#,
+        line: "settings.json:1:81: cannot carry over the highlight type none of TODO", leavesRuleOut: true),
+    .init(name: "Todo Tree look-ahead in its regex", fileName: "settings.json",
+        settings: #"{ "todo-tree.regex.regex": "(//)\\s*($TAGS)(?=:)" }"#,
+        line: "settings.json:1:44: cannot carry over the look-ahead (?=:)", leavesRuleOut: true),
+    .init(name: "Todo Tree highlighting off", fileName: "settings.json",
+        settings: #"{ "todo-tree.highlights.enabled": false }"#,
+        line: "settings.json:1:3: cannot carry over todo-tree.highlights.enabled: false: Todo Tree highlights nothing", leavesRuleOut: false),
+    .init(name: "Lua function", fileName: "todo.lua",
+        settings: "require('todo-comments').setup {\n  keywords = { TODO = { color = function() return 'info' end } },\n}\n",
+        line: "todo.lua:2:33: cannot carry over color = function() return 'info' end", leavesRuleOut: false),
+    .init(name: "Lua pattern table", fileName: "todo.lua",
+        settings: "require('todo-comments').setup({ highlight = { multiline = false, keyword = 'bg', pattern = [[<(KEYWORDS)]] } })\n",
+        line: "todo.lua:1:93: cannot carry over the highlight pattern <(KEYWORDS)", leavesRuleOut: false),
+    .init(name: "Elisp add-to-list", fileName: "init.el",
+        settings: "(add-to-list 'hl-todo-keyword-faces '(\"OKAY\" . \"#7cb8bb\"))\n(setq hl-todo-keyword-faces '((\"TODO\" . error)))\n",
+        line: "init.el:1:15: cannot carry over this use of hl-todo-keyword-faces", leavesRuleOut: false),
+    .init(name: "Elisp backreference", fileName: "init.el",
+        settings: #"(setq hl-todo-keyword-faces '(("\\(TBD\\)\\1" . error)))"#,
+        line: #"init.el:1:32: cannot carry over the backreference \1 in the keyword "\(TBD\)\1""#, leavesRuleOut: true),
+    .init(name: "Elisp face without a built-in style", fileName: "init.el",
+        settings: #"(setq hl-todo-keyword-faces '(("TODO" . font-lock-keyword-face)))"#,
+        line: "init.el:1:41: cannot carry over the face font-lock-keyword-face: its colours are the theme's, and highlight-ls "
+            + "has no style of its meaning; nearest: the built-in style info, used", leavesRuleOut: false),
+    .init(name: "Elisp computed value", fileName: "init.el",
+        settings: "(setq hl-todo-keyword-faces (append my-faces nil))\n",
+        line: "init.el:1:29: cannot carry over the value of hl-todo-keyword-faces: it is computed", leavesRuleOut: true),
+]
+
+extension ImportCommandTests {
+    @Test(arguments: unconvertibleRows.map { $0.name })
+    func constructIsNamed(_ name: String) throws {
+        let row = try #require(Self.unconvertible.first { $0.name == name })
+        let imported = try Self.importing(row.settings, as: row.fileName)
+        #expect(imported.status == 1, "\(imported.problems)")
+        #expect(imported.problems.contains { $0.hasPrefix(row.line) }, "\(imported.problems)")
+        if row.leavesRuleOut {
+            #expect(!imported.configuration.contains("\"name\""), "\(imported.configuration)")
+        }
+    }
+}
+
+// MARK: - The command
+
+extension ImportCommandTests {
+    /// `--write` adds the rules into the existing file after its comment, as the server's marks do, and leaves out a
+    /// rule whose name the file has; a `.highlights.json` that is a symbolic link is not written through.
+    @Test func writeMergesIntoTheExistingFile() throws {
+        let existing = "{\n  // the team's words\n  \"rules\": [\n    { \"name\": \"todo\", \"words\": [\"TODO\"] },\n  ],\n}\n"
+        let root = try CommandLineTests.tree([
+            ".highlights.json": existing,
+            "init.el": ##"(setq hl-todo-keyword-faces '(("TODO" . "#FF0000") ("DEBUG" . "#A020F0")))"##,
+        ])
+        let outcome = try CommandLineTests.run(["import", "--write", "init.el"], in: root)
+        #expect(outcome.output == "")
+        #expect(outcome.errors.contains("highlight-ls: ./.highlights.json has a rule named todo already; the imported one is not added\n"))
+        #expect(outcome.errors.contains("wrote ./.highlights.json (1 rule added)\n"))
+        let written = try String(contentsOf: root.appendingPathComponent(".highlights.json"), encoding: .utf8)
+        #expect(written == """
+            {
+              // the team's words
+              "rules": [
+                { "name": "debug", "words": ["DEBUG"], "wholeWord": true, "style": { "color": "#a020f0", "bold": true }, "scope": ["comments", "strings"] },
+                { "name": "todo", "words": ["TODO"] },
+              ],
+            }
+
+            """)
+
+        let linked = try CommandLineTests.tree(["elsewhere/.highlights.json": "{}\n", "project/init.el": #"(setq hl-todo-keyword-faces '(("X" . error)))"#])
+        try FileManager.default.createSymbolicLink(
+            atPath: linked.appendingPathComponent("project/.highlights.json").path, withDestinationPath: "../elsewhere/.highlights.json")
+        let refused = try CommandLineTests.run(["import", "--write", "init.el"], in: linked.appendingPathComponent("project"))
+        #expect(refused.status == 2)
+        #expect(try String(contentsOf: linked.appendingPathComponent("elsewhere/.highlights.json"), encoding: .utf8) == "{}\n")
+
+        // With no file, the whole commented configuration is written.
+        let empty = try CommandLineTests.tree(["todo.lua": "require('todo-comments').setup({ highlight = { multiline = false, keyword = 'bg' } })\n"])
+        let created = try CommandLineTests.run(["import", "--write", "todo.lua"], in: empty)
+        #expect(created.status == 0, "\(created.errors)")
+        let text = try String(contentsOf: empty.appendingPathComponent(".highlights.json"), encoding: .utf8)
+        #expect(text.hasPrefix("// highlight-ls configuration imported by `highlight-ls import`"))
+    }
+
+    /// The tool comes from the file's name or from --from; a name that says nothing, or a file without the tool's
+    /// settings, exits 2.
+    @Test func toolIsToldByNameOrByFrom() throws {
+        let settings = #"(setq hl-todo-keyword-faces '(("TODO" . warning)))"#
+        let unnamed = try Self.importing(settings, as: "emacs-settings")
+        #expect(unnamed.status == 2)
+        #expect(unnamed.problems == ["highlight-ls: cannot tell which highlighter emacs-settings is for by its name; pass --from vscode|todo-comments|hl-todo"])
+        let named = try Self.importing(settings, as: "emacs-settings", arguments: ["--from", "hl-todo"])
+        #expect(named.configuration.contains(#""style": "warning""#))
+        let empty = try Self.importing("{ \"editor.fontSize\": 14 }", as: "settings.json")
+        #expect(empty.status == 2)
+        #expect(empty.problems == ["highlight-ls: settings.json has no settings of vscode-highlight, Todo Tree or TODO Highlight"])
+        let broken = try Self.importing("{ \"todo-tree.general.tags\": [ }", as: "settings.json")
+        #expect(broken.status == 2)
+        #expect(broken.problems.first?.hasPrefix("settings.json:1:31: invalid JSON: ") == true)
+    }
+}

@@ -96,6 +96,7 @@ let package = Package(
             name: "highlight-ls",
             dependencies: [
                 "LanguageServer", "HighlightConfig", "PatternEngine", "TextIndex", "LanguageSyntax", "WorkspaceScan", "JSONRPC", "JSONValue",
+                "Threads",
                 .target(name: "CMalloc", condition: .when(platforms: [.linux])),
             ],
             resources: [.embedInCode("highlights.schema.json")],

@@ -21,31 +21,33 @@ _highlight_ls() {
         "list --rule") COMPREPLY=(); return ;;
         "list --since") COMPREPLY=(); return ;;
         "list --today") COMPREPLY=(); return ;;
-        "list --format") COMPREPLY=($(compgen -W "text json sarif github junit" -- "$cur")); return ;;
+        "list --format") COMPREPLY=($(compgen -W "text json sarif github junit csv markdown" -- "$cur")); return ;;
         "list --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "list --max-filesize") COMPREPLY=(); return ;;
         "list --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "list --threads" | "list -j") COMPREPLY=(); return ;;
+        "list --group-by") COMPREPLY=($(compgen -W "rule file owner author age" -- "$cur")); return ;;
         "check --config") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --glob" | "check -g") COMPREPLY=(); return ;;
         "check --rule") COMPREPLY=(); return ;;
         "check --since") COMPREPLY=(); return ;;
         "check --today") COMPREPLY=(); return ;;
-        "check --format") COMPREPLY=($(compgen -W "text json sarif github junit" -- "$cur")); return ;;
+        "check --format") COMPREPLY=($(compgen -W "text json sarif github junit csv markdown" -- "$cur")); return ;;
         "check --color") COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         "check --max-filesize") COMPREPLY=(); return ;;
         "check --stdin-filename") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --threads" | "check -j") COMPREPLY=(); return ;;
         "check --baseline") COMPREPLY=($(compgen -f -- "$cur")); return ;;
         "check --write-baseline") COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        "check --older-than") COMPREPLY=(); return ;;
         "import --from") COMPREPLY=($(compgen -W "vscode todo-comments hl-todo" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
         case "$command" in
             "") COMPREPLY=($(compgen -W "--stdio --clientProcessId --help --version --print-schema" -- "$cur")) ;;
             "print") COMPREPLY=($(compgen -W "--config --rule --color --quiet --stdin-filename --threads --allow-config-errors --help" -- "$cur")) ;;
-            "list") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --threads --allow-config-errors --help" -- "$cur")) ;;
-            "check") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --threads --allow-config-errors --allow-skipped --baseline --write-baseline --prune-baseline --help" -- "$cur")) ;;
+            "list") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --threads --allow-config-errors --blame --count --group-by --help" -- "$cur")) ;;
+            "check") COMPREPLY=($(compgen -W "--config --glob --rule --since --staged --today --format --json --color --quiet --stats --max-filesize --stdin-filename --threads --allow-config-errors --allow-skipped --baseline --write-baseline --prune-baseline --blame --older-than --help" -- "$cur")) ;;
             "init") COMPREPLY=($(compgen -W "--force --help" -- "$cur")) ;;
             "import") COMPREPLY=($(compgen -W "--from --write --help" -- "$cur")) ;;
             "help") COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;

@@ -44,6 +44,8 @@ public enum RuleSelection: Sendable, Hashable, CaseIterable {
     case listed
     /// Rules marked `"blocking": true`: `highlight-ls check`.
     case blocking
+    /// Rules marked `"blocking"` or `"list"`: `highlight-ls check --older-than`, where an old work item fails too.
+    case blockingOrListed
     /// Rules that read the fields written after their matches (`"fields": true`): `check`'s deadlines.
     case fields
 }

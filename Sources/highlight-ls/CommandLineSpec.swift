@@ -114,7 +114,7 @@ enum CompletionShell: String, CaseIterable {
 
 /// The output formats of `list` and `check`.
 enum OutputFormat: String, CaseIterable {
-    case text, json, sarif, github, junit
+    case text, json, sarif, github, junit, csv, markdown
 }
 
 /// When to colour output.
@@ -136,7 +136,9 @@ extension CommandLineSpec {
     private static let format = OptionSpec(
         name: "--format", value: ("FORMAT", .choice(OutputFormat.allCases.map(\.rawValue))),
         summary: "The output format: text (path:line:column: rule: text), json (one object per line), sarif (SARIF 2.1.0), "
-            + "github (workflow commands that annotate the lines) or junit (JUnit XML, one test case per file).")
+            + "github (workflow commands that annotate the lines), junit (JUnit XML, one test case per file), csv (a header "
+            + "row, then a row per match, RFC 4180) or markdown (a table, its locations linked to the files by paths relative "
+            + "to the current directory).")
     private static let json = OptionSpec(name: "--json", summary: "The same as --format json.")
     private static let maxFilesize = OptionSpec(
         name: "--max-filesize", value: ("SIZE", .size),
@@ -210,6 +212,31 @@ extension CommandLineSpec {
         summary: "Judge the deadlines written with markers (TODO(2026-03-01)) as on this day, instead of the local date, "
             + "for runs that must give the same answer tomorrow.")
     private static let help = OptionSpec(name: "--help", short: "-h", summary: "Show this help and exit.")
+    private static let blame = OptionSpec(
+        name: "--blame",
+        summary: "Add to each match who last changed its line, from git blame --porcelain run in the file's own folder (so "
+            + "nested repositories and submodules blame their own files): the author, email, author date (author-time in "
+            + "the author's zone, ISO 8601) and commit. A line changed in the working tree, or a file git does not track, "
+            + "is not committed yet. Outside a repository, or without git, this is said once on stderr and the matches are "
+            + "listed without blame. text adds (commit author <email> date); json a \"blame\" object; sarif a blame "
+            + "property; csv and markdown blame columns.")
+    private static let olderThan = OptionSpec(
+        name: "--older-than", value: ("AGE", .text),
+        summary: "Also search the rules marked \"list\" (the built-in fixme, todo, hack and task), and fail on those of "
+            + "their matches whose line's author date is more than AGE ago: a number and a unit, d (days), w (weeks), m "
+            + "(30 days) or y (365 days), as in 180d. Blocking rules fail whatever the age; lines not committed yet are "
+            + "never old. Implies --blame.")
+    private static let count = OptionSpec(
+        name: "--count",
+        summary: "Write how many matches each rule has (each group with --group-by) instead of the matches, most first: "
+            + "name count lines in text, one object in json, a table in csv and markdown.")
+    private static let groupBy = OptionSpec(
+        name: "--group-by", value: ("KEY", .choice(GroupKey.allCases.map(\.rawValue))),
+        summary: "Write the matches group by group: by rule, owner (written in the marker, TODO(alice)) or author (largest "
+            + "group first), file (walk order) or age "
+            + "(newest first: not committed yet, less than a week, a month, 3 months, a year, a year or more). text and "
+            + "markdown head each group; json and csv give its matches in group order. author and age imply --blame. "
+            + "Not with sarif, github or junit.")
 
     /// The command line of highlight-ls.
     static let highlightLS = CommandLineSpec(
@@ -245,7 +272,7 @@ extension CommandLineSpec {
                 operands: ("PATH...", .path, false),
                 options: [
                     config, glob, rule, since, staged, today, format, json, color, listQuiet, stats, maxFilesize, stdinFilename,
-                    threads, allowConfigErrors, help,
+                    threads, allowConfigErrors, blame, count, groupBy, help,
                 ],
                 details: [
                     "list prints the matches of every rule, as the editor highlights them; the editors' workspace list "
@@ -268,7 +295,7 @@ extension CommandLineSpec {
                 operands: ("PATH...", .path, false),
                 options: [
                     config, glob, rule, since, staged, today, format, json, color, checkQuiet, stats, maxFilesize, stdinFilename,
-                    threads, allowConfigErrors, allowSkipped, baseline, writeBaseline, pruneBaseline, help,
+                    threads, allowConfigErrors, allowSkipped, baseline, writeBaseline, pruneBaseline, blame, olderThan, help,
                 ],
                 details: [
                     "For CI: exits 1 when a blocking rule matches, 0 when none does. A configuration problem, a path, "
@@ -378,6 +405,8 @@ extension CommandLineSpec {
              "highlight-ls check --write-baseline .highlights-baseline.json && highlight-ls check --baseline .highlights-baseline.json"),
             ("List every TODO and FIXME of a project as JSON lines:", "highlight-ls list --format json src"),
             ("List the TODOs of the Python files outside tests:", "highlight-ls list --rule todo -g '*.py' -g '!tests/'"),
+            ("Count the work items of each author:", "highlight-ls list --count --group-by author"),
+            ("Fail on TODOs and FIXMEs committed more than half a year ago:", "highlight-ls check --older-than 180d"),
             ("Check the staged text of a file, with that file's configuration:",
              "git show :src/app.py | highlight-ls check --stdin-filename src/app.py -"),
             ("Show a file with its highlights in a pager:", "highlight-ls print --color always main.swift | less -R"),

@@ -59,6 +59,32 @@ struct ScanRequest {
     var today: CalendarDay = CalendarDay.today()
     /// How many threads search (`--threads`).
     var threads = ScanOptions().threads
+    /// Whether each match carries its line's blame (`--blame`, implied by `--older-than` and by grouping by author or age).
+    var blame = false
+    /// For `check`: the age past which a match of a rule marked `"list"` fails too (`--older-than`); nil for none.
+    var olderThan: AgeLimit?
+    /// What `list` writes: every match, the matches by group, or the count of each group.
+    var listing: Listing = .matches
+    /// The time taken as now for ages, in seconds since 1970: the clock's, or the start of `--today`'s day (UTC).
+    var now: Int64 = Int64(time(nil))
+}
+
+/// What `list` writes of the matches it finds.
+enum Listing: Equatable {
+    /// Each match, in walk order.
+    case matches
+    /// Each match, group by group (`--group-by`).
+    case grouped(by: GroupKey)
+    /// How many matches each group has, rather than the matches (`--count`, by rule unless `--group-by` says).
+    case counted(by: GroupKey)
+
+    /// The key of the groups, if the matches are grouped or counted.
+    var groupKey: GroupKey? {
+        switch self {
+        case .matches: nil
+        case .grouped(let key), .counted(let key): key
+        }
+    }
 }
 
 /// What `check` does with a baseline of the blocking matches it accepts (`Baseline`).
@@ -130,7 +156,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             return 2
         }
     }
-    let deadlines = DeadlineReading(today: request.today, addsOverdue: isCheck, readsForReport: [.json, .sarif].contains(request.format))
+    let deadlines = DeadlineReading(
+        today: request.today, addsOverdue: isCheck, readsForReport: [.json, .sarif].contains(request.format) || request.listing.groupKey == .owner)
     var deadlineFailures = 0
     // The baseline holds the lines of matches, so it would match itself: it is not searched, under any path's spelling.
     let baselineIdentity: FileIdentity? = switch request.baseline {
@@ -161,7 +188,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
 
     // A one-shot command may map large files (see `ScanOptions.mapsLargeFiles`).
     var options = ScanOptions(maximumFileSize: request.maximumFileSize, mapsLargeFiles: true)
-    if isCheck { options.selection = .blocking }
+    // With --older-than, the work items (rules marked "list") are searched too: an old one fails the check.
+    if isCheck { options.selection = request.olderThan == nil ? .blocking : .blockingOrListed }
     options.ruleNames = request.ruleNames.map(Set.init)
     options.threads = request.threads
     options = deadlines.adjusting(options)
@@ -178,16 +206,26 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         case .sarif: writer = SARIFWriter(blocking: isCheck, currentDirectory: lookup.currentDirectory)
         case .github: writer = GitHubWriter(blocking: isCheck, tooLargeFails: isCheck && !request.allowSkipped)
         case .junit: writer = JUnitWriter(command: request.command)
+        case .csv: writer = CSVWriter(blame: request.blame)
+        case .markdown: writer = MarkdownWriter(blame: request.blame, currentDirectory: lookup.currentDirectory)
+        }
+        switch request.listing {
+        case .matches: break
+        case .grouped(let key): writer = writer.map { GroupingWriter(inner: $0, key: key, now: request.now) }
+        case .counted(let key): writer = CountWriter(key: key, format: request.format, now: request.now)
         }
     }
+    // Only these writers show a match's message (its rule's template filled in); the others are spared making it.
+    let needsMessages = request.listing == .matches && [.sarif, .github, .junit].contains(request.format)
     // Text and JSON lines need nothing of the run to write a file: each file's report is written by the worker that
     // scanned it, which frees the matches where it made them (`FinishedFile`).
     // With a baseline, each match's line is looked up on this thread, which needs the matches.
+    // With blame, each file waits for git on this thread; grouping and counting gather every file here.
     let writesOnWorkers: (any ReportWriter & Sendable)? = switch request.format {
-    case _ where request.quiet || comparison != nil: nil
+    case _ where request.quiet || comparison != nil || request.blame || request.listing != .matches: nil
     case .text: TextWriter(colours: request.colours)
     case .json: JSONLinesWriter()
-    case .sarif, .github, .junit: nil
+    case .sarif, .github, .junit, .csv, .markdown: nil
     }
     var output = OutputBuffer()
     // Warnings about skipped files are gathered too, and each buffer is written before the other is added to, so
@@ -220,9 +258,63 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     // Which files a baseline's entries could be judged stale in (`BaselineScope`).
     var searchedPaths: Set<String> = []
     var unsearchedPaths: Set<String> = []
-    // Each file's report as soon as it and those before it are searched, in walk order.
-    var position = 0
+    // With blame, git runs for the files that have matches, one process a thread of the search (one a core unless
+    // --threads says), and each file waits for its blame and for those before it (`OrderedJobs`).
+    var blaming = OrderedJobs<(finished: FinishedFile, isStandardInput: Bool), FileBlame>(width: request.threads)
     func deliver(_ finished: FinishedFile, isStandardInput: Bool = false) {
+        guard request.blame else {
+            report(finished, isStandardInput: isStandardInput, blame: .notAsked)
+            return
+        }
+        var job: (@Sendable () -> FileBlame)?
+        if !isStandardInput, !finished.scanned.matches.isEmpty {
+            let path = finished.scanned.file.path
+            let lineNumbers = finished.scanned.matches.map { $0.start.line + 1 }
+            job = { Blaming.blame(path: path, lineNumbers: lineNumbers) }
+        }
+        blaming.add((finished, isStandardInput), job: job) { item, blame in
+            report(item.finished, isStandardInput: item.isStandardInput, blame: blame ?? .notAsked)
+        }
+    }
+
+    // Why blame could not be had, each said once (a message for every file outside a repository would bury the list).
+    var blameProblemsSaid: Set<String> = []
+    func blameProblem(of blame: FileBlame, for file: WalkedFile) -> (kind: String, message: String)? {
+        switch blame {
+        case .notAsked, .lines, .untracked: nil
+        case .outsideRepository:
+            ("outside", "\(file.terminalPath) is not in a git repository: matches outside one are listed without blame")
+        case .gitUnavailable(let reason):
+            ("git", "\(terminalText(reason)): matches are listed without blame")
+        case .failed(let message):
+            ("failed", "git blame failed for \(file.terminalPath): \(terminalText(message)); matches it cannot blame are listed without blame")
+        }
+    }
+
+    // Each file's report as soon as it and those before it are searched (and blamed), in walk order.
+    var position = 0
+    func report(_ finished: FinishedFile, isStandardInput: Bool, blame: FileBlame) {
+        var finished = finished
+        var blames = blame.blames(of: finished.scanned.matches)
+        // Standard input has no file for git to blame: its matches carry blame all the same, unknown, so that every
+        // match of a run with --blame has the same fields.
+        if request.blame, blames.isEmpty { blames = finished.scanned.matches.map { _ in .unknown } }
+        if let olderThan = request.olderThan, isCheck, !finished.scanned.matches.isEmpty {
+            // A blocking rule's match fails whatever its age; a work item's only when its line is older than the limit.
+            let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            // An overdue deadline fails whatever the rule says, as it does without --older-than.
+            let kept = finished.scanned.matches.indices.filter { index in
+                let rule = finished.scanned.matches[index].ruleIndex
+                let blocking = entry.applicability.indices.contains(rule) && entry.applicability[rule].blocking
+                let overdue = if finished.fields.indices.contains(index), case .overdue? = finished.fields[index]?.deadline { true } else { false }
+                return blocking || overdue
+                    || olderThan.isExceeded(by: blames.indices.contains(index) ? blames[index] : .unknown, now: request.now)
+            }
+            finished.scanned.matches = kept.map { finished.scanned.matches[$0] }
+            if !finished.fields.isEmpty { finished.fields = kept.map { finished.fields[$0] } }
+            blames = kept.map { blames.indices.contains($0) ? blames[$0] : .unknown }
+            finished.matchCount = kept.count
+        }
         let result = finished.scanned
         if let baselineIdentity, !isStandardInput, !result.matches.isEmpty, FileIdentity(ofFileAt: result.file.path) == baselineIdentity {
             position += 1
@@ -231,6 +323,9 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         func warnInOrder(_ message: String) {
             output.flush()
             warnings.append("highlight-ls: \(message)\n")
+        }
+        if let (kind, message) = blameProblem(of: blame, for: result.file), blameProblemsSaid.insert(kind).inserted {
+            warnInOrder(message)
         }
         var skipReason: String?
         switch result.outcome {
@@ -297,11 +392,14 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             // Written, the baseline's matches are all accepted: none is shown as new.
             let states: [BaselineState] = if case .write = request.baseline { [] } else { baselineStates }
             var report = FileReport(
-                scanned: result, configuration: entry, skipReason: skipReason, messages: messages(for: result, configuration: entry),
-                baselineStates: states, fields: finished.fields)
+                scanned: result, configuration: entry, skipReason: skipReason,
+                messages: needsMessages ? messages(for: result, configuration: entry) : [], baselineStates: states,
+                fields: finished.fields, blames: blames)
             report.messages = report.messagesWithDeadlines
             report.deadlineWarnings = finished.warnings
             writer?.file(report, to: &output)
+            // Blamed files come slowly, a git process each: each is shown as soon as it is written.
+            if request.blame { output.flush() }
         }
         position += 1
     }
@@ -349,6 +447,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             },
             deliver: { deliver($0) })
     }
+    blaming.finish { item, blame in report(item.finished, isStandardInput: item.isStandardInput, blame: blame ?? .notAsked) }
 
     // A gate fails closed: what it could not read fails the run unless the user says it may pass.
     let unsearchedCount = counts.tooLarge + counts.unreadable
@@ -386,7 +485,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     if isCheck {
         noBlockingRule = !usedConfigurations.contains { configuration in
             zip(configuration.rules, configuration.applicability).contains { rule, applies in
-                applies.blocking && (options.ruleNames?.contains(rule.name) ?? true)
+                (applies.blocking || (request.olderThan != nil && applies.list)) && (options.ruleNames?.contains(rule.name) ?? true)
             }
         }
         // With a baseline, only the matches it does not cover fail; writing one accepts them all.
@@ -432,11 +531,13 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 + (counts.unchanged > 0 ? [plural(counts.unchanged, "unchanged file") + " not read"] : [])
             let searched = plural(counts.searched, "file") + " searched"
             // Which lines were looked at is part of the verdict.
-            let lines = switch request.changeBase {
+            var lines = switch request.changeBase {
             case nil: ""
             case .since(let revision)?: "; only lines changed since \(terminalText(revision)) count"
             case .staged?: "; only staged lines count"
             }
+            // So does which matches fail: with --older-than, old work items are among them.
+            if let olderThan = request.olderThan { lines += "; work items (rules marked \"list\") count when older than \(olderThan.text)" }
             if counts.matches == 0 {
                 warn("no blocking matches in \(searched)" + (notRead.isEmpty ? "" : " (" + notRead.joined(separator: ", ") + ")") + lines)
             } else {

@@ -18,9 +18,12 @@ import WorkspaceScan
 //     sarif   one SARIF 2.1.0 log                       (GitHub code scanning; UTF-16 columns)
 //     github  ::error file=…,line=…::message            (GitHub Actions annotations)
 //     junit   <testsuites> with one <testcase> per file  (most CI systems)
+//     csv     a header row, then one row per match       (RFC 4180; OutputFormats+CSV.swift)
+//     markdown  one table, or one per group               (OutputFormats+Markdown.swift)
 //
-// Text and JSON are written file by file as results arrive; SARIF and JUnit are one document,
-// written at the end.
+// Text, JSON, CSV and Markdown are written file by file as results arrive; SARIF and JUnit are
+// one document, written at the end. With `--blame`, each match carries its line's blame
+// (`FileReport.blames`), and every format but github and junit shows it.
 
 /// One file's results, with the configuration that searched it.
 struct FileReport {
@@ -36,6 +39,8 @@ struct FileReport {
     var fields: [MatchFields?] = []
     /// Deadlines due soon and dates that do not exist, which `github` annotates too.
     var deadlineWarnings: [DeadlineWarning] = []
+    /// Each match's blame (`--blame`); empty when blame was not asked for.
+    var blames: [MatchBlame] = []
 
     /// ` (overdue by 3 days, due 2026-03-01)` after the match at `index` when its deadline has passed.
     func overdueNote(_ index: Int) -> [UInt8]? {
@@ -52,6 +57,26 @@ struct FileReport {
     /// Where the deadline of the match at `index` stands, when it has one.
     func deadline(_ index: Int) -> DeadlineState? {
         fields.indices.contains(index) ? fields[index]?.deadline : nil
+    }
+
+    /// Whether the report carries blame: `--blame` was given.
+    var hasBlame: Bool { !blames.isEmpty }
+
+    /// The blame of the match at `index` of `scanned.matches`; unknown when there is none.
+    func blame(of index: Int) -> MatchBlame {
+        blames.indices.contains(index) ? blames[index] : .unknown
+    }
+
+    /// The report of the matches at `indices` only (in that order), with their messages, states, fields and blames.
+    func selecting(_ indices: [Int]) -> FileReport {
+        func pick<Element>(_ values: [Element]) -> [Element] { values.isEmpty ? [] : indices.map { values[$0] } }
+        var selected = self
+        selected.scanned.matches = indices.map { scanned.matches[$0] }
+        selected.messages = pick(messages)
+        selected.baselineStates = pick(baselineStates)
+        selected.blames = pick(blames)
+        selected.fields = pick(fields)
+        return selected
     }
 
     /// Whether the match at `index` of `scanned.matches` fails the check: it is not covered by a baseline.
@@ -76,6 +101,13 @@ protocol ReportWriter {
     mutating func file(_ report: FileReport, to output: inout OutputBuffer)
     /// Called once at the end; appends what to write last.
     mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer)
+    /// Called before the files of each group of `--group-by`, with the group's name and size; appends its heading.
+    mutating func beginGroup(_ name: String, matchCount: Int, to output: inout OutputBuffer)
+}
+
+extension ReportWriter {
+    /// Formats whose records stand alone (JSON lines, CSV) head no group: their records come in group order.
+    mutating func beginGroup(_ name: String, matchCount: Int, to output: inout OutputBuffer) {}
 }
 
 /// Standard output's bytes, gathered and written in blocks of 64 KiB or more: a match costs a few
@@ -255,17 +287,27 @@ func ruleName(_ ruleIndex: Int, in configuration: HighlightConfiguration) -> Str
 struct TextWriter: ReportWriter {
     var colours: Bool
 
+    init(colours: Bool) {
+        self.colours = colours
+    }
+
     mutating func file(_ report: FileReport, to output: inout OutputBuffer) {
         guard !report.scanned.matches.isEmpty else { return }
         let path = report.scanned.file.terminalPath
-        guard !colours else {
+        guard !colours, !report.hasBlame else {
             for (index, match) in report.scanned.matches.enumerated() where report.isNew(index) {
                 let name = ruleName(match.ruleIndex, in: report.configuration)
                 let text = terminalText(match.text)
+                let blame = textBlame(report.blame(of: index))
+                let overdue = String(decoding: report.overdueNote(index) ?? [], as: UTF8.self)
+                guard colours else {
+                    output.append("\(path):\(match.start.line + 1):\(match.start.utf8Column + 1): \(name): \(text)\(overdue)\(blame)\n")
+                    continue
+                }
                 let style = report.configuration.styles.indices.contains(match.ruleIndex) ? report.configuration.styles[match.ruleIndex] : .neutral
                 output.append("\u{1B}[35m\(path)\u{1B}[0m:\u{1B}[32m\(match.start.line + 1)\u{1B}[0m:\(match.start.utf8Column + 1): "
                     + "\u{1B}[1m\(name)\u{1B}[0m: \(ansiStart(style))\(text)\u{1B}[0m"
-                    + String(decoding: report.overdueNote(index) ?? [], as: UTF8.self) + "\n")
+                    + "\(overdue)\(blame)\n")
             }
             return
         }
@@ -297,6 +339,27 @@ struct TextWriter: ReportWriter {
     }
 
     mutating func finish(_ summary: RunSummary, to output: inout OutputBuffer) {}
+
+    /// A group's name on a line of its own, with its size, and its matches under it; a blank line between groups.
+    mutating func beginGroup(_ name: String, matchCount: Int, to output: inout OutputBuffer) {
+        if startedGroups { output.append("\n") }
+        startedGroups = true
+        output.append("\(terminalText(name)) (\(plural(matchCount, "match", "matches"))):\n")
+    }
+
+    /// Whether a group was headed already, so that the next is set apart by a blank line.
+    private var startedGroups = false
+
+    /// What follows a match's text in `--blame` output: ` (1f0e2d3c Alice <alice@example.com> 2024-01-15T10:00:00+01:00)`,
+    /// ` (not committed yet)`, or nothing when git could not say.
+    private func textBlame(_ blame: MatchBlame) -> String {
+        switch blame {
+        case .committed(let commit):
+            " (\(commit.shortID) \(terminalText(commit.author)) <\(terminalText(commit.email))> \(commit.authorDate))"
+        case .uncommitted: " (not committed yet)"
+        case .unknown: ""
+        }
+    }
 }
 
 /// A matched text or message for a terminal or a CI log: `\n` and `\r` written as the two characters `\n` and `\r`
@@ -329,6 +392,7 @@ struct JSONLinesWriter: ReportWriter {
             var state: [UInt8] = report.baselineStates.indices.contains(index)
                 ? Array(",\"baseline\":\"\(report.baselineStates[index].rawValue)\"".utf8) : []
             if report.fields.indices.contains(index), let fields = report.fields[index] { state += Array(fields.jsonMembers.utf8) }
+            if report.hasBlame { state += Array(",\"blame\":\(jsonBlame(report.blame(of: index)))".utf8) }
             let range = match.utf8Range
             let name = names[match.ruleIndex]
             // Eight numbers and 63 bytes of keys and punctuation.
@@ -468,8 +532,11 @@ struct SARIFWriter: ReportWriter {
         }
         for (position, (match, message)) in zip(report.scanned.matches, report.messages).enumerated() {
             let name = ruleName(match.ruleIndex, in: report.configuration)
-            let state = report.baselineStates.indices.contains(position)
+            var state = report.baselineStates.indices.contains(position)
                 ? ",\"baselineState\":\"\(report.baselineStates[position].rawValue)\"" : ""
+            // The line's blame goes in the result's property bag: SARIF's `versionControlProvenance` describes a
+            // run's repositories, not who wrote a line.
+            if report.hasBlame { state += ",\"properties\":{\"blame\":\(jsonBlame(report.blame(of: position)))}" }
             let index = ruleIndex(name, ruleIndex: match.ruleIndex, configuration: report.configuration)
             // An overdue marker fails the check whatever its rule's severity: an error.
             let overdue = if case .overdue? = report.deadline(position) { true } else { false }
@@ -680,6 +747,19 @@ func xmlText(_ text: String) -> String {
         }
     }
     return out
+}
+
+/// A match's blame as a JSON object: `{"state":"committed","commit":…,"shortCommit":…,"author":…,"email":…,
+/// "date":…,"time":…}`, `{"state":"uncommitted"}` or `{"state":"unknown"}`.
+func jsonBlame(_ blame: MatchBlame) -> String {
+    switch blame {
+    case .committed(let commit):
+        "{\"state\":\"committed\",\"commit\":\(jsonString(commit.id)),\"shortCommit\":\(jsonString(commit.shortID)),"
+            + "\"author\":\(jsonString(commit.author)),\"email\":\(jsonString(commit.email)),"
+            + "\"date\":\(jsonString(commit.authorDate)),\"time\":\(commit.authorTime)}"
+    case .uncommitted: "{\"state\":\"uncommitted\"}"
+    case .unknown: "{\"state\":\"unknown\"}"
+    }
 }
 
 /// `text` as a JSON string, quotes included, escaped as every JSON the program writes is (`JSONWriter`).

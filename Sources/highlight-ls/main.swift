@@ -170,6 +170,23 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         return usageFailure(
             UsageError(message: "--write-baseline records every blocking match, so it cannot be given with \(option)"), command: parsed.command)
     }
+    let olderThan: AgeLimit?
+    switch parsed.value("--older-than") {
+    case nil: olderThan = nil
+    case let text?:
+        guard let limit = AgeLimit(text) else {
+            return usageFailure(
+                UsageError(message: "--older-than needs a number and a unit, d, w, m (30 days) or y (365 days), as in 180d; not \"\(text)\""),
+                command: parsed.command)
+        }
+        olderThan = limit
+    }
+    let groupKey = parsed.value("--group-by").flatMap(GroupKey.init(rawValue:))
+    let listing: Listing = parsed.has("--count") ? .counted(by: groupKey ?? .rule) : groupKey.map { .grouped(by: $0) } ?? .matches
+    if listing != .matches, [.sarif, .github, .junit].contains(format) {
+        let option = parsed.has("--count") ? "--count" : "--group-by"
+        return usageFailure(UsageError(message: "\(option) writes text, json, csv or markdown, not \(format.rawValue)"), command: parsed.command)
+    }
     var today = CalendarDay.today()
     if let written = parsed.value("--today") {
         guard let day = CalendarDay(written) else {
@@ -177,6 +194,8 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         }
         today = day
     }
+    // Ages are measured from now, or from the start of the day --today gives (midnight UTC), so that tests do not move.
+    let now = parsed.value("--today") == nil ? Int64(time(nil)) : Int64(today.daysSinceEpoch) * 86_400
     var request = ScanRequest(
         command: scanCommand, paths: paths, format: format,
         colours: colour, maximumFileSize: parsed.value("--max-filesize").flatMap(parseSize) ?? ScanOptions().maximumFileSize,
@@ -184,7 +203,9 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         explicitConfig: parsed.value("--config"), globs: parsed.values["--glob"].map(WalkGlobs.init),
         ruleNames: parsed.values["--rule"], standardInputName: parsed.value("--stdin-filename"),
         quiet: parsed.has("--quiet"), stats: parsed.has("--stats"), baseline: baseline,
-        changeBase: changeBase)
+        changeBase: changeBase,
+        blame: parsed.has("--blame") || olderThan != nil || (listing.groupKey?.needsBlame ?? false), olderThan: olderThan,
+        listing: listing, now: now)
     request.today = today
     if let threads = parsed.value("--threads").flatMap({ Int($0) }) {
         guard threads >= 0 else {

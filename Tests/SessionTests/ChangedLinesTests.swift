@@ -12,29 +12,12 @@ import Testing
     static func git(
         _ arguments: [String], in directory: URL, mayFail: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        for (name, value) in [
-            ("GIT_AUTHOR_NAME", "Ada"), ("GIT_AUTHOR_EMAIL", "ada@example.invalid"), ("GIT_COMMITTER_NAME", "Ada"),
-            ("GIT_COMMITTER_EMAIL", "ada@example.invalid"), ("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"),
-            ("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"), ("GIT_CONFIG_GLOBAL", "/dev/null"), ("GIT_CONFIG_NOSYSTEM", "1"),
-        ] {
-            environment[name] = value
+        let environment = TestProcess.gitEnvironment(name: "Ada", email: "ada@example.invalid", date: "2026-01-01T00:00:00Z")
+        let (status, output) = try TestProcess.run("/usr/bin/env", ["git"] + arguments, in: directory, environment: environment)
+        if !mayFail, status != 0 {
+            Issue.record("git \(arguments.joined(separator: " ")) exited \(status)", sourceLocation: sourceLocation)
         }
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if !mayFail, process.terminationStatus != 0 {
-            Issue.record("git \(arguments.joined(separator: " ")) exited \(process.terminationStatus)", sourceLocation: sourceLocation)
-        }
-        return (process.terminationStatus, output)
+        return (status, output)
     }
 
     static let config = #"{ "rules": [ { "name": "blocker", "words": ["FIXME"], "blocking": true } ] }"#

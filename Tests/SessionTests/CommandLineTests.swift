@@ -510,7 +510,7 @@ import Testing
         let cases: [(words: [String], expected: [String])] = [
             (["highlight-ls", "ch"], ["check"]),
             (["highlight-ls", ""], ["print", "list", "check", "init", "import", "help"]),
-            (["highlight-ls", "list", "--format", ""], ["text", "json", "sarif", "github", "junit"]),
+            (["highlight-ls", "list", "--format", ""], ["text", "json", "sarif", "github", "junit", "csv", "markdown"]),
             (["highlight-ls", "check", "--co"], ["--config", "--color"]),
             (["highlight-ls", "list", "--color", "a"], ["always", "auto"]),
             (["highlight-ls", "--gen"], []),
@@ -577,6 +577,6 @@ import Testing
         try complete.run()
         let offered = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         complete.waitUntilExit()
-        #expect(offered.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == ["github", "json", "junit", "sarif", "text"])
+        #expect(offered.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) } == ["csv", "github", "json", "junit", "markdown", "sarif", "text"])
     }
 }

@@ -44,10 +44,10 @@ public enum RuleSelection: Sendable, Hashable, CaseIterable {
     case listed
     /// Rules marked `"blocking": true`: `highlight-ls check`.
     case blocking
-    /// Rules marked `"blocking"` or `"list"`: `highlight-ls check --older-than`, where an old work item fails too.
-    case blockingOrListed
     /// Rules that read the fields written after their matches (`"fields": true`): `check`'s deadlines.
     case fields
+    /// Rules that read fields or are marked `"list"`: `check --older-than`'s deadlines and work items.
+    case fieldsOrListed
 }
 
 extension HighlightConfiguration {

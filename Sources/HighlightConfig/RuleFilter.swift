@@ -57,7 +57,7 @@ struct RuleFilterSet: Sendable {
             case .all: break
             case .listed: enabled[index] = rule.list
             case .blocking: enabled[index] = rule.blocking
-            case .blockingOrListed: enabled[index] = rule.blocking || rule.list
+            case .fieldsOrListed: enabled[index] = rule.readsFields || rule.list
             case .fields: enabled[index] = rule.readsFields
             }
             if rule.languages != nil, rule.appliesToLanguage(languageID) { namedByLanguages = true }

@@ -44,6 +44,9 @@ struct DeadlineReading: Sendable {
     var today: CalendarDay
     /// Whether the overdue matches of rules that read fields join the run's matches (`check`).
     var addsOverdue: Bool
+    /// Whether every match of the rules marked `"list"` joins the run's matches too, to be judged by its age
+    /// (`check --older-than`).
+    var addsListed: Bool
     /// Whether each match's fields are read for the report (formats that show them).
     var readsForReport: Bool
 
@@ -53,7 +56,7 @@ struct DeadlineReading: Sendable {
         guard addsOverdue || readsForReport else { return options }
         var adjusted = options
         adjusted.maximumExcerptBytes = ScanOptions.alsoExcerptBytes
-        if addsOverdue { adjusted.alsoSelecting = .fields }
+        if addsOverdue { adjusted.alsoSelecting = addsListed ? .fieldsOrListed : .fields }
         return adjusted
     }
 
@@ -61,7 +64,7 @@ struct DeadlineReading: Sendable {
     /// about the others; nothing is read again.
     func read(_ scanned: ScannedFile, item: ScanItem) -> DeadlineReadingResult {
         let configuration = item.configuration
-        guard configuration.readsFields, addsOverdue || readsForReport else {
+        guard configuration.readsFields || addsListed, addsOverdue || readsForReport else {
             return DeadlineReadingResult(scanned: scanned, fields: [], warnings: [])
         }
         var warnings: [DeadlineWarning] = []
@@ -87,10 +90,15 @@ struct DeadlineReading: Sendable {
         let blocking = Set(scanned.matches.map(\.utf8Range))
         for match in scanned.alsoMatches ?? [] where !blocking.contains(match.utf8Range) {
             let fields = reading(match)
+            let listed = addsListed && configuration.applicability.indices.contains(match.ruleIndex)
+                && configuration.applicability[match.ruleIndex].list
             switch fields?.deadline {
             case .overdue?: added.append((match, fields))
-            case .dueSoon(let days)?: warnings.append(.dueSoon(match: match, state: .dueSoon(days: days)))
-            case .later?, nil: break
+            case .dueSoon(let days)?:
+                warnings.append(.dueSoon(match: match, state: .dueSoon(days: days)))
+                if listed { added.append((match, fields)) }
+            case .later?, nil:
+                if listed { added.append((match, fields)) }
             }
         }
         var result = scanned
@@ -98,7 +106,7 @@ struct DeadlineReading: Sendable {
         guard !added.isEmpty else {
             return DeadlineReadingResult(scanned: result, fields: kept.contains { $0 != nil } ? kept : [], warnings: warnings)
         }
-        // The overdue matches take their places among the others, in the order of the text.
+        // The matches added (overdue, or work items to be judged by age) take their places in the order of the text.
         let merged = (Array(zip(result.matches, kept)) + added).sorted { $0.0.utf8Range.lowerBound < $1.0.utf8Range.lowerBound }
         result.matches = merged.map(\.0)
         return DeadlineReadingResult(scanned: result, fields: merged.map(\.1), warnings: warnings)

@@ -157,7 +157,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         }
     }
     let deadlines = DeadlineReading(
-        today: request.today, addsOverdue: isCheck, readsForReport: [.json, .sarif].contains(request.format) || request.listing.groupKey == .owner)
+        today: request.today, addsOverdue: isCheck, addsListed: isCheck && request.olderThan != nil,
+        readsForReport: [.json, .sarif].contains(request.format) || request.listing.groupKey == .owner)
     var deadlineFailures = 0
     // The baseline holds the lines of matches, so it would match itself: it is not searched, under any path's spelling.
     let baselineIdentity: FileIdentity? = switch request.baseline {
@@ -188,8 +189,9 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
 
     // A one-shot command may map large files (see `ScanOptions.mapsLargeFiles`).
     var options = ScanOptions(maximumFileSize: request.maximumFileSize, mapsLargeFiles: true)
-    // With --older-than, the work items (rules marked "list") are searched too: an old one fails the check.
-    if isCheck { options.selection = request.olderThan == nil ? .blocking : .blockingOrListed }
+    // With --older-than, the work items (rules marked "list") are searched too, beside the blocking rules so that
+    // none of them hides a blocking match (`DeadlineReading`): an old one fails the check.
+    if isCheck { options.selection = .blocking }
     options.ruleNames = request.ruleNames.map(Set.init)
     options.threads = request.threads
     options = deadlines.adjusting(options)

@@ -240,6 +240,19 @@ import Testing
         #expect(plain.output == "./a.py:1:3: nomerge: NOMERGE\n")
     }
 
+    @Test func aWorkItemOfTheSameWordNeverHidesABlockingMatch() throws {
+        // The built-in fixme (listed) matches FIXME, longer than the blocking FIX at the same place: searched beside the
+        // blocking rules, not with them, it cannot win the overlap and then be dropped as too young, taking the
+        // blocking match with it.
+        let root = try Self.committedRepository("# FIXME young\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.write(#"{ "rules": [ { "name": "blocker", "words": ["FIX"], "blocking": true } ] }"#, to: ".highlights.json", in: root)
+        let checked = try Self.checkOlderThan("1000d", today: "2024-01-16", in: root)
+        #expect(checked.status == 1, "\(checked.errors)")
+        #expect(checked.output.hasPrefix("./a.py:1:3: blocker: FIX ("), "\(checked.output)")
+        #expect(checked.output.split(separator: "\n").count == 1, "\(checked.output)")
+    }
+
     @Test func anOverdueDeadlineStillFailsWithAnAgeLimit() throws {
         let root = try Self.committedRepository("# TODO(2024-02-01): young, but overdue\n# TODO: young\n")
         defer { try? FileManager.default.removeItem(at: root) }

@@ -532,17 +532,18 @@ struct SARIFWriter: ReportWriter {
         }
         for (position, (match, message)) in zip(report.scanned.matches, report.messages).enumerated() {
             let name = ruleName(match.ruleIndex, in: report.configuration)
-            var state = report.baselineStates.indices.contains(position)
+            let state = report.baselineStates.indices.contains(position)
                 ? ",\"baselineState\":\"\(report.baselineStates[position].rawValue)\"" : ""
-            // The line's blame goes in the result's property bag: SARIF's `versionControlProvenance` describes a
-            // run's repositories, not who wrote a line.
-            if report.hasBlame { state += ",\"properties\":{\"blame\":\(jsonBlame(report.blame(of: position)))}" }
+            // The result's property bag holds the fields written with the marker, and the line's blame (SARIF's
+            // `versionControlProvenance` describes a run's repositories, not who wrote a line).
+            var properties: [String] = []
+            if report.fields.indices.contains(position), let fields = report.fields[position] { properties.append(String(fields.jsonMembers.dropFirst())) }
+            if report.hasBlame { properties.append("\"blame\":\(jsonBlame(report.blame(of: position)))") }
+            let bag = properties.isEmpty ? "" : ",\"properties\":{\(properties.joined(separator: ","))}"
             let index = ruleIndex(name, ruleIndex: match.ruleIndex, configuration: report.configuration)
             // An overdue marker fails the check whatever its rule's severity: an error.
             let overdue = if case .overdue? = report.deadline(position) { true } else { false }
             let level = overdue ? "error" : sarifLevel(severity(of: match.ruleIndex, in: report.configuration))
-            // The fields written with the marker, as the result's properties (SARIF's property bag).
-            let fields = report.fields.indices.contains(position) ? report.fields[position].map { ",\"properties\":{\($0.jsonMembers.dropFirst())}" } ?? "" : ""
             // SARIF's default column unit is the UTF-16 code unit; lines and columns are 1-based.
             let region = "{\"startLine\":\(match.start.line + 1),\"startColumn\":\(match.start.utf16Column + 1),"
                 + "\"endLine\":\(match.end.line + 1),\"endColumn\":\(match.end.utf16Column + 1),"
@@ -551,7 +552,7 @@ struct SARIFWriter: ReportWriter {
             results.append(
                 "{\"ruleId\":\(jsonString(name)),\"ruleIndex\":\(index),\"level\":\"\(level)\","
                     + "\"message\":{\"text\":\(jsonString(message))},"
-                    + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(uri),\"region\":\(region)}}]\(state)\(fields)}")
+                    + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(uri),\"region\":\(region)}}]\(state)\(bag)}")
         }
         return ""
     }

@@ -253,6 +253,22 @@ import Testing
         #expect(checked.output.split(separator: "\n").count == 1, "\(checked.output)")
     }
 
+    @Test func sarifHoldsTheFieldsAndTheBlameInOnePropertyBag() throws {
+        let root = try Self.committedRepository("# TODO(alice, 2024-02-01): x\n# NOMERGE\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let checked = try CommandLineTests.run(["check", "--blame", "--today", "2024-03-01", "--format", "sarif"], in: root)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(checked.output.utf8)) as? [String: Any])
+        let results = try #require(((log["runs"] as? [[String: Any]])?.first)?["results"] as? [[String: Any]])
+        #expect(results.count == 2)
+        let properties = try #require(results[0]["properties"] as? [String: Any])
+        #expect(properties["owner"] as? String == "alice")
+        #expect(properties["deadline"] as? String == "overdue")
+        #expect((properties["blame"] as? [String: Any])?["state"] as? String == "committed")
+        // One bag a result: a second "properties" key would be dropped by most readers.
+        #expect(checked.output.components(separatedBy: #""properties":{"owner""#).count == 2, "\(checked.output)")
+        #expect(checked.output.components(separatedBy: #""properties":{"blame""#).count == 2, "\(checked.output)")
+    }
+
     @Test func anOverdueDeadlineStillFailsWithAnAgeLimit() throws {
         let root = try Self.committedRepository("# TODO(2024-02-01): young, but overdue\n# TODO: young\n")
         defer { try? FileManager.default.removeItem(at: root) }

@@ -36,16 +36,18 @@ public enum Blaming {
     /// for little gain.
     public static let maximumRanges = 200
 
-    /// The blame of the lines `lineNumbers` (1-based) of the file at `path`, found by running git through `run`.
+    /// The blame of the lines `lineNumbers` (1-based) of the file at `path` (its bytes: a name need not be UTF-8),
+    /// found by running git through `run`.
     public static func blame(
-        path: String, lineNumbers: [Int], run: (_ arguments: [String], _ directory: String?) -> Result<GitOutput, GitUnavailable> = Git.run
+        path: [UInt8], lineNumbers: [Int],
+        run: (_ arguments: [[UInt8]], _ directory: [UInt8]?) -> Result<GitOutput, GitUnavailable> = Git.run(bytes:in:)
     ) -> FileBlame {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let slash = path.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { Array(path[..<$0]) }.map { $0.isEmpty ? Array("/".utf8) : $0 } ?? Array(".".utf8)
+        let name = slash.map { Array(path[($0 + 1)...]) } ?? path
         let ranges = lineRanges(lineNumbers)
         let rangeArguments = ranges.count > maximumRanges ? [] : ranges.flatMap { ["-L", "\($0.lowerBound),\($0.upperBound)"] }
-        let outcome = run(["blame", "--porcelain"] + rangeArguments + ["--", name], folder)
+        let outcome = run((["blame", "--porcelain"] + rangeArguments + ["--"]).map { Array($0.utf8) } + [name], folder)
         return fileBlame(from: outcome)
     }
 

@@ -34,6 +34,11 @@ public enum Git {
     /// stderr are read together, so that neither pipe fills while git writes the other. git's own configuration
     /// cannot turn on a pager, colours or an external diff: the options that would are given on the command line.
     public static func run(_ arguments: [String], in directory: String? = nil) -> Result<GitOutput, GitUnavailable> {
+        run(bytes: arguments.map { Array($0.utf8) }, in: directory.map { Array($0.utf8) })
+    }
+
+    /// Runs git as `run(_:in:)` does, with arguments and folder as bytes: a file name need not be UTF-8.
+    public static func run(bytes arguments: [[UInt8]], in directory: [UInt8]?) -> Result<GitOutput, GitUnavailable> {
         // Pipes are made and spawned under one lock, so that no other thread's git inherits this one's write ends
         // between pipe() and FD_CLOEXEC (which would keep this pipe open until that git ends).
         spawnLock.lock()
@@ -59,10 +64,10 @@ public enum Git {
 
         // No pager, no prompt for credentials, and messages in a language the errors can be read in.
         let environment = processEnvironment(setting: ["GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"])
-        let argv = ["git"] + (directory.map { ["-C", $0] } ?? []) + arguments
+        let argv = [Array("git".utf8)] + (directory.map { [Array("-C".utf8), $0] } ?? []) + arguments
         var processID: pid_t = 0
         let spawned = withCStrings(argv) { argvPointers in
-            withCStrings(environment) { environmentPointers in
+            withCStrings(environment.map { Array($0.utf8) }) { environmentPointers in
                 posix_spawnp(&processID, "git", &actions, nil, argvPointers, environmentPointers)
             }
         }
@@ -125,10 +130,16 @@ public enum Git {
         return entries + overrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     }
 
-    /// Calls `body` with a NULL-terminated array of C strings for `strings`, valid during the call.
-    private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-        let pointers = strings.map { strdup($0) }
-        defer { pointers.forEach { free($0) } }
+    /// Calls `body` with a NULL-terminated array of C strings for `strings`, valid during the call (a string with a NUL
+    /// byte ends there, as the system would read it).
+    private static func withCStrings<R>(_ strings: [[UInt8]], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+        let pointers = strings.map { bytes -> UnsafeMutablePointer<CChar>? in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+            copy[bytes.count] = 0
+            return copy
+        }
+        defer { pointers.forEach { $0?.deallocate() } }
         return body(pointers + [nil])
     }
 

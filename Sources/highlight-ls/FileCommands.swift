@@ -270,7 +270,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         }
         var job: (@Sendable () -> FileBlame)?
         if !isStandardInput, !finished.scanned.matches.isEmpty {
-            let path = finished.scanned.file.path
+            let path = finished.scanned.file.undecodedPath ?? Array(finished.scanned.file.path.utf8)
             let lineNumbers = finished.scanned.matches.map { $0.start.line + 1 }
             job = { Blaming.blame(path: path, lineNumbers: lineNumbers) }
         }

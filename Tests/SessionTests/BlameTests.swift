@@ -269,6 +269,19 @@ import Testing
         #expect(checked.output.components(separatedBy: #""properties":{"blame""#).count == 2, "\(checked.output)")
     }
 
+    @Test func aNameThatIsNotUTF8IsBlamedByItsBytes() throws {
+        let root = try Self.committedRepository("x = 1\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try ChangedLinesTests.write("# TODO: latin\n", to: ChangedLinesTests.latin1Name, in: root)
+        try Self.git(["add", "-A"], in: root)
+        try Self.git(["commit", "-qm", "two"], in: root)
+        let listed = try CommandLineTests.run(["list", "--blame", "--format", "json"], in: root)
+        #expect(!listed.errors.contains("git blame failed"), "\(listed.errors)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any])
+        #expect(object["path"] as? String == "./caf\\xE9.py")
+        #expect((object["blame"] as? [String: Any])?["state"] as? String == "committed", "\(listed.output)")
+    }
+
     @Test func anOverdueDeadlineStillFailsWithAnAgeLimit() throws {
         let root = try Self.committedRepository("# TODO(2024-02-01): young, but overdue\n# TODO: young\n")
         defer { try? FileManager.default.removeItem(at: root) }

@@ -1,6 +1,7 @@
 import JSONRPC
 import JSONValue
 import Synchronization
+import WorkspaceScan
 
 // What runs where. The server loop answers keystrokes; it never does work that grows with the
 // workspace. Such work runs as a *job*: the loop takes an immutable snapshot of what the job
@@ -15,6 +16,7 @@ import Synchronization
 //   |-------------------------------------------------|-------|
 //   | notifications, edits, requests about a document | loop  |
 //   | `workspace/symbol` (walk, read, search)          | job   |
+//   | hover's blame of a marker's line (git)           | job   |
 //   | opening a document of 1 MiB or more (its line    | job   |
 //   | index and first full scan)                       |       |
 //   | reading `.highlights.json` files and compiling   | job   |
@@ -93,6 +95,8 @@ enum JobOutcome: Sendable {
     case loadedConfigurations(ConfigurationLoad.Outcome)
     /// A large message about one document, decoded beside the loop.
     case decodedMessage(IncomingMessage, aboutDocument: String)
+    /// The blame of a hovered line, and the hover that waits for it.
+    case hoverBlame(FileBlame, PendingHover, answering: RequestID)
 }
 
 /// A job's outcome as the runner carries it back to the loop, which alone looks inside.
@@ -106,7 +110,7 @@ public typealias JobRunner = @Sendable (_ jobID: Int, _ work: @escaping @Sendabl
 
 /// A job the loop started and has not finished.
 struct BackgroundJob {
-    enum Kind { case workspaceSymbols, openDocument, loadConfiguration, decodeMessage }
+    enum Kind { case workspaceSymbols, openDocument, loadConfiguration, decodeMessage, hoverBlame }
 
     let kind: Kind
     /// The request the job answers; nil for a job that answers none (opening a document), which
@@ -149,6 +153,7 @@ extension Server {
         case .openedDocument(let document, let generation): finishOpening(document, configurationGeneration: generation)
         case .loadedConfigurations(let loaded): finishConfigurationLoad(loaded)
         case .decodedMessage(let incoming, let uri): finishDecoding(incoming, aboutDocument: uri)
+        case .hoverBlame(let blame, let hover, let requestID): finishHoverBlame(blame, hover, answering: requestID)
         }
     }
 

@@ -77,6 +77,14 @@ struct ConfigurationState {
         let options = initializationOptionsJSON.flatMap { $0["highlight"]?.objectValue != nil ? $0["highlight"] : $0 }
         return options?["today"]?.stringValue.flatMap { CalendarDay($0) } ?? CalendarDay.today()
     }
+
+    /// The seconds since 1970 that hover's "4 months ago" counts back from: the start of `"today"` (UTC) when the
+    /// initializationOptions fix the day, else the clock's.
+    var now: Int64 {
+        let options = initializationOptionsJSON.flatMap { $0["highlight"]?.objectValue != nil ? $0["highlight"] : $0 }
+        if let day = options?["today"]?.stringValue.flatMap({ CalendarDay($0) }) { return Int64(day.daysSinceEpoch) * 86_400 }
+        return Int64(time(nil))
+    }
     /// The words marked in this session: the highest layer of every configuration (SessionMarks.swift).
     var sessionMarks = SessionMarks()
 

@@ -36,16 +36,16 @@ extension Server {
 
     /// `textDocument/hover`: the rule of the match under the position, with its severity,
     /// message and link; `null` when there is no match there.
-    func hoverRequest(_ params: DocumentPositionParams) throws(ResponseError) -> JSON {
+    func hoverRequest(id: RequestID, _ params: DocumentPositionParams) throws(ResponseError) -> Reply {
         let uri = try openDocument(params.uri)
         let position = params.position
-        guard let (document, config, list) = matches(ofDocument: uri) else { return .null }
+        guard let (document, config, list) = matches(ofDocument: uri) else { return .now(.null) }
         let index = document.text.lineIndex
         let offset = index.utf8Offset(of: position, encoding: positionEncoding)
         let found = list.matches.partitionPoint { $0.utf8Range.upperBound > offset }
-        guard list.matches.indices.contains(found), list.matches[found].utf8Range.lowerBound <= offset else { return .null }
+        guard list.matches.indices.contains(found), list.matches[found].utf8Range.lowerBound <= offset else { return .now(.null) }
         let match = list.matches[found]
-        guard config.rules.indices.contains(match.ruleIndex), config.details.indices.contains(match.ruleIndex) else { return .null }
+        guard config.rules.indices.contains(match.ruleIndex), config.details.indices.contains(match.ruleIndex) else { return .now(.null) }
         let details = config.details[match.ruleIndex]
         let ruleName = config.rules[match.ruleIndex].name
         let markdown = client.hoverMarkdown
@@ -78,10 +78,12 @@ extension Server {
             }
             return lines
         }
-        return [
-            "contents": ["kind": .string(markdown ? "markdown" : "plaintext"), "value": .string(lines.joined(separator: "\n\n"))],
-            "range": lspRange(of: match.utf8Range, in: index),
-        ]
+        let hover = PendingHover(
+            uri: uri, version: document.version, line: index.line(containingUTF8Offset: match.utf8Range.lowerBound), lines: lines,
+            markdown: markdown, range: lspRange(of: match.utf8Range, in: index), now: configuration.now)
+        // Over a marker, who wrote its line, asked of git beside the loop.
+        guard hoverBlames(ruleIndex: match.ruleIndex, in: config) else { return .now(Self.hoverJSON(hover)) }
+        return answerHover(hover, document: document, id: id)
     }
 
     /// `text` with Markdown's punctuation escaped, so that it shows as written.

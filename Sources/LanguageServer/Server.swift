@@ -50,6 +50,10 @@ public final class Server {
     /// Where jobs send progress from their own threads.
     let jobSend: @Sendable (Message) -> Void
     var jobs: [Int: BackgroundJob] = [:]
+    /// The lines hover has blamed, per open document (Server+Blame.swift).
+    var hoverBlames: [String: HoverBlames] = [:]
+    /// Whether the log has said once why hover shows no author (no repository, or no git).
+    var gitUnavailableSaid = false
     var nextJobID = 1
     /// Documents a job is opening, with the messages about them that wait until they are ready.
     var documentsOpening: [String: [Message]] = [:]
@@ -152,7 +156,7 @@ public final class Server {
         case "workspace/symbol": return workspaceSymbols(id: id, WorkspaceSymbolParams(params))
         case "textDocument/diagnostic": return .now(try documentDiagnosticRequest(DocumentDiagnosticParams(params)))
         case "textDocument/documentLink": return .now(try documentLinkRequest(DocumentParams(params)))
-        case "textDocument/hover": return .now(try hoverRequest(DocumentPositionParams(params)))
+        case "textDocument/hover": return try hoverRequest(id: id, DocumentPositionParams(params))
         case "textDocument/documentColor": return .now(try documentColorRequest(DocumentParams(params)))
         case "textDocument/colorPresentation": return .now(try colorPresentationRequest(ColorPresentationParams(params)))
         case "textDocument/codeAction": return .now(try codeActionRequest(DocumentRangeParams(params)))

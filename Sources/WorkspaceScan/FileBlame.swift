@@ -37,17 +37,19 @@ public enum Blaming {
     public static let maximumRanges = 200
 
     /// The blame of the lines `lineNumbers` (1-based) of the file at `path` (its bytes: a name need not be UTF-8),
-    /// found by running git through `run`.
+    /// found by running git through `run`; with `contents`, of that text instead of the file on disk (an editor's
+    /// buffer: its lines not committed yet are blamed as such).
     public static func blame(
-        path: [UInt8], lineNumbers: [Int],
-        run: (_ arguments: [[UInt8]], _ directory: [UInt8]?) -> Result<GitOutput, GitUnavailable> = Git.run(bytes:in:)
+        path: [UInt8], lineNumbers: [Int], contents: [UInt8]? = nil,
+        run: (_ arguments: [[UInt8]], _ directory: [UInt8]?, _ input: [UInt8]?) -> Result<GitOutput, GitUnavailable> = Git.run(bytes:in:input:)
     ) -> FileBlame {
         let slash = path.lastIndex(of: UInt8(ascii: "/"))
         let folder = slash.map { Array(path[..<$0]) }.map { $0.isEmpty ? Array("/".utf8) : $0 } ?? Array(".".utf8)
         let name = slash.map { Array(path[($0 + 1)...]) } ?? path
         let ranges = lineRanges(lineNumbers)
         let rangeArguments = ranges.count > maximumRanges ? [] : ranges.flatMap { ["-L", "\($0.lowerBound),\($0.upperBound)"] }
-        let outcome = run((["blame", "--porcelain"] + rangeArguments + ["--"]).map { Array($0.utf8) } + [name], folder)
+        let text = contents == nil ? [] : ["--contents", "-"]
+        let outcome = run((["blame", "--porcelain"] + text + rangeArguments + ["--"]).map { Array($0.utf8) } + [name], folder, contents)
         return fileBlame(from: outcome)
     }
 

@@ -37,8 +37,15 @@ public enum Git {
         run(bytes: arguments.map { Array($0.utf8) }, in: directory.map { Array($0.utf8) })
     }
 
-    /// Runs git as `run(_:in:)` does, with arguments and folder as bytes: a file name need not be UTF-8.
-    public static func run(bytes arguments: [[UInt8]], in directory: [UInt8]?) -> Result<GitOutput, GitUnavailable> {
+    /// Runs git as `run(_:in:)` does, with arguments and folder as bytes (a file name need not be UTF-8), and `input`
+    /// on its stdin (an unlinked temporary file, so that git may read it at its own pace while stdout is read).
+    public static func run(bytes arguments: [[UInt8]], in directory: [UInt8]?, input: [UInt8]? = nil) -> Result<GitOutput, GitUnavailable> {
+        var inputDescriptor: Int32 = -1
+        if let input {
+            guard let descriptor = unlinkedFile(holding: input) else { return .failure(GitUnavailable(reason: systemReason())) }
+            inputDescriptor = descriptor
+        }
+        defer { if inputDescriptor >= 0 { close(inputDescriptor) } }
         // Pipes are made and spawned under one lock, so that no other thread's git inherits this one's write ends
         // between pipe() and FD_CLOEXEC (which would keep this pipe open until that git ends).
         spawnLock.lock()
@@ -58,7 +65,11 @@ public enum Git {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if inputDescriptor >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, inputDescriptor, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
 
@@ -93,6 +104,35 @@ public enum Git {
     }
 
     private static let spawnLock = Condition()
+
+    /// A descriptor of a temporary file that holds `bytes`, read from its start, and already unlinked (so nothing is
+    /// left behind); closed on exec, as git gets it through dup2.
+    private static func unlinkedFile(holding bytes: [UInt8]) -> Int32? {
+        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((folder + "/highlight-ls-git-XXXXXX").utf8CString)
+        // Made under the spawn lock (the caller holds none yet): no other git can inherit it before FD_CLOEXEC.
+        spawnLock.lock()
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        spawnLock.unlock()
+        guard descriptor >= 0 else { return nil }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                close(descriptor)
+                return nil
+            }
+            written += count
+        }
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
 
     /// Reads two pipes to their ends, whichever has data first.
     private static func readBoth(_ first: Int32, _ second: Int32) -> ([UInt8], [UInt8]) {

@@ -64,6 +64,10 @@ final class SessionHarness {
                 do { try Data(substitute(contents).utf8).write(to: url) } catch { failures.append("\(location): cannot write \(path): \(error)") }
             case .deleteFile(let path):
                 try? FileManager.default.removeItem(at: root.appendingPathComponent(path))
+            case .git(let arguments):
+                let environment = TestProcess.gitEnvironment(name: "Alice Doe", email: "alice@example.invalid", date: "2026-01-10T12:00:00Z")
+                let ran = try? TestProcess.run("/usr/bin/git", arguments, in: root, environment: environment)
+                if ran?.status != 0 { failures.append("\(location): git \(arguments.joined(separator: " ")) failed") }
             case .exitCode(let code):
                 if server.exitCode != code {
                     failures.append("\(location): expected exit code \(code), got \(server.exitCode.map(String.init) ?? "none (still running)")")

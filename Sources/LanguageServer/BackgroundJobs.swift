@@ -16,6 +16,7 @@ import WorkspaceScan
 //   |-------------------------------------------------|-------|
 //   | notifications, edits, requests about a document | loop  |
 //   | `workspace/symbol` (walk, read, search)          | job   |
+//   | `highlight/counts` (the same search, counted)    | job   |
 //   | hover's blame of a marker's line (git)           | job   |
 //   | opening a document of 1 MiB or more (its line    | job   |
 //   | index and first full scan)                       |       |
@@ -89,7 +90,8 @@ final class JobContext: Sendable {
 
 /// What a job hands back to the loop: one case per kind of job, each with what applying it needs.
 enum JobOutcome: Sendable {
-    case workspaceSymbols(WorkspaceSymbolSearch.Outcome, answering: RequestID)
+    /// A `workspace/symbol` or `highlight/counts` search.
+    case workspaceSearch(WorkspaceSymbolSearch.Outcome, answering: RequestID)
     /// A large document, with the configuration generation its highlights were found under.
     case openedDocument(Document, configurationGeneration: Int)
     case loadedConfigurations(ConfigurationLoad.Outcome)
@@ -110,7 +112,8 @@ public typealias JobRunner = @Sendable (_ jobID: Int, _ work: @escaping @Sendabl
 
 /// A job the loop started and has not finished.
 struct BackgroundJob {
-    enum Kind { case workspaceSymbols, openDocument, loadConfiguration, decodeMessage, hoverBlame }
+    /// What the job does; a newer request supersedes a running job of its kind only.
+    enum Kind { case workspaceSymbols, workspaceCounts, openDocument, loadConfiguration, decodeMessage, hoverBlame }
 
     let kind: Kind
     /// The request the job answers; nil for a job that answers none (opening a document), which
@@ -149,7 +152,7 @@ extension Server {
     /// Applies a job's outcome on the loop: the one place each kind of result is taken in.
     private func apply(_ outcome: JobOutcome) {
         switch outcome {
-        case .workspaceSymbols(let found, let requestID): finishWorkspaceSymbols(found, answering: requestID)
+        case .workspaceSearch(let found, let requestID): finishWorkspaceSearch(found, answering: requestID)
         case .openedDocument(let document, let generation): finishOpening(document, configurationGeneration: generation)
         case .loadedConfigurations(let loaded): finishConfigurationLoad(loaded)
         case .decodedMessage(let incoming, let uri): finishDecoding(incoming, aboutDocument: uri)

@@ -175,6 +175,8 @@ struct WorkCounts: Equatable {
     var decorationRangesEncoded = 0
     /// Times a document's highlights were computed from the whole text.
     var fullRecomputations = 0
+    /// Files a workspace search (`workspace/symbol`, `highlight/counts`) read and searched.
+    var workspaceFilesScanned = 0
 }
 
 extension SyntaxIndex {

@@ -154,6 +154,23 @@ struct WorkspaceSymbolParams {
     }
 }
 
+/// `highlight/counts`: which rules to count, by name; nil (absent) for every listed rule.
+struct CountsParams {
+    /// Lowercased rule names.
+    var rules: Set<String>?
+    var workDoneToken: JSON?
+
+    init(_ params: JSON?) throws(ResponseError) {
+        workDoneToken = params.value(at: "workDoneToken")
+        guard let rules = params.value(at: "rules"), rules != .null else { return }
+        guard let names = rules.arrayValue else { throw ResponseError.invalidParams("rules must be an array of rule names") }
+        self.rules = Set(try names.map { name throws(ResponseError) in
+            guard let name = name.stringValue else { throw ResponseError.invalidParams("rules must be an array of rule names") }
+            return name.lowercased()
+        })
+    }
+}
+
 /// `workspace/executeCommand`: the command and its first argument (the mark commands take one).
 struct ExecuteCommandParams {
     var command: String

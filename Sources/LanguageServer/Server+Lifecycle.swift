@@ -167,7 +167,7 @@ extension Server {
             "textDocumentSync": ["openClose": true, "change": 2, "save": ["includeText": false]],
             "workspace": ["workspaceFolders": ["supported": true, "changeNotifications": true]],
             "workspaceSymbolProvider": ["workDoneProgress": true],
-            "experimental": ["highlightDecorations": ["method": .string(decorationsMethod)]],
+            "experimental": ["highlightDecorations": ["method": .string(decorationsMethod)], "countsProvider": true],
             "diagnosticProvider": diagnosticOptions(),
             "documentLinkProvider": ["resolveProvider": false],
             "hoverProvider": true,

@@ -26,6 +26,10 @@ import WorkspaceScan
 // supersedes a running one, which is answered RequestCancelled; a configuration
 // change cancels it with ContentModified.
 //
+// `highlight/counts` asks the same search a second question: not which matches, but how many
+// of each rule, for a status line. It is the same job on the same scanned files (one walker,
+// one cache of entries), answered with counts instead of symbols, so the two never disagree.
+//
 // Results stay current without a file watcher: each search walks the folders
 // again (a `readdir` and `lstat` per entry, no reading) and re-scans only the
 // files whose size or modification time changed, or all of them after a
@@ -68,9 +72,24 @@ struct OpenDocumentSnapshot: Sendable {
     var place: ConfigPlace
 }
 
-/// Everything a `workspace/symbol` search needs, taken from the server at the request.
+/// Everything a `workspace/symbol` or `highlight/counts` search needs, taken from the server at the request.
 struct WorkspaceSymbolSearch: Sendable {
-    var query: String
+    /// What the search answers once the files are scanned.
+    enum Question: Sendable {
+        /// `workspace/symbol`: the matches the query selects.
+        case symbols(query: String)
+        /// `highlight/counts`: how many matches each rule has; only the named rules when `rules`
+        /// is not nil (lowercased).
+        case counts(rules: Set<String>?)
+    }
+
+    /// The search's answer, one case per question.
+    enum Answer: Sendable {
+        case symbols(JSON)
+        case counts(WorkspaceCounts)
+    }
+
+    var question: Question
     /// Workspace folder paths.
     var folders: WorkspaceFolders
     /// The configurations the loop has read, by governing folder.
@@ -95,7 +114,7 @@ struct WorkspaceSymbolSearch: Sendable {
 
     /// What the search found: the answer, and the scanned files to keep.
     struct Outcome: Sendable {
-        var symbols: JSON
+        var answer: Answer
         var entries: [String: ScannedFileEntry]
         var generation: Int
         var usedReadyToken: Bool
@@ -107,9 +126,12 @@ struct WorkspaceSymbolSearch: Sendable {
         var sharedLayersGeneration: Int
         /// The progress token the server had made for this search.
         var readyProgressToken: String?
+        /// How many files were read and searched (the others were unchanged, or open).
+        var scannedFileCount: Int
     }
 
-    /// Walks every folder, re-scans the files that changed, and lists the matching symbols.
+    /// Walks every folder, re-scans the files that changed, and answers the question: the
+    /// matching symbols, or the counts per rule.
     ///
     /// - Complexity: a walk of the folders plus O(bytes) of the changed files, spread over the cores.
     func run(_ context: JobContext) -> Outcome {
@@ -155,7 +177,9 @@ struct WorkspaceSymbolSearch: Sendable {
         let openPaths = Set(openDocuments.map(\.path))
         func sendPartial(_ sources: [String: (uri: String, folder: String?, matches: [LocatedMatch])]) {
             guard let partialResultToken, !sources.isEmpty else { return }
-            let (batch, total) = self.symbols(of: sources, configurations: configurations, limit: Server.maximumWorkspaceSymbols - partialSent)
+            guard case .symbols(let query) = question else { return }
+            let (batch, total) = self.symbols(
+                of: sources, query: query, configurations: configurations, limit: Server.maximumWorkspaceSymbols - partialSent)
             partialSent += batch.count
             partialTotal += total
             if !batch.isEmpty {
@@ -214,18 +238,54 @@ struct WorkspaceSymbolSearch: Sendable {
         if !toScan.isEmpty { progress(["kind": "end", "message": .string("\(toScan.count) files scanned")]) }
 
         let usedReadyToken = token != nil && clientProgressToken == nil
+        let scannedFileCount = items.count
         if partialResultToken != nil {
             return Outcome(
-                symbols: [], entries: entries, generation: generation, usedReadyToken: usedReadyToken, total: partialTotal,
-                returned: partialSent, loads: loads, sharedLayersGeneration: loader.sharedLayersGeneration, readyProgressToken: readyProgressToken)
+                answer: .symbols([]), entries: entries, generation: generation, usedReadyToken: usedReadyToken, total: partialTotal,
+                returned: partialSent, loads: loads, sharedLayersGeneration: loader.sharedLayersGeneration, readyProgressToken: readyProgressToken,
+                scannedFileCount: scannedFileCount)
         }
         var sources: [String: (uri: String, folder: String?, matches: [LocatedMatch])] = [:]
         for (path, entry) in entries { sources[path] = (URL(fileURLWithPath: path).absoluteString, entry.configurationFolder, entry.matches) }
         for document in openDocuments { sources[document.path] = (document.uri, document.place.folder, listedMatches(of: document)) }
-        let (symbols, total) = self.symbols(of: sources, configurations: configurations, limit: Server.maximumWorkspaceSymbols)
+        let answer: Answer
+        let total: Int
+        let returned: Int
+        switch question {
+        case .symbols(let query):
+            let (symbols, count) = self.symbols(of: sources, query: query, configurations: configurations, limit: Server.maximumWorkspaceSymbols)
+            (answer, total, returned) = (.symbols(.array(symbols)), count, symbols.count)
+        case .counts(let rules):
+            let counts = self.counts(of: sources, rules: rules, configurations: configurations)
+            (answer, total, returned) = (.counts(counts), counts.total, counts.total)
+        }
         return Outcome(
-            symbols: .array(symbols), entries: entries, generation: generation, usedReadyToken: usedReadyToken, total: total,
-            returned: symbols.count, loads: loads, sharedLayersGeneration: loader.sharedLayersGeneration, readyProgressToken: readyProgressToken)
+            answer: answer, entries: entries, generation: generation, usedReadyToken: usedReadyToken, total: total,
+            returned: returned, loads: loads, sharedLayersGeneration: loader.sharedLayersGeneration, readyProgressToken: readyProgressToken,
+            scannedFileCount: scannedFileCount)
+    }
+
+    /// How many matches each rule has in `sources`, over the rules `rules` names (all when nil).
+    ///
+    /// Rules are told apart by name, so a `todo` of two folders' configurations is one count.
+    func counts(
+        of sources: [String: (uri: String, folder: String?, matches: [LocatedMatch])], rules: Set<String>?,
+        configurations: [String: HighlightConfiguration]
+    ) -> WorkspaceCounts {
+        var byRule: [String: Int] = [:]
+        var files = 0
+        for (_, folder, matches) in sources.values {
+            let config = folder.flatMap { configurations[$0] } ?? fallback
+            var counted = false
+            for match in matches {
+                let rule = Self.ruleName(of: match, in: config)
+                if let rules, !rules.contains(rule.lowercased()) { continue }
+                byRule[rule, default: 0] += 1
+                counted = true
+            }
+            if counted { files += 1 }
+        }
+        return WorkspaceCounts(byRule: byRule, files: files)
     }
 
     /// The symbols of every source, sorted by path, that the query selects, at most `limit` of
@@ -235,7 +295,8 @@ struct WorkspaceSymbolSearch: Sendable {
     /// that rule's matches (the name compared case-insensitively), and the rest of the query is
     /// looked for in their text only; a name no rule has selects nothing.
     func symbols(
-        of sources: [String: (uri: String, folder: String?, matches: [LocatedMatch])], configurations: [String: HighlightConfiguration], limit: Int
+        of sources: [String: (uri: String, folder: String?, matches: [LocatedMatch])], query: String,
+        configurations: [String: HighlightConfiguration], limit: Int
     ) -> ([JSON], Int) {
         let (ruleFilter, rest) = Self.ruleFilter(ofQuery: query)
         let needle = Array(rest.lowercased().unicodeScalars.filter { $0 != " " })
@@ -245,7 +306,7 @@ struct WorkspaceSymbolSearch: Sendable {
             guard let (uri, folder, matches) = sources[path] else { continue }
             let config = folder.flatMap { configurations[$0] } ?? fallback
             for match in matches {
-                let rule = config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
+                let rule = Self.ruleName(of: match, in: config)
                 if let ruleFilter, rule.lowercased() != ruleFilter { continue }
                 let name = Server.symbolName(match)
                 guard needle.isEmpty || Server.isSubsequence(needle, of: name) || (ruleFilter == nil && Server.isSubsequence(needle, of: rule))
@@ -264,6 +325,12 @@ struct WorkspaceSymbolSearch: Sendable {
             }
         }
         return (symbols, total)
+    }
+
+    /// The name of the rule that found `match` under `config`; the fallback type for an index the
+    /// configuration does not have.
+    static func ruleName(of match: LocatedMatch, in config: HighlightConfiguration) -> String {
+        config.rules.indices.contains(match.ruleIndex) ? config.rules[match.ruleIndex].name : TokenLegend.fallbackType
     }
 
     /// The lowercased rule name a query starts with, before a colon, and the rest of the query;
@@ -304,7 +371,29 @@ extension Server {
     /// `workspace/symbol`: listed matches whose text (or rule name) contains the query's characters
     /// in order, case-insensitively. Answered by a background job; a newer request supersedes it.
     func workspaceSymbols(id: RequestID, _ params: WorkspaceSymbolParams) -> Reply {
-        cancelJobs(answering: .requestCancelled) { $0.kind == .workspaceSymbols }
+        startWorkspaceSearch(
+            .symbols(query: params.query), kind: .workspaceSymbols, answering: id, workDoneToken: params.workDoneToken,
+            partialResultToken: params.partialResultToken)
+        return .later
+    }
+
+    /// `highlight/counts`: how many matches each listed rule has in the workspace. Answered by the
+    /// search `workspace/symbol` uses, as a background job; a newer counts request supersedes it.
+    func workspaceCounts(id: RequestID, _ params: CountsParams) -> Reply {
+        startWorkspaceSearch(
+            .counts(rules: params.rules), kind: .workspaceCounts, answering: id, workDoneToken: params.workDoneToken,
+            partialResultToken: nil)
+        return .later
+    }
+
+    /// Starts a workspace search job that answers `question`, after cancelling the running one of
+    /// the same kind; the search works on a snapshot of the folders, configurations, scanned files
+    /// and open documents.
+    func startWorkspaceSearch(
+        _ question: WorkspaceSymbolSearch.Question, kind: BackgroundJob.Kind, answering id: RequestID, workDoneToken: JSON?,
+        partialResultToken: JSON?
+    ) {
+        cancelJobs(answering: .requestCancelled) { $0.kind == kind }
         if workspaceList.generation != configuration.generation {
             workspaceList.entries = [:]
             workspaceList.generation = configuration.generation
@@ -319,19 +408,20 @@ extension Server {
         let readyToken = workspaceList.readyProgressToken
         workspaceList.readyProgressToken = nil
         let search = WorkspaceSymbolSearch(
-            query: params.query, folders: folders, configurations: configuration.byFolder,
+            question: question, folders: folders, configurations: configuration.byFolder,
             fallback: configuration.fallback, loader: configurationLoad(of: []), placement: configuration.placement,
             generation: configuration.generation,
             entries: workspaceList.entries,
-            openDocuments: openDocuments, encoding: positionEncoding, clientProgressToken: params.workDoneToken,
-            partialResultToken: params.partialResultToken,
+            openDocuments: openDocuments, encoding: positionEncoding, clientProgressToken: workDoneToken,
+            partialResultToken: partialResultToken,
             readyProgressToken: readyToken)
-        startJob(.workspaceSymbols, answering: id) { .workspaceSymbols(search.run($0), answering: id) }
-        return .later
+        startJob(kind, answering: id) { .workspaceSearch(search.run($0), answering: id) }
     }
 
-    /// Answers a `workspace/symbol` request with what its search found, and keeps the files it scanned.
-    func finishWorkspaceSymbols(_ outcome: WorkspaceSymbolSearch.Outcome, answering id: RequestID) {
+    /// Answers a `workspace/symbol` or `highlight/counts` request with what its search found, and
+    /// keeps the files it scanned.
+    func finishWorkspaceSearch(_ outcome: WorkspaceSymbolSearch.Outcome, answering id: RequestID) {
+        work.workspaceFilesScanned += outcome.scannedFileCount
         if outcome.generation == configuration.generation {
             workspaceList.entries = outcome.entries
             workspaceList.generation = outcome.generation
@@ -345,7 +435,10 @@ extension Server {
             log(.info, "workspace/symbol: \(outcome.total) matches; only the first \(outcome.returned) are returned")
         }
         prepareWorkspaceProgressToken()
-        send(.response(id: id, result: .success(outcome.symbols)))
+        switch outcome.answer {
+        case .symbols(let symbols): send(.response(id: id, result: .success(symbols)))
+        case .counts(let counts): send(.response(id: id, result: .success(counts.json)))
+        }
     }
 
     /// Asks the client for a progress token for the next long scan, when it supports server-created progress.

@@ -154,6 +154,7 @@ public final class Server {
         case "highlight/decorations": return .now(try decorationsRequest(DocumentParams(params)))
         case "highlight/matches": return .now(try matchesRequest(DocumentParams(params)))
         case "workspace/symbol": return workspaceSymbols(id: id, WorkspaceSymbolParams(params))
+        case "highlight/counts": return workspaceCounts(id: id, try CountsParams(params))
         case "textDocument/diagnostic": return .now(try documentDiagnosticRequest(DocumentDiagnosticParams(params)))
         case "textDocument/documentLink": return .now(try documentLinkRequest(DocumentParams(params)))
         case "textDocument/hover": return try hoverRequest(id: id, DocumentPositionParams(params))

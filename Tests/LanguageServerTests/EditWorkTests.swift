@@ -30,10 +30,11 @@ import Testing
         private(set) var received: [Message] = []
         private var nextID = 1
 
-        init(options: JSON) {
+        /// A server with `options` as its `highlight` initialization options, over the folder `rootURI` (none for null).
+        init(options: JSON, rootURI: JSON = .null) {
             server = Server(send: { [unowned self] in received.append($0) }, log: { _ in })
             _ = request("initialize", [
-                "processId": .null, "rootUri": .null, "initializationOptions": ["highlight": options, "decorations": ["delta": true]],
+                "processId": .null, "rootUri": rootURI, "initializationOptions": ["highlight": options, "decorations": ["delta": true]],
                 "capabilities": ["textDocument": ["diagnostic": [:], "documentSymbol": ["hierarchicalDocumentSymbolSupport": true]]],
             ])
             notify("initialized", [:])

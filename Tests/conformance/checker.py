@@ -62,6 +62,7 @@ report shows.
 | `decorations.optIn` | `highlight/publishDecorations` | sent only to a client that opted in | `initializationOptions.decorations` or `experimental.highlightDecorations` |
 | `decorations.position` / `.style` | `highlight/publishDecorations`, `highlight/decorations` | ranges and lines inside the document version named, in the payload's encoding; style indices inside `styles`; a delta's ranges inside its lines | - |
 | `matches.range` | `highlight/matches` | `range` is `utf8Range` in the negotiated encoding | - |
+| `counts.shape` | `highlight/counts` | `counts` of `{rule, count}` with counts above 0, largest first then by rule; `total` their sum; `files` at most `total` | - |
 | `meta-model` | every message of a standard method | see above; an unknown method is one too | - |
 
 A violation is counted once per message, rule and field (array indices folded into ``[]``),
@@ -323,6 +324,11 @@ def _is_range(value: typing.Any) -> bool:
     return isinstance(value, dict) and _is_position(value.get("start")) and _is_position(value.get("end"))
 
 
+def _is_natural(value: typing.Any) -> bool:
+    """An integer (not a boolean) of 0 or more."""
+    return type(value) is int and value >= 0
+
+
 def _before(a: dict, b: dict) -> bool:
     return (a["line"], a["character"]) <= (b["line"], b["character"])
 
@@ -581,6 +587,8 @@ class Checker:
             self._decorations(result, texts.get(uri), "result")
         elif method == "highlight/matches":
             self._matches(result or [], texts.get(uri))
+        elif method == "highlight/counts":
+            self._counts(result)
         else:
             if method == "textDocument/documentLink":
                 self._links(result or [])
@@ -904,6 +912,29 @@ class Checker:
             actual = [match["range"]["start"], match["range"]["end"]] if _is_range(match.get("range")) else None
             if actual != expected:
                 self.problem("matches.range", f"{where}.range", f"range {match.get('range')} is not utf8Range {utf8} ({expected})")
+
+    def _counts(self, result: typing.Any) -> None:
+        if not isinstance(result, dict) or not isinstance(result.get("counts"), list):
+            self.problem("counts.shape", "result", f"not an object with a counts array: {result!r}")
+            return
+        entries = result["counts"]
+        valid = True
+        for index, entry in enumerate(entries):
+            if not (isinstance(entry, dict) and isinstance(entry.get("rule"), str) and _is_natural(entry.get("count"))
+                    and entry["count"] > 0):
+                self.problem("counts.shape", f"result.counts[{index}]", f"not a rule with a count above 0: {entry!r}")
+                valid = False
+        if not valid:
+            return
+        order = sorted(entries, key=lambda entry: (-entry["count"], entry["rule"]))
+        if order != entries:
+            self.problem("counts.shape", "result.counts", "not sorted by count (largest first), then by rule")
+        total = sum(entry["count"] for entry in entries)
+        if result.get("total") != total:
+            self.problem("counts.shape", "result.total", f"total {result.get('total')!r} is not the sum {total}")
+        files = result.get("files")
+        if not _is_natural(files) or files > total:
+            self.problem("counts.shape", "result.files", f"files {files!r} is not between 0 and the total {total}")
 
     # -- positions ---------------------------------------------------------------------------------
 

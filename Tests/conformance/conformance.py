@@ -31,7 +31,7 @@ EXERCISED = [
     "textDocument/semanticTokens/range", "highlight/decorations", "highlight/matches", "textDocument/documentLink",
     "textDocument/documentSymbol", "textDocument/documentColor", "textDocument/colorPresentation",
     "textDocument/diagnostic", "textDocument/hover", "textDocument/codeAction", "workspace/executeCommand",
-    "workspace/symbol", "$/progress",
+    "workspace/symbol", "highlight/counts", "$/progress",
 ]
 
 

@@ -530,6 +530,8 @@ class Session:
             return result
 
         await self.call("workspace/symbol", params("", "all"))
+        # The same search counted per rule, for status lines.
+        await self.call("highlight/counts", {})
         # A configuration change makes the next search scan every file again, so it is still running when superseded.
         await self.call("workspace/executeCommand", {"command": "highlight.mark", "arguments": [{"text": "plain", "wholeWord": True}]},
                         expect_result=False)

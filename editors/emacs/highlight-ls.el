@@ -107,6 +107,23 @@ The finding commands wait that long for an answer; a request for a buffer's
 decorations that has had none by then no longer holds back another."
   :type 'number)
 
+(defcustom highlight-ls-mode-line-counts nil
+  "Whether the workspace's counts per rule show in the mode line.
+When non-nil, the counts of the rules marked `list' (\" 3 TODO 1 FIXME\") are
+asked for in the background when a buffer connects, after a save and after
+edits (`highlight-ls-counts-delay'), and kept in `highlight-ls-mode-line'.
+With t, that variable is also added to `global-mode-string', which the
+default mode line shows; with `keep', it is kept current only, for a mode
+line of your own.  Off by default: the mode line is yours, and each refresh
+walks the workspace."
+  :type '(choice (const :tag "Off" nil)
+                 (const :tag "In `global-mode-string'" t)
+                 (const :tag "Only kept in `highlight-ls-mode-line'" keep)))
+
+(defcustom highlight-ls-counts-delay 0.5
+  "Seconds after the last edit before the counts are asked for again."
+  :type 'number)
+
 (defconst highlight-ls-decorations-method "highlight/publishDecorations"
   "The notification that carries decorations.")
 
@@ -197,6 +214,7 @@ is on."
   "Note that CLIENT connected the current buffer to highlight-ls.
 Turns `highlight-ls-mode' on unless it was turned off in this buffer."
   (setq highlight-ls--client client)
+  (highlight-ls--watch-counts)
   (unless (or highlight-ls-mode highlight-ls--turned-off)
     (let ((highlight-ls--attaching t))
       (highlight-ls-mode 1))))
@@ -205,6 +223,7 @@ Turns `highlight-ls-mode' on unless it was turned off in this buffer."
   "Note that CLIENT disconnected the current buffer from highlight-ls."
   (when (eq highlight-ls--client client)
     (setq highlight-ls--client nil)
+    (highlight-ls--unwatch-counts)
     (highlight-ls-clear)))
 
 ;;;; Reading the payload
@@ -1187,6 +1206,83 @@ open in Emacs count with their unsaved text."
                         (format "[%s] %s" (highlight-ls--get symbol :containerName) (highlight-ls--get symbol :name)))
                   entries)))))
     (highlight-ls--show-list "*highlight-ls list*" default-directory (nreverse entries))))
+
+;;;; Counts in the mode line
+
+;; The workspace's counts per listed rule (`highlight/counts', the server's workspace list
+;; counted by rule), for the mode line.  The mode line is drawn often, so it only shows a
+;; variable; the variable is refreshed by asking the server when a buffer connects, after a
+;; save, and `highlight-ls-counts-delay' seconds after the last edit of a connected buffer
+;; (one timer for all buffers, so a burst of edits asks once).  The server counts open
+;; buffers with their unsaved text and re-reads only the files that changed.
+
+(defvar highlight-ls-mode-line ""
+  "The workspace's counts per rule as mode line text, e.g. \" 3 TODO 1 FIXME\".
+Kept current while `highlight-ls-mode-line-counts' is non-nil; empty when
+there is nothing to count.")
+
+(defvar highlight-ls-counts nil
+  "The workspace's counts per rule as an alist ((RULE . COUNT) ...).
+The most frequent rule comes first, ties by name; see `highlight-ls-mode-line'.")
+
+(defvar highlight-ls--counts-timer nil
+  "The timer that asks for the counts after edits, or nil.")
+
+(defun highlight-ls--counts-text (counts)
+  "The mode line text of COUNTS, an alist of rules and counts."
+  (if counts
+      (concat " " (mapconcat (lambda (entry) (format "%d %s" (cdr entry) (upcase (car entry))))
+                             counts " "))
+    ""))
+
+(defun highlight-ls--apply-counts (result)
+  "Keep the counts of RESULT, the answer to `highlight/counts', and show them."
+  (let ((counts nil))
+    (dolist (entry (highlight-ls--seq (highlight-ls--get result :counts)))
+      (let ((rule (highlight-ls--get entry :rule))
+            (count (highlight-ls--get entry :count)))
+        (when (and (stringp rule) (highlight-ls--natural-p count))
+          (push (cons rule count) counts))))
+    (setq highlight-ls-counts (nreverse counts)
+          highlight-ls-mode-line (highlight-ls--counts-text highlight-ls-counts))
+    (when (and (eq highlight-ls-mode-line-counts t) (listp global-mode-string))
+      (add-to-list 'global-mode-string 'highlight-ls-mode-line t))
+    (force-mode-line-update t)))
+
+(defun highlight-ls-refresh-counts ()
+  "Ask the current buffer's server for the workspace's counts per rule.
+`highlight-ls-mode-line' and `highlight-ls-counts' change when it answers."
+  (interactive)
+  (when highlight-ls--client
+    (highlight-ls--client-request highlight-ls--client "highlight/counts" (make-hash-table)
+                                  #'highlight-ls--apply-counts)))
+
+(defun highlight-ls--schedule-counts (&rest _)
+  "Ask for the counts for this buffer after `highlight-ls-counts-delay' seconds.
+A later call moves the request on, so a burst of edits asks once."
+  (when highlight-ls-mode-line-counts
+    (when highlight-ls--counts-timer
+      (cancel-timer highlight-ls--counts-timer))
+    (let ((buffer (current-buffer)))
+      (setq highlight-ls--counts-timer
+            (run-with-timer highlight-ls-counts-delay nil
+                            (lambda ()
+                              (setq highlight-ls--counts-timer nil)
+                              (when (buffer-live-p buffer)
+                                (with-current-buffer buffer
+                                  (highlight-ls-refresh-counts)))))))))
+
+(defun highlight-ls--watch-counts ()
+  "Ask for the counts now, and again whenever this buffer is saved or edited."
+  (when highlight-ls-mode-line-counts
+    (add-hook 'after-change-functions #'highlight-ls--schedule-counts nil t)
+    (add-hook 'after-save-hook #'highlight-ls--schedule-counts nil t)
+    (highlight-ls-refresh-counts)))
+
+(defun highlight-ls--unwatch-counts ()
+  "Stop asking for the counts when this buffer is saved or edited."
+  (remove-hook 'after-change-functions #'highlight-ls--schedule-counts t)
+  (remove-hook 'after-save-hook #'highlight-ls--schedule-counts t))
 
 ;;;; Settings
 

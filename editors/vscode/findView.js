@@ -5,10 +5,17 @@
 'use strict';
 
 const vscode = require('vscode');
-const { buildTree, childrenOf, presentationOf, countsOf, statusOf, step } = require('./findings');
+const { buildTree, childrenOf, presentationOf, countsOf, statusOf, countsFrom, rulesStatusOf, step } = require('./findings');
 
 /** The tree view's id, as package.json declares it under `views.explorer`. */
 const viewId = 'highlightLs.highlights';
+
+/** How long after the last edit the counts are asked for again. */
+const countsDelayMs = 500;
+
+/** The JSON-RPC error codes of a server without `highlight/counts`, and of a superseded request. */
+const methodNotFound = -32601;
+const requestCancelled = -32800;
 
 function toRange(range) {
   return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
@@ -48,7 +55,22 @@ function createFindView({ request, protocolUri, log }) {
   const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
   status.command = `${viewId}.focus`;
 
+  /** The latest `highlight/counts` answer (countsFrom), or undefined before one came. */
+  let ruleCounts;
+  /** The server answered MethodNotFound: the status bar counts the tree instead. */
+  let countsUnsupported = false;
+  /** Numbers the requests, so that only the latest answer is shown. */
+  let countsSequence = 0;
+  let countsTimer;
+
   function showCounts() {
+    if (ruleCounts) {
+      const shown = rulesStatusOf(ruleCounts);
+      status.text = shown.text;
+      status.tooltip = shown.tooltip;
+      status.show();
+      return;
+    }
     const editor = vscode.window.activeTextEditor;
     const uri = editor ? protocolUri(editor.document.uri) : undefined;
     const counts = countsOf(tree, uri);
@@ -58,10 +80,43 @@ function createFindView({ request, protocolUri, log }) {
     status.show();
   }
 
-  /** Asks the server for the workspace's listed matches and shows them. */
+  /**
+   * Asks the server for the workspace's counts per rule (`highlight/counts`, run beside the
+   * server's loop, re-reading only changed files) and shows them in the status bar.
+   */
+  async function refreshCounts() {
+    const send = request();
+    if (!send || countsUnsupported) return;
+    countsSequence += 1;
+    const sequence = countsSequence;
+    let answer;
+    try {
+      answer = await send('highlight/counts', {});
+    } catch (error) {
+      if (error && error.code === methodNotFound) countsUnsupported = true;
+      // A newer request superseded this one; its answer is the one to show.
+      if (error && error.code === requestCancelled) return;
+      log(`highlight/counts: ${error && error.message ? error.message : error}`);
+      return;
+    }
+    if (sequence !== countsSequence) return;
+    const found = countsFrom(answer);
+    if (!found) return;
+    ruleCounts = found;
+    showCounts();
+  }
+
+  /** Refreshes the counts `countsDelayMs` after the last call, so a burst of edits asks once. */
+  function scheduleCounts() {
+    clearTimeout(countsTimer);
+    countsTimer = setTimeout(() => void refreshCounts(), countsDelayMs);
+  }
+
+  /** Asks the server for the workspace's listed matches and counts, and shows them. */
   async function refresh() {
     const send = request();
     if (!send) return;
+    void refreshCounts();
     try {
       const symbols = await send('workspace/symbol', { query: '' });
       tree = buildTree(symbols, (uri) => vscode.workspace.asRelativePath(vscode.Uri.parse(uri), true));
@@ -100,12 +155,18 @@ function createFindView({ request, protocolUri, log }) {
     status,
     vscode.window.onDidChangeActiveTextEditor(showCounts),
     vscode.workspace.onDidSaveTextDocument(refresh),
+    // Unsaved edits change the counts too: the server counts open documents' current text.
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event && event.contentChanges && event.contentChanges.length > 0) scheduleCounts();
+    }),
+    { dispose: () => clearTimeout(countsTimer) },
     vscode.commands.registerCommand('highlightLs.nextHighlight', (options) => jump(true, options)),
     vscode.commands.registerCommand('highlightLs.previousHighlight', (options) => jump(false, options)),
     vscode.commands.registerCommand('highlightLs.refreshHighlights', refresh),
   ];
   return {
     refresh,
+    refreshCounts,
     provider,
     dispose: () => disposables.forEach((disposable) => disposable.dispose()),
   };

@@ -1,5 +1,6 @@
 // Finding matches, without VS Code: the Highlights tree (grouped by rule, then file, then match,
-// as Todo Tree lays it out), what each entry shows, the counts of the status bar, and which
+// as Todo Tree lays it out), what each entry shows, the counts of the status bar (per rule, from
+// `highlight/counts`; from the tree with a server that lacks it), and which
 // match "next" and "previous" go to. findView.js is the thin adapter that turns these plain
 // values into TreeItems, a status bar item and editor selections.
 //
@@ -115,6 +116,34 @@ function statusOf({ file, workspace }) {
 }
 
 /**
+ * The rules' counts of a `highlight/counts` answer (docs/PROTOCOL.md, "Counts"): `{ rules: [{ rule,
+ * count }], total, files }` in the server's order (most frequent first), or undefined when the
+ * answer is not one. Malformed entries are left out.
+ */
+function countsFrom(answer) {
+  if (!answer || !Array.isArray(answer.counts)) return undefined;
+  const rules = answer.counts
+    .filter((entry) => entry && typeof entry.rule === 'string' && Number.isInteger(entry.count) && entry.count >= 0)
+    .map((entry) => ({ rule: entry.rule, count: entry.count }));
+  const total = Number.isInteger(answer.total) ? answer.total : rules.reduce((sum, entry) => sum + entry.count, 0);
+  const files = Number.isInteger(answer.files) ? answer.files : undefined;
+  return { rules, total, files };
+}
+
+/**
+ * The status bar's text and tooltip for the workspace's counts per rule: `3 TODO | 1 FIXME`, or a
+ * check mark alone when nothing is counted.
+ */
+function rulesStatusOf(counts) {
+  const text = counts.rules.map((entry) => `${entry.count} ${entry.rule.toUpperCase()}`).join(' | ');
+  const where = counts.files === undefined ? 'in the workspace' : `in ${counts.files === 1 ? '1 file' : `${counts.files} files`} of the workspace`;
+  const tooltip = counts.total === 0
+    ? 'highlight-ls: no listed matches in the workspace'
+    : `highlight-ls: ${countText(counts.total)} ${where} (${counts.rules.map((entry) => `${entry.count} ${entry.rule}`).join(', ')})`;
+  return { text: text === '' ? '$(checklist)' : `$(checklist) ${text}`, tooltip: `${tooltip}. Click for the Highlights view.` };
+}
+
+/**
  * The match `count` steps from `position` (forward, or back), from `highlight/matches` results
  * ({ rule, range }, in text order), keeping only `rules` when given; wrapping around the ends.
  * Returns { match, wrapped }, or undefined when there is no match.
@@ -141,4 +170,4 @@ function step(matches, position, { forward = true, count = 1, rules } = {}) {
   return { match, wrapped };
 }
 
-module.exports = { buildTree, childrenOf, presentationOf, countsOf, statusOf, step, comparePositions };
+module.exports = { buildTree, childrenOf, presentationOf, countsOf, statusOf, countsFrom, rulesStatusOf, step, comparePositions };

@@ -181,6 +181,7 @@ const vscode = {
     /** The open documents (vscode.workspace.textDocuments), besides those of visible editors. */
     textDocuments: [],
     onDidSaveTextDocument: event('workspace.onDidSaveTextDocument'),
+    onDidChangeTextDocument: event('workspace.onDidChangeTextDocument'),
     onDidCloseTextDocument: event('workspace.onDidCloseTextDocument'),
     onDidChangeConfiguration: event('workspace.onDidChangeConfiguration'),
     onDidGrantWorkspaceTrust: event('workspace.onDidGrantWorkspaceTrust'),

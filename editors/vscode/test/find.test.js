@@ -15,7 +15,7 @@ const { temporaryDirectory, writeScript, realServer, skipWithoutServer, serverSe
 
 fakes.install();
 const extension = require('../extension');
-const { buildTree, childrenOf, presentationOf, countsOf, statusOf, step } = require('../findings');
+const { buildTree, childrenOf, presentationOf, countsOf, statusOf, countsFrom, rulesStatusOf, step } = require('../findings');
 const { minimumServerVersion } = require('../serverBinary');
 
 const { vscode, clients, editor } = fakes;
@@ -76,6 +76,24 @@ test('the status bar counts the matches of the active file and of the workspace'
     text: '$(checklist) 2 · 5', tooltip: 'highlight-ls: 2 matches in this file, 5 matches in the workspace',
   });
   assert.deepEqual(statusOf({ file: undefined, workspace: 1 }), { text: '$(checklist) 1', tooltip: 'highlight-ls: 1 match in the workspace' });
+});
+
+test('the status bar counts per rule come from a highlight/counts answer', () => {
+  const answer = { counts: [{ rule: 'todo', count: 3 }, { rule: 'fixme', count: 1 }, { rule: 7 }, null], total: 4, files: 2 };
+  const counts = countsFrom(answer);
+  assert.deepEqual(counts, { rules: [{ rule: 'todo', count: 3 }, { rule: 'fixme', count: 1 }], total: 4, files: 2 });
+  assert.deepEqual(rulesStatusOf(counts), {
+    text: '$(checklist) 3 TODO | 1 FIXME',
+    tooltip: 'highlight-ls: 4 matches in 2 files of the workspace (3 todo, 1 fixme). Click for the Highlights view.',
+  });
+  assert.deepEqual(rulesStatusOf(countsFrom({ counts: [], total: 0, files: 0 })), {
+    text: '$(checklist)',
+    tooltip: 'highlight-ls: no listed matches in the workspace. Click for the Highlights view.',
+  });
+  // An answer that is not one (an older server's null, an error's body) shows nothing new.
+  assert.equal(countsFrom(undefined), undefined);
+  assert.equal(countsFrom(null), undefined);
+  assert.equal(countsFrom({ counts: 'todo' }), undefined);
 });
 
 test('next and previous: counts, rules, and wrapping at both ends', () => {
@@ -181,6 +199,42 @@ test('the Highlights view, its status bar item and the commands, through the ada
     assert.equal(vscode.window.statusBarItems[0].text, '$(checklist) 1');
   });
 
+  await t.test('with highlight/counts, the status bar shows the counts per rule, asked again after a save and after edits', async (sub) => {
+    const status = vscode.window.statusBarItems[0];
+    const countsRequests = () => client.requests.filter((request) => request[0] === 'highlight/counts').length;
+    client.answers.set('highlight/counts', { counts: [{ rule: 'todo', count: 3 }, { rule: 'fixme', count: 1 }], total: 4, files: 2 });
+    const before = countsRequests();
+    await vscode.workspace.onDidSaveTextDocument.fire({});
+    await settle();
+    assert.equal(countsRequests(), before + 1, 'a save asks once');
+    assert.deepEqual(client.requests.filter((request) => request[0] === 'highlight/counts').at(-1), ['highlight/counts', {}]);
+    assert.equal(status.text, '$(checklist) 3 TODO | 1 FIXME');
+    assert.equal(status.command, 'highlightLs.highlights.focus', 'a click opens the Highlights view');
+    // Edits, unsaved: one request 500 ms after the last of a burst, none before.
+    sub.mock.timers.enable({ apis: ['setTimeout'] });
+    client.answers.set('highlight/counts', { counts: [{ rule: 'todo', count: 3 }, { rule: 'fixme', count: 2 }], total: 5, files: 2 });
+    const edit = { document: active.document, contentChanges: [{ text: 'FIXME' }] };
+    await vscode.workspace.onDidChangeTextDocument.fire(edit);
+    sub.mock.timers.tick(300);
+    await vscode.workspace.onDidChangeTextDocument.fire(edit);
+    sub.mock.timers.tick(499);
+    assert.equal(countsRequests(), before + 1, 'nothing asked within 500 ms of the last edit');
+    sub.mock.timers.tick(1);
+    await settle();
+    assert.equal(countsRequests(), before + 2, 'one request after the burst');
+    assert.equal(status.text, '$(checklist) 3 TODO | 2 FIXME');
+    // A change event without changes (a dirty flag, a language) asks nothing.
+    await vscode.workspace.onDidChangeTextDocument.fire({ document: active.document, contentChanges: [] });
+    sub.mock.timers.tick(1000);
+    await settle();
+    assert.equal(countsRequests(), before + 2);
+    // The active editor no longer matters: the counts are the workspace's.
+    vscode.window.activeTextEditor = undefined;
+    await vscode.window.onDidChangeActiveTextEditor.fire(undefined);
+    assert.equal(status.text, '$(checklist) 3 TODO | 2 FIXME');
+    vscode.window.activeTextEditor = active;
+  });
+
   await t.test('Next and Previous Highlight move the cursor, with a count and a message on wrapping', async () => {
     vscode.window.activeTextEditor = active;
     client.answers.set('highlight/matches', [
@@ -236,7 +290,12 @@ test('the real server\'s answers: the tree of a workspace and next/previous in m
   session.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'plaintext', version: 1, text: `${lines.join('\n')}\n` } });
   const workspace = await session.request('workspace/symbol', { query: '' });
   const matches = await session.request('highlight/matches', { textDocument: { uri } });
+  const counted = await session.request('highlight/counts', {});
   assert.equal(await session.close(), 0);
+
+  // The same workspace counted: FIXME twice (the open file and the file on disk), ties by name.
+  assert.deepEqual(rulesStatusOf(countsFrom(counted)).text, '$(checklist) 2 FIXME | 2 TODO | 1 HACK');
+  assert.equal(countsFrom(counted).files, 2);
 
   const tree = buildTree(workspace, (known) => known.slice(root.length + 1));
   const outline = tree.map((rule) => `${rule.name} ${rule.count}: ${rule.files.map((file) =>

@@ -72,6 +72,10 @@ local defaults = {
   -- Passed through to the client.
   on_attach = nil,
   capabilities = nil,
+  -- The workspace's counts per rule for status lines (`counts()`, `counts_text()`): asked for
+  -- (`highlight/counts`) when the server attaches, after a write, and `debounce_ms` after the
+  -- last edit. `separator` joins the rules in `counts_text()`.
+  counts = { enabled = true, debounce_ms = 500, separator = " | " },
 }
 
 M.options = vim.deepcopy(defaults)
@@ -1183,6 +1187,153 @@ function M.loclist(rules, opts)
   return #items
 end
 
+-- Counts for status lines --------------------------------------------------------------------
+--
+-- A status line is drawn on every redraw, so `counts()` and `counts_text()` only read a cache.
+-- The cache is refreshed by asking the server (`highlight/counts`, the workspace/symbol search
+-- counted per rule, run beside its loop) when it attaches, after a write and after edits,
+-- debounced by one timer; each answer replaces the cache and redraws the status lines. The
+-- server re-reads only files that changed and counts open buffers with their unsaved text.
+
+M.counts_request = "highlight/counts"
+
+-- The latest answer: the rules in the server's order (most frequent first) and by name.
+local counts_cache = { list = {}, by_rule = {} }
+-- The buffer whose change asked for the pending refresh, and the timer that debounces it.
+local counts_buffer = nil
+local counts_timer = nil
+-- Buffers whose edits refresh the counts (an nvim_buf_attach each).
+local counts_watched = {}
+
+local function counts_options()
+  local options = M.options.counts
+  if type(options) ~= "table" then
+    return { enabled = options ~= false, debounce_ms = 500, separator = " | " }
+  end
+  return options
+end
+
+local function offers_counts(client)
+  local capabilities = client.server_capabilities or client.resolved_capabilities or {}
+  local experimental = capabilities.experimental
+  return type(experimental) == "table" and experimental.countsProvider == true
+end
+
+--- The workspace's latest counts per listed rule, e.g. `{ todo = 3, fixme = 1 }`, from the
+--- cache: never waits for the server, so a status line may call it on every redraw. Empty
+--- until the server first answers.
+function M.counts()
+  return vim.deepcopy(counts_cache.by_rule)
+end
+
+--- The latest counts as status line text, e.g. `3 TODO | 1 FIXME`, most frequent first; "" when
+--- there are none. `opts.separator` overrides the `counts.separator` option, and `opts.format`
+--- (a function of rule and count) replaces `3 TODO` for each rule.
+function M.counts_text(opts)
+  opts = opts or {}
+  local separator = opts.separator or counts_options().separator or " | "
+  local parts = {}
+  for _, entry in ipairs(counts_cache.list) do
+    if opts.format then
+      parts[#parts + 1] = opts.format(entry.rule, entry.count)
+    else
+      parts[#parts + 1] = string.format("%d %s", entry.count, entry.rule:upper())
+    end
+  end
+  return table.concat(parts, separator)
+end
+
+-- Takes in the server's answer and redraws the status lines when the counts changed.
+local function apply_counts(result)
+  if type(result) ~= "table" or type(result.counts) ~= "table" then
+    return
+  end
+  local list, by_rule = {}, {}
+  for _, entry in ipairs(result.counts) do
+    if type(entry) == "table" and type(entry.rule) == "string" and type(entry.count) == "number" then
+      list[#list + 1] = { rule = entry.rule, count = entry.count }
+      by_rule[entry.rule] = entry.count
+    end
+  end
+  local changed = not vim.deep_equal(list, counts_cache.list)
+  counts_cache = { list = list, by_rule = by_rule }
+  if changed then
+    vim.cmd("redrawstatus")
+    api.nvim_exec_autocmds("User", { pattern = "HighlightLsCounts", modeline = false })
+  end
+end
+
+--- Asks the server for the workspace's counts now; `counts()` has them once it answers. Edits of
+--- `bufnr` (default: the current buffer) not yet sent are sent first.
+function M.refresh_counts(bufnr)
+  bufnr = resolve_buffer(bufnr)
+  local client = M.clients(bufnr)[1] or M.clients(nil)[1]
+  if not client or not offers_counts(client) then
+    return
+  end
+  -- A newer request supersedes a running one on the server, so an older answer never lands last.
+  pcall(client_request, client, M.counts_request, {}, function(err, result)
+    if not err then
+      apply_counts(result)
+    end
+  end, api.nvim_buf_is_valid(bufnr) and bufnr or nil)
+end
+
+--- Refreshes the counts `debounce_ms` after the last call, so a burst of edits asks once.
+function M.schedule_counts(bufnr)
+  local options = counts_options()
+  if not options.enabled then
+    return
+  end
+  counts_buffer = bufnr
+  if not counts_timer then
+    counts_timer = uv.new_timer()
+  end
+  counts_timer:stop()
+  counts_timer:start(options.debounce_ms or 500, 0, vim.schedule_wrap(function()
+    M.refresh_counts(counts_buffer)
+  end))
+end
+
+-- Refreshes the counts now and follows the buffer's edits and writes.
+local function watch_counts(client, bufnr)
+  if not counts_options().enabled or not offers_counts(client) then
+    return
+  end
+  M.refresh_counts(bufnr)
+  if counts_watched[bufnr] then
+    return
+  end
+  counts_watched[bufnr] = true
+  -- on_lines sees every change, typed or made through the API; the timer's callback runs
+  -- outside it, where requests may be sent.
+  api.nvim_buf_attach(bufnr, false, {
+    on_lines = function()
+      if not counts_watched[bufnr] then
+        return true
+      end
+      M.schedule_counts(bufnr)
+    end,
+    on_detach = function()
+      counts_watched[bufnr] = nil
+    end,
+  })
+  local group = api.nvim_create_augroup("highlight-ls.counts", { clear = false })
+  api.nvim_create_autocmd("BufWritePost", {
+    group = group,
+    buffer = bufnr,
+    callback = function(args)
+      M.schedule_counts(args.buf)
+    end,
+  })
+end
+
+-- The server stopped: its counts are gone.
+local function forget_counts()
+  counts_cache = { list = {}, by_rule = {} }
+  vim.cmd("redrawstatus")
+end
+
 -- The command and the missing binary ---------------------------------------------------------
 
 local reported_commands = {}
@@ -1317,6 +1468,7 @@ function M.client_config()
       if not M.is_enabled(bufnr) and supports_semantic_tokens(client) then
         pcall(vim.lsp.semantic_tokens.stop, bufnr, client.id)
       end
+      watch_counts(client, bufnr)
       if user_on_attach then
         user_on_attach(client, bufnr)
       end
@@ -1327,6 +1479,7 @@ function M.client_config()
         for _, bufnr in ipairs(loaded_buffers()) do
           M.clear(bufnr)
         end
+        forget_counts()
       end)
     end,
   }

@@ -167,6 +167,11 @@ def rg_command(work, name, target, words=None, regex=None, whole=False):
     return args + [target]
 
 
+def one_core(args):
+    """The same command with one searching thread (`-j 1` before the searched path, for rg and highlight-ls alike)."""
+    return args[:-1] + ["-j", "1"] + args[-1:]
+
+
 def count_lines(args):
     completed = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     return completed.stdout.count(b"\n")
@@ -194,32 +199,38 @@ def run_once(args):
 
 
 def run_case(options, label, rg_args, hls_args):
-    """Times both commands in turns (rg, ours, ours, rg, ...: each first in half the rounds, so that a burst of load
-    on this shared machine falls on both), after one warm-up run each."""
-    counts = (count_lines(rg_args), count_lines(hls_args))
-    run_once(rg_args)
-    run_once(hls_args)
-    rg, hls = [], []
+    """Times both commands in turns, on all cores and with `-j 1` (rg, ours, ours, rg, ...: each first in half the
+    rounds, so that a burst of load on this shared machine falls on both), after one warm-up run each."""
+    pairs = [(rg_args, hls_args), (one_core(rg_args), one_core(hls_args))]
+    counts = [(count_lines(rg), count_lines(hls)) for rg, hls in pairs]
+    for rg, hls in pairs:
+        run_once(rg)
+        run_once(hls)
+    times = [([], []), ([], [])]
     for round in range(options.runs):
-        if round % 2 == 0:
-            rg.append(run_once(rg_args))
-            hls.append(run_once(hls_args))
-        else:
-            hls.append(run_once(hls_args))
-            rg.append(run_once(rg_args))
-    rg.sort()
-    hls.sort()
-    median = lambda times: times[len(times) // 2]
-    row = {
-        "label": label,
-        "rg": median(rg), "rg_spread": (rg[0], rg[-1]),
-        "hls": median(hls), "hls_spread": (hls[0], hls[-1]),
-        "ratio": median(hls) / median(rg),
-        "rg_matches": counts[0], "hls_matches": counts[1],
-        "rg_command": shell_join(rg_args), "hls_command": shell_join(hls_args),
-    }
-    print(f"{label}: rg {row['rg'] * 1000:.0f} ms, highlight-ls {row['hls'] * 1000:.0f} ms, "
-          f"ratio {row['ratio']:.2f}, matches {counts[0]} / {counts[1]}", file=sys.stderr, flush=True)
+        for (rg, hls), (rg_times, hls_times) in zip(pairs, times):
+            if round % 2 == 0:
+                rg_times.append(run_once(rg))
+                hls_times.append(run_once(hls))
+            else:
+                hls_times.append(run_once(hls))
+                rg_times.append(run_once(rg))
+    median = lambda values: sorted(values)[len(values) // 2]
+    spread = lambda values: (min(values), max(values))
+    row = {"label": label, "rg_command": shell_join(rg_args), "hls_command": shell_join(hls_args)}
+    for suffix, (rg_times, hls_times), (rg_count, hls_count) in zip(("", "_j1"), times, counts):
+        row["rg" + suffix] = median(rg_times)
+        row["rg_spread" + suffix] = spread(rg_times)
+        row["hls" + suffix] = median(hls_times)
+        row["hls_spread" + suffix] = spread(hls_times)
+        row["ratio" + suffix] = median(hls_times) / median(rg_times)
+        row["rg_matches" + suffix] = rg_count
+        row["hls_matches" + suffix] = hls_count
+    row["worst"] = max(row["ratio"], row["ratio_j1"])
+    print(f"{label}: rg {row['rg'] * 1000:.0f} ms, highlight-ls {row['hls'] * 1000:.0f} ms, ratio {row['ratio']:.2f}; "
+          f"-j 1: rg {row['rg_j1'] * 1000:.0f} ms, highlight-ls {row['hls_j1'] * 1000:.0f} ms, "
+          f"ratio {row['ratio_j1']:.2f}; matches {counts[0][0]} / {counts[0][1]}, -j 1 {counts[1][0]} / {counts[1][1]}",
+          file=sys.stderr, flush=True)
     return row
 
 
@@ -236,31 +247,47 @@ def matches_of(args, ours):
     return sorted(found)
 
 
+def check_cases(rng, present):
+    """The cases --check runs on one small corpus: words drawn from it, the ticket regex, whole words, and one case
+    with one thread (-j 1)."""
+    cases = [(f"{count} words", dict(words=rng.sample(present, count))) for count in (1, 10, 100, 1000)]
+    cases.append(("regex", dict(regex=TICKET_REGEX)))
+    cases.append(("whole words", dict(words=rng.sample(present, 20) + BUILT_IN_WORDS, whole=True)))
+    cases.append(("100 words -j 1", dict(words=rng.sample(present, 100), threads=1)))
+    return cases
+
+
 def check(options, binary):
-    """Small corpora, no timing: every match (path, line, column, text) equal to ripgrep's; exit 1 when not."""
+    """Small generated corpora, no timing: every match (path, line, column in bytes, text) equal to
+    ripgrep's; exit 1 when not."""
     checks = 0
     failures = 0
+    corpora = []
     for seed in (1, 2, 3):
         directory = os.path.join(options.work, f"check-{seed}")
-        present = generate_corpus(directory, seed, total_bytes=3 << 20, files=4)
-        rng = random.Random(seed)
-        cases = [(f"{count} words", dict(words=rng.sample(present, count))) for count in (1, 10, 100, 1000)]
-        cases.append(("regex", dict(regex=TICKET_REGEX)))
-        cases.append(("whole words", dict(words=rng.sample(present, 20) + BUILT_IN_WORDS, whole=True)))
-        for label, spec in cases:
-            name = f"check-{seed}-{label.replace(' ', '-')}"
+        corpora.append((f"generated seed {seed}", f"check-{seed}", directory,
+                        lambda d=directory, s=seed: generate_corpus(d, s, total_bytes=3 << 20, files=4), seed))
+    for title, tag, directory, make, rng_seed in corpora:
+        present = make()
+        for label, spec in check_cases(random.Random(rng_seed), present):
+            threads = spec.pop("threads", None)
+            name = f"{tag}-{label.replace(' ', '-')}"
             config = config_file(options.work, name, **spec)
-            rg = matches_of(rg_command(options.work, name, directory, **spec), ours=False)
-            ours = matches_of([binary, "list", "--config", config, directory], ours=True)
+            rg_args = rg_command(options.work, name, directory, **spec)
+            ours_args = [binary, "list", "--config", config, directory]
+            if threads is not None:
+                rg_args, ours_args = one_core(rg_args), one_core(ours_args)
+            rg = matches_of(rg_args, ours=False)
+            ours = matches_of(ours_args, ours=True)
             checks += 1
             if rg != ours or not rg:
                 failures += 1
                 missing = sorted(set(rg) - set(ours))[:3]
                 extra = sorted(set(ours) - set(rg))[:3]
-                print(f"FAIL seed {seed}, {label}: rg {len(rg)} matches, highlight-ls {len(ours)}; "
+                print(f"FAIL {title}, {label}: rg {len(rg)} matches, highlight-ls {len(ours)}; "
                       f"only rg: {missing}; only highlight-ls: {extra}", file=sys.stderr)
             else:
-                print(f"ok seed {seed}, {label}: {len(rg)} matches equal", file=sys.stderr)
+                print(f"ok {title}, {label}: {len(rg)} matches equal", file=sys.stderr)
     print(f"bench-list --check: {checks - failures} of {checks} cases equal to ripgrep's matches", file=sys.stderr)
     sys.exit(1 if failures else 0)
 
@@ -268,7 +295,7 @@ def check(options, binary):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=".build/release/highlight-ls")
-    parser.add_argument("--runs", type=int, default=15, help="runs of each command per case")
+    parser.add_argument("--runs", type=int, default=15, help="runs of each command per case (and per column)")
     parser.add_argument("--only", default=None, help="only the cases whose label contains this text")
     parser.add_argument("--seed", type=int, action="append", help="generated corpus seeds (default 1 and 2)")
     parser.add_argument("--work", default="/tmp/highlight-bench-list")
@@ -277,71 +304,95 @@ def main():
     options = parser.parse_args()
     seeds = options.seed or [1, 2]
     binary = os.path.abspath(options.binary)
+    options.work = os.path.abspath(options.work)
     os.makedirs(options.work, exist_ok=True)
     if shutil.which("rg") is None:
         sys.exit("bench-list: rg is not installed (apt-get install -y ripgrep)")
     if options.check:
         check(options, binary)
 
-    cases = []  # (label, rg args, highlight-ls args)
+    # Each case is a label and a function that makes its corpus (once) and returns its two commands, so that
+    # --only makes only the corpora its cases search.
+    cases = []
+    made = {}
 
-    def words_case(label, name, target, words):
-        config = config_file(options.work, name, words=words)
-        cases.append((label, rg_command(options.work, name, target, words=words),
-                      [binary, "list", "--config", config, target]))
+    def once(key, make):
+        if key not in made:
+            made[key] = make()
+        return made[key]
+
+    def commands(name, target, builtins=False, **spec):
+        config = config_file(options.work, name, builtins=builtins, **spec)
+        return rg_command(options.work, name, target, **spec), [binary, "list", "--config", config, target]
+
+    def plural(count):
+        return f"{count:,} word{'s' if count > 1 else ''}"
 
     for seed in seeds:
         directory = os.path.join(options.work, f"corpus-{seed}")
-        # A filter that names a real tree needs no generated corpus.
-        if options.only is not None and any(options.only in tree for tree in ("Python stdlib", "/usr/include", "/opt/swift/usr/lib", "built-in rules", "built-in words")):
-            continue
-        present = generate_corpus(directory, seed)
-        rng = random.Random(seed * 7919)
+
+        def draws(seed=seed, directory=directory):
+            def make():
+                present = generate_corpus(directory, seed)
+                rng = random.Random(seed * 7919)  # the draws of the earlier tables, in their order
+                samples = {count: rng.sample(present, count) for count in (1, 10, 100, 1000)}
+                samples["single"] = rng.sample(present, 10)
+                return samples
+            return once(("generated", seed), make)
+
+        prefix = f"generated 100 MB / 16 files, seed {seed}"
         for count in (1, 10, 100, 1000):
-            words = rng.sample(present, count)
-            words_case(f"generated 100 MB / 16 files, seed {seed}, {count:,} word{'s' if count > 1 else ''}",
-                       f"s{seed}-w{count}", directory, words)
-        config = config_file(options.work, f"s{seed}-regex", regex=TICKET_REGEX)
-        cases.append((f"generated 100 MB / 16 files, seed {seed}, regex {TICKET_REGEX}",
-                      rg_command(options.work, f"s{seed}-regex", directory, regex=TICKET_REGEX),
-                      [binary, "list", "--config", config, directory]))
-        big = single_file(directory, os.path.join(options.work, f"single-{seed}.src"))
-        words_case(f"generated, seed {seed}, one 100 MB file, 10 words", f"s{seed}-single", big, rng.sample(present, 10))
+            cases.append((f"{prefix}, {plural(count)}", lambda seed=seed, count=count, directory=directory, draws=draws:
+                          commands(f"s{seed}-w{count}", directory, words=draws()[count])))
+        cases.append((f"{prefix}, regex {TICKET_REGEX}", lambda seed=seed, directory=directory, draws=draws:
+                      (draws(), commands(f"s{seed}-regex", directory, regex=TICKET_REGEX))[1]))
+        cases.append((f"generated, seed {seed}, one 100 MB file, 10 words",
+                      lambda seed=seed, directory=directory, draws=draws: commands(
+                          f"s{seed}-single", (draws(), single_file(directory, os.path.join(
+                              options.work, f"single-{seed}.src")))[1], words=draws()["single"])))
 
     stdlib = sysconfig.get_paths()["stdlib"]
-    trees = [("Python stdlib", stdlib), ("/usr/include", "/usr/include"), ("/opt/swift/usr/lib", "/opt/swift/usr/lib")]
-    for name, root in trees:
+    trees = [("Python stdlib", "python-stdlib", stdlib), ("/usr/include", "usr-include", "/usr/include"),
+             ("/opt/swift/usr/lib", "opt-swift-usr-lib", "/opt/swift/usr/lib")]
+    for name, tag, root in trees:
         if not os.path.isdir(root):
             continue
-        tag = re.sub(r"[^a-z]+", "-", name.lower()).strip("-")
-        # The built-in words anywhere (as `rg -w` finds them), and the built-in rules themselves,
-        # which match in comments only: rg has no equivalent, so that row's counts differ by design.
-        words_config = config_file(options.work, f"{tag}-builtin-words", words=BUILT_IN_WORDS, whole=True)
-        rg_builtin = rg_command(options.work, f"{tag}-builtin", root, words=BUILT_IN_WORDS, whole=True)
-        cases.append((f"{name}, the built-in words, whole word", rg_builtin, [binary, "list", "--config", words_config, root]))
-        builtin_config = config_file(options.work, f"{tag}-builtin", builtins=True)
-        cases.append((f"{name}, the built-in rules (comments only; rg row: the words anywhere)", rg_builtin,
-                      [binary, "list", "--config", builtin_config, root]))
-        if options.only is not None and options.only not in name:
-            continue
-        present = identifiers_of_tree(root, random.Random(len(tag)))
-        for count in (1, 10, 100):
-            words_case(f"{name}, {count} word{'s' if count > 1 else ''} drawn from it", f"{tag}-w{count}", root,
-                       random.Random(count * 31 + len(tag)).sample(present, count))
 
-    rows = [run_case(options, *case) for case in cases if options.only is None or options.only in case[0]]
-    rows.sort(key=lambda r: -r["ratio"])
-    print("| case | rg -n --column -o (median, min-max) | highlight-ls list (median, min-max) | ratio | matches rg / highlight-ls |")
-    print("|---|---:|---:|---:|---:|")
+        def drawn(count, tag=tag, root=root):
+            present = once(("identifiers", tag), lambda: identifiers_of_tree(root, random.Random(len(tag))))
+            return random.Random(count * 31 + len(tag)).sample(present, count)
+
+        cases.append((f"{name}, the built-in words, whole word", lambda tag=tag, root=root:
+                      commands(f"{tag}-builtin-words", root, words=BUILT_IN_WORDS, whole=True)))
+        # The built-in rules match in comments only: rg has no equivalent, its row finds the words anywhere.
+        cases.append((f"{name}, the built-in rules (comments only; rg row: the words anywhere)",
+                      lambda tag=tag, root=root: (commands(f"{tag}-builtin-words", root, words=BUILT_IN_WORDS,
+                                                           whole=True)[0],
+                                                  commands(f"{tag}-builtin", root, builtins=True)[1])))
+        for count in (1, 10, 100):
+            cases.append((f"{name}, {plural(count)} drawn from it", lambda tag=tag, root=root, count=count, drawn=drawn:
+                          commands(f"{tag}-w{count}", root, words=drawn(count))))
+
+    rows = []
+    for label, build in cases:
+        if options.only is None or options.only in label:
+            rows.append(run_case(options, label, *build()))
+    rows.sort(key=lambda r: -r["worst"])
     ms = lambda s: f"{s * 1000:,.0f}"
+    print("| case | rg, ms (median, min-max) | highlight-ls, ms | ratio | rg -j1, ms | highlight-ls -j1, ms | "
+          "ratio -j1 | matches rg / highlight-ls |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        equal = "" if r["rg_matches"] == r["hls_matches"] else " **differ**"
-        print(f"| {r['label']} | {ms(r['rg'])} ({ms(r['rg_spread'][0])}-{ms(r['rg_spread'][1])}) | "
-              f"{ms(r['hls'])} ({ms(r['hls_spread'][0])}-{ms(r['hls_spread'][1])}) | {r['ratio']:.2f} | "
-              f"{r['rg_matches']:,} / {r['hls_matches']:,}{equal} |")
+        counts = {r["rg_matches"], r["hls_matches"], r["rg_matches_j1"], r["hls_matches_j1"]}
+        equal = "" if len(counts) == 1 else \
+            f" **differ** (-j1: {r['rg_matches_j1']:,} / {r['hls_matches_j1']:,})"
+        cell = lambda tool, suffix="": f"{ms(r[tool + suffix])} ({ms(r[tool + '_spread' + suffix][0])}-" \
+                                       f"{ms(r[tool + '_spread' + suffix][1])})"
+        print(f"| {r['label']} | {cell('rg')} | {cell('hls')} | {r['ratio']:.2f} | {cell('rg', '_j1')} | "
+              f"{cell('hls', '_j1')} | {r['ratio_j1']:.2f} | {r['rg_matches']:,} / {r['hls_matches']:,}{equal} |")
     with open(os.path.join(options.work, "commands.txt"), "w") as handle:
         for r in rows:
-            handle.write(f"# {r['label']}\n{r['rg_command']}\n{r['hls_command']}\n")
+            handle.write(f"# {r['label']} (and each with -j 1 before the path)\n{r['rg_command']}\n{r['hls_command']}\n")
     print(f"\ncommands: {os.path.join(options.work, 'commands.txt')}", file=sys.stderr)
 
 

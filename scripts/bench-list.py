@@ -108,6 +108,179 @@ def generate_corpus(directory, seed, total_bytes=100 << 20, files=16):
     return ordered
 
 
+MORPHEMES = ["get", "set", "add", "remove", "find", "load", "save", "parse", "render", "build", "update", "handle",
+             "create", "delete", "init", "read", "write", "open", "close", "buffer", "node", "tree", "list", "map",
+             "queue", "stack", "cache", "index", "count", "size", "length", "value", "key", "item", "entry", "record",
+             "user", "account", "session", "token", "request", "response", "client", "server", "config", "option",
+             "event", "listener", "handler", "context", "state", "store", "model", "view", "controller", "service",
+             "factory", "manager", "provider", "adapter", "helper", "util", "stream", "socket", "packet", "frame",
+             "image", "pixel", "vector", "matrix", "point", "rect", "color", "style", "layout", "widget", "button",
+             "label", "field", "form", "input", "output", "error", "result", "status", "code", "message", "log",
+             "trace", "debug", "timer", "clock", "date", "time", "zone", "locale", "path", "file", "dir", "name",
+             "type", "kind", "flag", "mode", "level", "max", "min", "total", "sum", "avg", "delta", "offset", "limit",
+             "page", "cursor", "batch", "chunk", "block", "pool", "thread", "task", "job", "worker", "retry", "auth",
+             "hash", "sign", "encode", "decode", "merge", "split", "sort", "filter", "reduce", "apply", "bind"]
+# Non-ASCII pieces of identifiers: accented Latin, Greek (with a final sigma), CJK, Hangul.
+NON_ASCII_MORPHEMES = ["größe", "überprüfen", "façade", "naïve", "señal", "café", "déjà", "ação", "élan", "København",
+                       "λόγος", "μέτρο", "ταχύτητα", "Σφάλμα", "αριθμός", "δεδομένα", "変数", "数据", "處理", "関数",
+                       "목록", "значение", "ошибка"]
+PROSE = ["the", "this", "when", "should", "never", "before", "after", "returns", "value", "because", "otherwise",
+         "cannot", "must", "be", "called", "with", "lock", "held", "see", "also", "note", "that", "for", "each", "in",
+         "order", "and", "or", "not", "is", "a", "an", "of", "to", "on", "we", "it", "may", "fail", "here"]
+NON_ASCII_PROSE = ["Überprüft die Größe des Puffers", "à réécrire avant la fusion, déjà signalé",
+                   "η τιμή πρέπει να είναι θετική", "この関数はスレッドセーフではない", "缓存未命中时重新加载",
+                   "여기서 재시도", "проверить значение перед записью", "señal recibida — ¿qué hacer?"]
+EMOJI = ["🔥", "✅", "🚀", "⚠️", "🐛", "😀", "👍🏽", "🇫🇷", "✨"]
+C_TYPES = ["int", "size_t", "char *", "const char *", "uint8_t", "double", "struct node *", "void *", "bool"]
+
+
+def polyglot_vocabulary(rng, count):
+    """Source-like identifiers joined from programming words: camelCase, snake_case, PascalCase, SCREAMING_CASE,
+    dotted-call parts, some with digits, about 3% with a non-ASCII piece."""
+    words = set()
+    result = []
+    while len(result) < count:
+        pieces = rng.sample(MORPHEMES, rng.choice([1, 2, 2, 2, 3, 3, 4]))
+        if rng.random() < 0.03:
+            pieces[rng.randrange(len(pieces))] = rng.choice(NON_ASCII_MORPHEMES)
+        style = rng.random()
+        if style < 0.40:
+            word = pieces[0] + "".join(p[:1].upper() + p[1:] for p in pieces[1:])
+        elif style < 0.65:
+            word = "_".join(pieces)
+        elif style < 0.85:
+            word = "".join(p[:1].upper() + p[1:] for p in pieces)
+        elif style < 0.93:
+            word = "_".join(p.upper() for p in pieces)
+        else:
+            word = "_" + "_".join(pieces)
+        if rng.random() < 0.08:
+            word += str(rng.randint(0, 64))
+        if len(word) >= 3 and word not in words:
+            words.add(word)
+            result.append(word)
+    return result
+
+
+def generate_polyglot_corpus(directory, seed, total_bytes=100 << 20, files=16):
+    """The second generator: C-, Java-, Python-, Go- and JavaScript-like statements, comments and string literals,
+    minified lines of 200-2,000 bytes next to blank and brace-only ones, non-ASCII identifiers, comments and emoji in
+    strings; `files` files of about `total_bytes` in all. Returns the identifiers used."""
+    marker = os.path.join(directory, ".done")
+    if os.path.exists(marker):
+        with open(marker) as handle:
+            return json.load(handle)
+    os.makedirs(directory, exist_ok=True)
+    rng = random.Random(seed * 104729 + 17)
+    vocab = polyglot_vocabulary(rng, 8000)
+    weights = list(itertools.accumulate(1.0 / (rank + 1) ** 1.1 for rank in range(len(vocab))))
+    projects = ["".join(rng.choices("ABCDEFGHIJKLMNOPQRSTUVWXYZ", k=rng.randint(2, 5))) for _ in range(6)]
+    used = set()
+
+    def ident(form=None):
+        name = rng.choices(vocab, cum_weights=weights)[0]
+        if form is not None:
+            name = form(name)
+        used.add(name)
+        return name
+
+    def cap(name):
+        return name[:1].upper() + name[1:]
+
+    def prose(n):
+        return " ".join(rng.choice(PROSE) if rng.random() < 0.7 else ident() for _ in range(n))
+
+    def comment_text():
+        kind = rng.randrange(10)
+        if kind < 2:
+            return f"{rng.choice(['TODO', 'FIXME', 'XXX', 'HACK', 'BUG', 'todo', 'Fixme'])}({ident()}): {prose(5)} " \
+                   f"{rng.choice(projects)}-{rng.randint(1, 99999)}"
+        if kind < 4:
+            return rng.choice(NON_ASCII_PROSE) + " " + ident()
+        return prose(rng.randint(3, 12))
+
+    def string_literal():
+        if rng.random() < 0.3:
+            return f"\"{prose(3)} {rng.choice(EMOJI)} {ident()}\""
+        return rng.choice([lambda: f"'{ident()}'", lambda: f"\"{ident()}: %d\"", lambda: f"`${{{ident()}}}/{ident()}`",
+                           lambda: f"\"{prose(4)}\""])()
+
+    def call():
+        return f"{ident()}.{ident()}({', '.join(ident() for _ in range(rng.randint(0, 3)))})"
+
+    def minified(limit):
+        parts = []
+        size = 0
+        while size < limit:
+            piece = rng.choice([
+                lambda: f"var {ident()}={ident()}.{ident()}({ident()}),{ident()}={ident()}[{rng.randint(0, 99)}];",
+                lambda: f"function {ident()}({ident()},{ident()}){{return {ident()}.{ident()}}}",
+                lambda: f"if(!{ident()}){{{ident()}={string_literal()}}}else{{{ident()}++}}",
+                lambda: f"{ident()}.prototype.{ident()}=function(){{return this.{ident()}}};",
+                lambda: f"{{\"{ident()}\":{rng.randint(0, 10**6)},\"{ident()}\":[{ident()},{ident()}]}}",
+            ])()
+            parts.append(piece)
+            size += len(piece.encode())
+        return "".join(parts)
+
+    statements = {
+        "c": [lambda i: f"{i}if ({ident()} != NULL && {ident()}->{ident()} > {rng.randint(0, 4096)}) {{",
+              lambda i: f"{i}static const {rng.choice(C_TYPES)} {ident(str.upper)} = {rng.randint(0, 65535)};",
+              lambda i: f"{i}for (size_t i = 0; i < {ident()}.{ident()}; ++i) {ident()}[i] = {ident()}(i);",
+              lambda i: f"{i}#define {ident(str.upper)}(x) ((x) << {rng.randint(1, 16)})",
+              lambda i: f"{i}/* {comment_text()} */",
+              lambda i: f"{i}return {ident()}({ident()}, sizeof(*{ident()}));"],
+        "java": [lambda i: f"{i}public static final {ident(cap)} {ident()} = new {ident(cap)}<>({ident()});",
+                 lambda i: f"{i}@Override",
+                 lambda i: f"{i}private void {ident()}({ident(cap)} {ident()}) throws IOException {{",
+                 lambda i: f"{i} * @param {ident()} {comment_text()}",
+                 lambda i: f"{i}{ident()}.{ident()}().stream().map({ident()}::{ident()}).collect(Collectors.toList());"],
+        "python": [lambda i: f"{i}def {ident()}(self, {ident()}, {ident()}=None):",
+                   lambda i: f"{i}{ident()} = {call()}",
+                   lambda i: f"{i}# {comment_text()}",
+                   lambda i: f"{i}return [{ident()} for {ident()} in self.{ident()} if {ident()}.{ident()}]",
+                   lambda i: f"{i}raise ValueError(f\"{ident()} {{{ident()}!r}} {rng.choice(EMOJI)}\")",
+                   lambda i: f"{i}from {ident()}.{ident()} import {ident()}, {ident()}"],
+        "go": [lambda i: f"{i}{ident()}, err := {ident()}.{ident(cap)}(ctx, {ident()})",
+               lambda i: f"{i}if err != nil {{ return nil, fmt.Errorf(\"{ident()}: %w\", err) }}",
+               lambda i: f"{i}func ({rng.choice('rst')} *{ident(cap)}) {ident(cap)}({ident()} int) error {{",
+               lambda i: f"{i}// {comment_text()}",
+               lambda i: f"{i}{ident()} := map[string]{ident(cap)}{{{string_literal()}: {ident()}}}"],
+        "js": [lambda i: f"{i}const {ident()} = await {call()};",
+               lambda i: f"{i}export function {ident()}({ident()}, {{ {ident()}, {ident()} }}) {{",
+               lambda i: f"{i}{ident()}.addEventListener({string_literal()}, ({ident()}) => {call()});",
+               lambda i: f"{i}// {comment_text()}",
+               lambda i: f"{i}let {ident()} = {string_literal()} + {ident()}?.{ident()} ?? {rng.randint(0, 9)};"],
+    }
+    languages = ["c", "java", "python", "go", "js"]
+    extensions = {"c": "c", "java": "java", "python": "py", "go": "go", "js": "js"}
+    short = ["", "", "", "}", "{", "};", "})", "]", ")", "end", "  }", "    }", "*/", "/**"]
+    per_file = total_bytes // files
+    for index in range(files):
+        language = languages[index % len(languages)]
+        parts = []
+        size = 0
+        while size < per_file:
+            kind = rng.randrange(100)
+            indent = " " * rng.choice([0, 2, 4, 4, 8, 8, 12, 16]) if language != "go" else "\t" * rng.randint(0, 3)
+            if kind < 18:
+                line = rng.choice(short)
+            elif kind < 21:
+                line = minified(rng.randint(200, 2000))
+            elif kind < 85:
+                line = rng.choice(statements[language])(indent)
+            else:
+                line = rng.choice(statements[rng.choice(languages)])(indent)
+            parts.append(line)
+            size += len(line.encode()) + 1
+        with open(os.path.join(directory, f"part{index:02}.{extensions[language]}"), "w", encoding="utf-8") as handle:
+            handle.write("\n".join(parts) + "\n")
+    ordered = sorted(used)
+    with open(marker, "w") as handle:
+        json.dump(ordered, handle)
+    return ordered
+
+
 def single_file(directory, target):
     """Concatenates a generated corpus into one file."""
     if not os.path.exists(target):
@@ -248,17 +421,22 @@ def matches_of(args, ours):
 
 
 def check_cases(rng, present):
-    """The cases --check runs on one small corpus: words drawn from it, the ticket regex, whole words, and one case
-    with one thread (-j 1)."""
+    """The cases --check runs on one small corpus: words drawn from it, the ticket regex, whole words, non-ASCII
+    words when there are some, and one case with one thread (-j 1)."""
     cases = [(f"{count} words", dict(words=rng.sample(present, count))) for count in (1, 10, 100, 1000)]
     cases.append(("regex", dict(regex=TICKET_REGEX)))
     cases.append(("whole words", dict(words=rng.sample(present, 20) + BUILT_IN_WORDS, whole=True)))
+    non_ascii = [w for w in present if not w.isascii()]
+    if non_ascii:
+        chosen = rng.sample(non_ascii, min(10, len(non_ascii)))
+        cases.append(("non-ASCII words", dict(words=chosen)))
+        cases.append(("non-ASCII whole words", dict(words=chosen + rng.sample(present, 10), whole=True)))
     cases.append(("100 words -j 1", dict(words=rng.sample(present, 100), threads=1)))
     return cases
 
 
 def check(options, binary):
-    """Small generated corpora, no timing: every match (path, line, column in bytes, text) equal to
+    """Small corpora of both generators, no timing: every match (path, line, column in bytes, text) equal to
     ripgrep's; exit 1 when not."""
     checks = 0
     failures = 0
@@ -267,6 +445,11 @@ def check(options, binary):
         directory = os.path.join(options.work, f"check-{seed}")
         corpora.append((f"generated seed {seed}", f"check-{seed}", directory,
                         lambda d=directory, s=seed: generate_corpus(d, s, total_bytes=3 << 20, files=4), seed))
+    for seed in (1, 2):
+        directory = os.path.join(options.work, f"check-polyglot-{seed}")
+        corpora.append((f"polyglot seed {seed}", f"check-polyglot-{seed}", directory,
+                        lambda d=directory, s=seed: generate_polyglot_corpus(d, s, total_bytes=2 << 20, files=4),
+                        seed + 1000))
     for title, tag, directory, make, rng_seed in corpora:
         present = make()
         for label, spec in check_cases(random.Random(rng_seed), present):
@@ -350,6 +533,24 @@ def main():
                       lambda seed=seed, directory=directory, draws=draws: commands(
                           f"s{seed}-single", (draws(), single_file(directory, os.path.join(
                               options.work, f"single-{seed}.src")))[1], words=draws()["single"])))
+
+    for seed in seeds:
+        directory = os.path.join(options.work, f"polyglot-{seed}")
+
+        def draws(seed=seed, directory=directory):
+            def make():
+                present = generate_polyglot_corpus(directory, seed)
+                rng = random.Random(seed * 6151)
+                samples = {count: rng.sample(present, count) for count in (1, 10, 100, 1000)}
+                return samples
+            return once(("polyglot", seed), make)
+
+        prefix = f"polyglot 100 MB / 16 files, seed {seed}"
+        for count in (1, 10, 100, 1000):
+            cases.append((f"{prefix}, {plural(count)}", lambda seed=seed, count=count, directory=directory, draws=draws:
+                          commands(f"p{seed}-w{count}", directory, words=draws()[count])))
+        cases.append((f"{prefix}, regex {TICKET_REGEX}", lambda seed=seed, directory=directory, draws=draws:
+                      (draws(), commands(f"p{seed}-regex", directory, regex=TICKET_REGEX))[1]))
 
     stdlib = sysconfig.get_paths()["stdlib"]
     trees = [("Python stdlib", "python-stdlib", stdlib), ("/usr/include", "usr-include", "/usr/include"),

@@ -312,10 +312,13 @@ def identifiers_of_tree(root, rng, limit_files=400):
     return sorted(found)
 
 
-def config_file(work, name, words=None, regex=None, builtins=False, whole=False):
+def config_file(work, name, words=None, regex=None, builtins=False, whole=False, ignore_case=False):
     rules = []
     if words is not None:
-        rules.append({"name": "w", "words": words, "wholeWord": whole})
+        rule = {"name": "w", "words": words, "wholeWord": whole}
+        if ignore_case:
+            rule["caseSensitive"] = False
+        rules.append(rule)
     if regex is not None:
         rules.append({"name": "r", "regex": regex})
     path = os.path.join(work, f"config-{name}.json")
@@ -324,10 +327,12 @@ def config_file(work, name, words=None, regex=None, builtins=False, whole=False)
     return path
 
 
-def rg_command(work, name, target, words=None, regex=None, whole=False):
+def rg_command(work, name, target, words=None, regex=None, whole=False, ignore_case=False):
     args = ["rg", "-n", "--column", "-o", "--max-filesize", "8M"]
     if whole:
         args.append("-w")
+    if ignore_case:
+        args.append("-i")
     if words is not None:
         # Longest first: ripgrep picks the first alternative at a position, highlight-ls the longest.
         ordered = sorted(words, key=lambda w: (-len(w.encode()), w))
@@ -421,16 +426,21 @@ def matches_of(args, ours):
 
 
 def check_cases(rng, present):
-    """The cases --check runs on one small corpus: words drawn from it, the ticket regex, whole words, non-ASCII
-    words when there are some, and one case with one thread (-j 1)."""
+    """The cases --check runs on one small corpus: words drawn from it, the ticket regex, whole words, words in any
+    case (rg -i, with and without -w), non-ASCII words when there are some, and one case with one thread (-j 1)."""
     cases = [(f"{count} words", dict(words=rng.sample(present, count))) for count in (1, 10, 100, 1000)]
     cases.append(("regex", dict(regex=TICKET_REGEX)))
     cases.append(("whole words", dict(words=rng.sample(present, 20) + BUILT_IN_WORDS, whole=True)))
+    cases.append(("any case", dict(words=rng.sample(present, 20) + ["todo"], ignore_case=True)))
+    cases.append(("any case whole words", dict(words=rng.sample(present, 20) + BUILT_IN_WORDS, whole=True,
+                                               ignore_case=True)))
     non_ascii = [w for w in present if not w.isascii()]
     if non_ascii:
         chosen = rng.sample(non_ascii, min(10, len(non_ascii)))
         cases.append(("non-ASCII words", dict(words=chosen)))
+        cases.append(("non-ASCII words any case", dict(words=chosen, ignore_case=True)))
         cases.append(("non-ASCII whole words", dict(words=chosen + rng.sample(present, 10), whole=True)))
+        cases.append(("non-ASCII whole words any case", dict(words=chosen, whole=True, ignore_case=True)))
     cases.append(("100 words -j 1", dict(words=rng.sample(present, 100), threads=1)))
     return cases
 
@@ -511,6 +521,14 @@ def main():
     def plural(count):
         return f"{count:,} word{'s' if count > 1 else ''}"
 
+    def any_case_cases(prefix, tag, directory, draws):
+        for count in (10, 100):
+            for whole in (False, True):
+                label = f"{prefix}, {plural(count)}, any case ({'rg -i -w, whole word' if whole else 'rg -i'})"
+                cases.append((label, lambda count=count, whole=whole: commands(
+                    f"{tag}-ci{count}{'-whole' if whole else ''}", directory, words=draws()[f"ci{count}"],
+                    whole=whole, ignore_case=True)))
+
     for seed in seeds:
         directory = os.path.join(options.work, f"corpus-{seed}")
 
@@ -520,6 +538,8 @@ def main():
                 rng = random.Random(seed * 7919)  # the draws of the earlier tables, in their order
                 samples = {count: rng.sample(present, count) for count in (1, 10, 100, 1000)}
                 samples["single"] = rng.sample(present, 10)
+                any_case = random.Random(seed * 7919 + 1)
+                samples.update(ci10=any_case.sample(present, 10), ci100=any_case.sample(present, 100))
                 return samples
             return once(("generated", seed), make)
 
@@ -529,6 +549,7 @@ def main():
                           commands(f"s{seed}-w{count}", directory, words=draws()[count])))
         cases.append((f"{prefix}, regex {TICKET_REGEX}", lambda seed=seed, directory=directory, draws=draws:
                       (draws(), commands(f"s{seed}-regex", directory, regex=TICKET_REGEX))[1]))
+        any_case_cases(prefix, f"s{seed}", directory, draws)
         cases.append((f"generated, seed {seed}, one 100 MB file, 10 words",
                       lambda seed=seed, directory=directory, draws=draws: commands(
                           f"s{seed}-single", (draws(), single_file(directory, os.path.join(
@@ -542,6 +563,7 @@ def main():
                 present = generate_polyglot_corpus(directory, seed)
                 rng = random.Random(seed * 6151)
                 samples = {count: rng.sample(present, count) for count in (1, 10, 100, 1000)}
+                samples.update(ci10=rng.sample(present, 10), ci100=rng.sample(present, 100))
                 return samples
             return once(("polyglot", seed), make)
 
@@ -551,6 +573,7 @@ def main():
                           commands(f"p{seed}-w{count}", directory, words=draws()[count])))
         cases.append((f"{prefix}, regex {TICKET_REGEX}", lambda seed=seed, directory=directory, draws=draws:
                       (draws(), commands(f"p{seed}-regex", directory, regex=TICKET_REGEX))[1]))
+        any_case_cases(prefix, f"p{seed}", directory, draws)
 
     stdlib = sysconfig.get_paths()["stdlib"]
     trees = [("Python stdlib", "python-stdlib", stdlib), ("/usr/include", "usr-include", "/usr/include"),

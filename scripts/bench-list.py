@@ -6,21 +6,43 @@ Usage:
     scripts/bench-list.py --check [--binary PATH] [--work DIR]     (CI: matches equal rg's, no timing)
 
 Each case runs both commands in turns, each first in half the rounds (after a warm-up run of
-each), so that a burst of load on a shared machine falls on both; each run is timed from its
-spawn to its exit, with its output read through a pipe (neither program sees /dev/null). It
-prints the median, the spread (min-max) over the runs, the ratio of medians (highlight-ls / rg),
-and the number of matches each printed, which must be equal. Cases are printed worst ratio first.
+each), so that a burst of load on a shared machine falls on both; and it does so twice: on all
+cores (neither gets -j) and on one (`-j 1` for both: rg searches with one thread, highlight-ls
+starts no thread). Each run is timed from its spawn to its exit, with its output read through a
+pipe (neither program sees /dev/null). For each of the two it prints the median, the spread
+(min-max) over the runs, the ratio of medians (highlight-ls / rg), and the number of matches each
+printed, which must be equal (the table says **differ** when one of the four is not). Cases are
+printed worst first, by the worse of their two ratios. rg gets `--max-filesize 8M` and the words
+longest first; `commands.txt` in the work folder holds the command lines.
 
-Corpora, none of them tuned for the engine:
-  - generated, one per seed: 100 MB of source-like lines cut into 16 files, from a vocabulary
+Corpora, none of them tuned for the engine (the generated ones are made once in the work folder):
+  - "generated", one per seed: 100 MB of source-like lines cut into 16 files, from a vocabulary
     of random identifiers made for that seed (letters drawn with English frequencies, so that
     they share bytes with everything else); the searched words (1, 10, 100, 1,000) are drawn at
-    random from the identifiers present; and the ticket-id regex `\\b[A-Z]{2,}-[0-9]+\\b`;
-  - the same 100 MB as one single file, named on the command line;
-  - the Python standard library, `/usr/include` and `/opt/swift/usr/lib`, as installed: the
-    built-in words as one whole-word rule (next to `rg -w` with the same words), the built-in
-    rules themselves (comments only, so their counts differ from rg's by design), and words
-    drawn from each tree.
+    random from the identifiers present; the ticket-id regex `\\b[A-Z]{2,}-[0-9]+\\b`; 10 and
+    100 words in any case (`"caseSensitive": false` next to `rg -i`, whole-word next to
+    `rg -i -w` and not); and the same 100 MB as one single file, named on the command line;
+  - "polyglot", one per seed, a second generator: 100 MB in 16 files (.c, .java, .py, .go,
+    .js) of C-, Java-, Python-, Go- and JavaScript-like statements, comments (`//`, `#`,
+    `/* */`, Javadoc) with markers, ticket ids and sentences in German, French, Spanish, Greek,
+    Japanese, Chinese, Korean and Russian, string literals with emoji, minified lines of
+    200-2,000 bytes next to blank and brace-only ones; its own vocabulary of programming words
+    joined in camelCase, snake_case, PascalCase and SCREAMING_CASE (used in dotted calls), about
+    3% of them with an accented Latin, Greek, CJK, Hangul or Cyrillic piece; the same cases as
+    above but the single file;
+  - real trees, each read once before its cases so that both commands search the page cache,
+    not the disk: the Python standard library as installed, copied once into the work folder
+    without its `site-packages` and `dist-packages` (both commands search the copy),
+    `/usr/include` and `/opt/swift/usr/lib`; on each, `TODO FIXME XXX HACK BUG` as whole words,
+    the built-in words as one whole-word rule (next to `rg -w` with the same words), the built-in
+    rules themselves (comments only, so their counts differ from rg's by design), and 1, 10 and
+    100 words drawn from the tree.
+
+--check (CI, with a debug build: small corpora, a few seconds with a release one) compares every
+match (path, line, column in bytes, text) with rg's on 3 MB of the first generator (seeds 1, 2
+and 3) and 2 MB of the polyglot one (seeds 1 and 2): 1 to 1,000 words, the ticket regex, whole
+words, words in any case (whole-word and not), on the polyglot corpora non-ASCII words (as they
+are, in any case, whole-word), and 100 words with `-j 1`.
 
 Needs `rg` (Debian: `apt-get install -y ripgrep`).
 """

@@ -89,12 +89,14 @@ struct VSCodeImport {
     /// The translation of a JavaScript regex whose text is the string literal at `literalUTF8Offset`, with its
     /// problems named at their places; nil when the rule cannot be carried.
     mutating func translate(
-        _ source: String, flags: String, literalUTF8Offset: Int?, flagsPlace: ImportPlace, namesProblems: Bool = true
+        _ source: String, flags: String, literalUTF8Offset: Int?, flagsPlace: ImportPlace, namesProblems: Bool = true,
+        patternOffsetShift: Int = 0
     ) -> JavaScriptRegexTranslation? {
         let translation = JavaScriptRegex.translate(source, flags: flags)
         for problem in translation.problems where namesProblems {
             let place = problem.patternUTF8Offset == nil
-                ? flagsPlace : settings.place(ofPatternUTF8Offset: problem.patternUTF8Offset, literalUTF8Offset: literalUTF8Offset)
+                ? flagsPlace
+                : settings.place(ofPatternUTF8Offset: problem.patternUTF8Offset.map { $0 + patternOffsetShift }, literalUTF8Offset: literalUTF8Offset)
             self.problem(place, problem.construct, problem.reason, nearest: problem.nearest)
         }
         guard translation.isUsable else { return nil }
@@ -129,23 +131,38 @@ extension VSCodeImport {
     mutating func importHighlight() {
         guard let (regexes, path) = settings.setting("highlight.regexes"), let entries = regexes.objectValue else { return }
         result.tools.append("vscode-highlight")
+        nameSwitches([("highlight.enabled", .bool(false), "vscode-highlight highlights nothing", "the rules, imported all the same")])
         let globalFlags = settings.setting("highlight.regexFlags")
         // `highlight.decorations` is what every decoration inherits from (by default only a rangeBehavior).
         let inherited = settings.setting("highlight.decorations").map { decorationStyle($0.value, at: $0.path) } ?? Style()
-        for source in sortedKeys(entries, at: path) {
-            guard let value = entries[source] else { continue }
-            let entryPath = path + [.key(source)]
+        for key in sortedKeys(entries, at: path) {
+            guard let value = entries[key] else { continue }
+            let entryPath = path + [.key(key)]
             let keyPlace = settings.place(ofKeyAt: entryPath)
+            // A regex of its own (`enabled: false`) is skipped by vscode-highlight: no rule is exactly that.
+            if value["enabled"]?.boolValue == false { continue }
             var flags = globalFlags?.value.stringValue ?? "gi"
             var flagsPlace = globalFlags.map { settings.place(ofValueAt: $0.path) } ?? keyPlace
+            // `/SOURCE/FLAGS` is a regex with its own flags, which win over every regexFlags.
+            var source = key
+            var sourceShift = 0
+            var ownFlags = false
+            if let (slashed, written) = Self.slashedRegex(key) {
+                (source, flags, sourceShift, ownFlags) = (slashed, written, 1, true)
+                flagsPlace = keyPlace
+            }
             let decorations: JSON
             let decorationsPath: [JSONPathComponent]
             var languages: [String]?
             var files: [String]?
             if let options = value.objectValue {
-                if let written = options["regexFlags"]?.stringValue {
+                if let written = options["regexFlags"]?.stringValue, !ownFlags {
                     flags = written
                     flagsPlace = settings.place(ofValueAt: entryPath + [.key("regexFlags")])
+                }
+                if let theme = options["filterThemeRegex"]?.stringValue {
+                    problem(settings.place(ofValueAt: entryPath + [.key("filterThemeRegex")]), "filterThemeRegex \(theme)",
+                        "a rule applies under every colour theme", nearest: "the rule under every theme, used")
                 }
                 decorations = options["decorations"] ?? .array([])
                 decorationsPath = entryPath + [.key("decorations")]
@@ -162,8 +179,13 @@ extension VSCodeImport {
                 decorationsPath = entryPath
             }
             guard let translation = translate(
-                source, flags: flags, literalUTF8Offset: settings.map.utf8Offset(ofKeyAt: entryPath), flagsPlace: flagsPlace)
+                source, flags: flags, literalUTF8Offset: settings.map.utf8Offset(ofKeyAt: entryPath), flagsPlace: flagsPlace,
+                patternOffsetShift: sourceShift)
             else { continue }
+            if !flags.contains("g") {
+                problem(flagsPlace, "the flags \"\(flags)\" without g", "vscode-highlight then highlights only the first match "
+                    + "in the file", nearest: "every match, highlighted")
+            }
             var styles: [ImportedRule.StyleReference] = []
             for (index, decoration) in (decorations.arrayValue ?? []).enumerated() {
                 styles.append(.inline(merged(inherited, with: decoration, at: decorationsPath + [.index(index)])))
@@ -183,6 +205,14 @@ extension VSCodeImport {
             rule.files = files
             result.rules.append(rule)
         }
+    }
+
+    /// `/SOURCE/FLAGS`, as vscode-highlight reads a key wrapped in slashes: the source and the flags; nil otherwise.
+    static func slashedRegex(_ key: String) -> (source: String, flags: String)? {
+        guard key.count >= 2, key.hasPrefix("/"), let close = key.lastIndex(of: "/"), close != key.startIndex else { return nil }
+        let flags = String(key[key.index(after: close)...])
+        guard flags.allSatisfy({ "gimsuvyd".contains($0) }) else { return nil }
+        return (String(key[key.index(after: key.startIndex)..<close]), flags)
     }
 
     /// The keys of `entries` in the order the file writes them.

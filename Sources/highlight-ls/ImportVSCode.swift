@@ -347,7 +347,8 @@ extension VSCodeImport {
 // MARK: - Todo Tree
 
 extension VSCodeImport {
-    /// Todo Tree's documented defaults (its package.json), used where the settings leave them out.
+    /// Todo Tree's documented defaults (its package.json), used where the settings leave them out. Its default
+    /// customHighlight gives the tags only tree icons, and its defaultHighlight is empty: no type is the tag alone.
     static let todoTreeDefaultTags = ["BUG", "HACK", "FIXME", "TODO", "XXX", "[ ]", "[x]"]
     static let todoTreeDefaultRegex = #"(//|#|<!--|;|/\*|^|^[ \t]*(-|\d+.))\s*($TAGS)"#
 
@@ -405,17 +406,37 @@ extension VSCodeImport {
             var rule = ImportedRule(
                 name: names.name(for: tag, fallback: "tag"), pattern: .regex(translation.pattern),
                 caseSensitive: translation.caseSensitive, comment: "Todo Tree tag \(tag), highlight type \(type)", place: tagPlace)
+            let typePlace = paths["type"].map { settings.place(ofValueAt: $0) } ?? tagPlace
             switch type {
-            case "tag", "text":
+            case "tag", "text", "tag-and-subTag", "tag-and-subtag":
                 rule.style = .inline(Style())
                 rule.groups = [("tag", .inline(style))]
                 if type == "text" { rule.groups.append(("text", .inline(style))) }
+                if type.hasPrefix("tag-and-sub") {
+                    problem(typePlace, "the sub tag of the highlight type \(type) of \(tag)", "the sub tag takes the "
+                        + "customHighlight of its own text, which a rule cannot look up", nearest: "the tag alone, highlighted")
+                }
             case "tag-and-comment", "text-and-comment":
                 rule.style = .inline(style)
+            case let groups where groups.hasPrefix("capture-groups:"):
+                // The regex's own groups keep their numbers: ($TAGS) becomes a named group in the same place.
+                let numbers = groups.dropFirst("capture-groups:".count).split(separator: ",")
+                    .compactMap { Int(String($0).trimmingSpaces()) }.filter { $0 >= 1 && $0 <= translation.captureCount }
+                rule.style = .inline(Style())
+                rule.groups = numbers.map { (String($0), ImportedRule.StyleReference.inline(style)) }
+            case "whole-line":
+                style.wholeLine = true
+                rule.style = .inline(style)
             default:
-                if type != "whole-line" {
-                    problem(tagPlace, "the highlight type \(type) of \(tag)", "Todo Tree paints the line's text; a style paints "
+                if type == "line" {
+                    problem(typePlace, "the highlight type line of \(tag)", "Todo Tree paints the line's text; a style paints "
                         + "the whole width of the line", nearest: "wholeLine, used")
+                } else {
+                    problem(typePlace, "the highlight type \(type) of \(tag)", "Todo Tree knows no such type and highlights the tag",
+                        nearest: "the tag, highlighted")
+                    rule.style = .inline(Style())
+                    rule.groups = [("tag", .inline(style))]
+                    break
                 }
                 style.wholeLine = true
                 rule.style = .inline(style)
@@ -424,20 +445,39 @@ extension VSCodeImport {
         }
     }
 
+    /// Todo Tree's `opacity` or `rulerOpacity` laid on a colour written as `text`, as Todo Tree applies it: a percentage
+    /// (a fraction below 1), on a hex colour without an alpha of its own or on an rgb()/rgba() colour (whose alpha it
+    /// replaces unless it is 100); a colour name keeps its own.
+    static func todoTreeOpacity(_ opacity: Double?, on color: RGBAColor?, written text: String?) -> RGBAColor? {
+        guard let opacity, var color, let text = text?.trimmingSpaces().lowercased() else { return color }
+        let fraction: Double
+        if text.hasPrefix("#") {
+            guard text.count == 4 || text.count == 7 else { return color }
+            fraction = opacity < 1 ? opacity : opacity / 100
+        } else if text.hasPrefix("rgb") {
+            guard opacity != 100 else { return color }
+            fraction = opacity > 1 ? opacity / 100 : opacity
+        } else {
+            return color
+        }
+        color.alpha = UInt8((max(0, min(1, fraction)) * 255).rounded())
+        return color
+    }
+
     /// A Todo Tree highlight (`foreground`, `background`, `fontWeight`, …) as a style; what it cannot carry is named.
+    /// What the highlight leaves out is Todo Tree's: rounded corners (borderRadius 0.2em) and a mark in the ruler's
+    /// right lane in the background colour.
     mutating func todoTreeStyle(_ highlight: [String: JSON], paths: [String: [JSONPathComponent]], tag: String) -> Style {
-        var style = Style()
+        var style = Style(rounded: true)
+        var ruler: OverviewRulerMark? = OverviewRulerMark(lane: .right)
+        var rulerColorWritten = false
         let opacity = highlight["opacity"]?.doubleValue
         for key in highlight.keys.sorted() {
             guard let value = highlight[key], let path = paths[key] else { continue }
             switch key {
             case "foreground": style.color = color(value, key: key, at: path)
             case "background":
-                style.backgroundColor = color(value, key: key, at: path)
-                if let opacity, var background = style.backgroundColor {
-                    background.alpha = UInt8(max(0, min(100, opacity)) * 255 / 100)
-                    style.backgroundColor = background
-                }
+                style.backgroundColor = Self.todoTreeOpacity(opacity, on: color(value, key: key, at: path), written: value.stringValue)
             case "fontWeight":
                 let weight = value.stringValue ?? ""
                 style.bold = weight == "bold" || (Int(weight) ?? 0) >= 600
@@ -445,12 +485,19 @@ extension VSCodeImport {
             case "textDecoration":
                 style.underline = value.stringValue?.contains("underline") ?? false
                 style.strikethrough = value.stringValue?.contains("line-through") ?? false
-            case "borderRadius": style.rounded = !(value.stringValue ?? "0").hasPrefix("0")
+            case "borderRadius": continue  // Read at the end, over the default.
             case "rulerColour":
-                style.overviewRuler = OverviewRulerMark(color: color(value, key: key, at: path), lane: style.overviewRuler?.lane ?? .center)
+                rulerColorWritten = true
+                ruler?.color = Self.todoTreeOpacity(
+                    highlight["rulerOpacity"]?.doubleValue, on: color(value, key: key, at: path), written: value.stringValue)
             case "rulerLane":
-                if let lane = value.stringValue.flatMap(OverviewRulerMark.Lane.init(rawValue:)) {
-                    style.overviewRuler = OverviewRulerMark(color: style.overviewRuler?.color, lane: lane)
+                // A lane by name, or VS Code's number (1 left, 2 centre, 4 right, 7 full); "none" draws no mark.
+                let lanes: [String: OverviewRulerMark.Lane] = ["1": .left, "2": .center, "4": .right, "7": .full]
+                let text = value.stringValue?.lowercased() ?? value.integerValue.map(String.init) ?? ""
+                if text == "none" {
+                    ruler = nil
+                } else if let lane = OverviewRulerMark.Lane(rawValue: text) ?? lanes[text] {
+                    ruler?.lane = lane
                 }
             case "gutterIcon":
                 guard value.boolValue == true else { continue }
@@ -458,8 +505,8 @@ extension VSCodeImport {
                 style.gutter = GutterSign(color: iconColor)
                 problem(settings.place(ofKeyAt: path), "the gutter icon of \(tag)", "a gutter sign is text or a dot, not an icon",
                     nearest: "\"gutter\" with a dot in the icon's colour, used")
-            case "type", "opacity", "icon", "iconColour", "hideFromTree", "hideFromStatusBar", "hideFromActivityBar":
-                continue  // The type and opacity are read above; icons and hiding concern the tree, not the highlight.
+            case "type", "opacity", "rulerOpacity", "icon", "iconColour", "hideFromTree", "hideFromStatusBar", "hideFromActivityBar":
+                continue  // The type and opacities are read around; icons and hiding concern the tree, not the highlight.
             default:
                 problem(settings.place(ofKeyAt: path), "the highlight setting \(key) of \(tag)", "a style has no such attribute",
                     nearest: "foreground, background, fontWeight, fontStyle, textDecoration, rulerColour or gutterIcon")
@@ -469,6 +516,12 @@ extension VSCodeImport {
             // Todo Tree then takes its colours from the theme; the neutral highlight shows the tag all the same.
             style.backgroundColor = RGBAColor(literal: Array("#8080804d".utf8))
         }
+        if !rulerColorWritten, highlight["background"] != nil {
+            // The mark is in the background colour; without one, in the theme's, left to the style's own colour here.
+            ruler?.color = style.backgroundColor
+        }
+        if let radius = highlight["borderRadius"]?.stringValue { style.rounded = !radius.trimmingSpaces().hasPrefix("0") }
+        style.overviewRuler = ruler
         return style
     }
 }

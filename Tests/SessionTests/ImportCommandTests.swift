@@ -246,9 +246,11 @@ extension ImportCommandTests {
 // MARK: - Todo Tree
 
 extension ImportCommandTests {
-    /// Todo Tree's defaults (Gruntfuggly/todo-tree, package.json): the tags, the regex with its ($TAGS), case-sensitive,
-    /// and the "tag" highlight. A rule a tag; the match runs from the comment start, and its `tag` group is what Todo
-    /// Tree draws.
+    /// Todo Tree's defaults (Gruntfuggly/todo-tree, package.json `contributes.configuration`, read at a6f60e0,
+    /// version 0.0.224): the tags, the regex with its ($TAGS), case-sensitive, an empty defaultHighlight (no type: the
+    /// tag alone) and a customHighlight that gives six tags tree icons only. A rule a tag; the match runs from the
+    /// comment start, and its `tag` group is what Todo Tree draws, with its own defaults from src/highlights.js:
+    /// rounded (borderRadius 0.2em) and a mark in the ruler's right lane.
     @Test func todoTreeDefaults() throws {
         let settings = #"""
             {
@@ -256,13 +258,21 @@ extension ImportCommandTests {
               "todo-tree.regex.regex": "(//|#|<!--|;|/\\*|^|^[ \\t]*(-|\\d+.))\\s*($TAGS)",
               "todo-tree.regex.regexCaseSensitive": true,
               "todo-tree.highlights.defaultHighlight": {},
-              "todo-tree.highlights.customHighlight": {}
+              "todo-tree.highlights.customHighlight": {
+                "BUG": { "icon": "bug" }, "HACK": { "icon": "tools" }, "FIXME": { "icon": "flame" },
+                "XXX": { "icon": "x" }, "[ ]": { "icon": "issue-draft" }, "[x]": { "icon": "issue-closed" }
+              }
             }
             """#
         let imported = try Self.importing(settings, as: "settings.json")
         #expect(imported.status == 0)
         #expect(imported.problems == [])
-        #expect(imported.configuration.contains(##""groups": { "tag": { "backgroundColor": "#8080804d" } }"##))
+        #expect(imported.configuration.contains(
+            ##""groups": { "tag": { "backgroundColor": "#8080804d", "rounded": true, "overviewRuler": { "lane": "right" } } }"##))
+        // The same file without any Todo Tree setting but one gives the same rules: the defaults stand in.
+        let bare = try Self.importing(#"{ "todo-tree.highlights.enabled": true }"#, as: "settings.json")
+        #expect(bare.configuration.split(separator: "\n").filter { $0.contains("\"name\"") }
+            == imported.configuration.split(separator: "\n").filter { $0.contains("\"name\"") })
         let text = """
             // TODO: write it
             x = 1 # FIXME later
@@ -281,32 +291,47 @@ extension ImportCommandTests {
         #expect(try Self.listed(imported.configuration, text: text) == Self.sorted(expected))
     }
 
-    /// Todo Tree's README (Gruntfuggly/todo-tree, README.md, "Highlighting"): custom highlights by tag. The line type
-    /// becomes wholeLine and the gutter icon a dot in its colour, each named.
+    /// Todo Tree's README (Gruntfuggly/todo-tree, README.md, "Highlighting", read at a6f60e0): a defaultHighlight of
+    /// type text and custom highlights by tag. The opacity applies to hex and rgb() colours only, so the background
+    /// named white stays opaque; the line type becomes wholeLine and the gutter icon a dot in its colour, each named.
     @Test func todoTreeReadmeCustomHighlight() throws {
         let settings = """
             {
-              "todo-tree.highlights.defaultHighlight": { "foreground": "green", "type": "text" },
+              "todo-tree.highlights.defaultHighlight": {
+                "icon": "alert", "type": "text", "foreground": "red", "background": "white", "opacity": 50, "iconColour": "blue"
+              },
               "todo-tree.highlights.customHighlight": {
                 "TODO": { "icon": "check", "type": "line" },
-                "FIXME": { "foreground": "red", "iconColour": "yellow", "gutterIcon": true }
-              },
-              "todo-tree.regex.regexCaseSensitive": false
+                "FIXME": { "foreground": "black", "iconColour": "yellow", "gutterIcon": true }
+              }
             }
             """
         let imported = try Self.importing(settings, as: "settings.json")
         #expect(imported.status == 1)
         #expect(imported.problems == [
-            "settings.json:4:5: cannot carry over the highlight type line of TODO: Todo Tree paints the line's text; a style "
+            "settings.json:6:40: cannot carry over the highlight type line of TODO: Todo Tree paints the line's text; a style "
                 + "paints the whole width of the line; nearest: wholeLine, used",
-            "settings.json:5:61: cannot carry over the gutter icon of FIXME: a gutter sign is text or a dot, not an icon; "
+            "settings.json:7:63: cannot carry over the gutter icon of FIXME: a gutter sign is text or a dot, not an icon; "
                 + "nearest: \"gutter\" with a dot in the icon's colour, used",
         ])
-        #expect(imported.configuration.contains(##""style": { "color": "#008000", "wholeLine": true } }"##))
-        #expect(imported.configuration.contains(##""tag": { "color": "#ff0000", "gutter": { "color": "#ffff00" } }"##))
-        // Case-insensitive, and the "text" type runs to the end of the line.
-        let text = "# fixme: now\n"
+        let ruler = ##""overviewRuler": { "color": "#ffffff", "lane": "right" }"##
+        #expect(imported.configuration.contains(
+            ##""style": { "color": "#ff0000", "backgroundColor": "#ffffff", "rounded": true, "## + ruler + ##", "wholeLine": true } }"##))
+        #expect(imported.configuration.contains(
+            ##""tag": { "color": "#000000", "backgroundColor": "#ffffff", "rounded": true, "## + ruler + ##", "gutter": { "color": "#ffff00" } }"##))
+        // With case, and the "text" type runs to the end of the line.
+        let text = "# FIXME: now\n# fixme: not this\n"
         #expect(try Self.listed(imported.configuration, text: text) == ["0-12 fixme"])
+    }
+
+    /// The README's task-list highlights (same file and version): backgrounds with an alpha of their own, which the
+    /// ruler marks take too.
+    @Test func todoTreeReadmeTaskListHighlight() throws {
+        let settings = ##"{ "todo-tree.highlights.customHighlight": { "[ ]": { "background": "#ff000080" }, "[x]": { "background": "#00ff0080" } } }"##
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(
+            ##""tag": { "backgroundColor": "#ff000080", "rounded": true, "overviewRuler": { "color": "#ff000080", "lane": "right" } }"##))
     }
 }
 
@@ -545,6 +570,9 @@ private let unconvertibleRows: [ImportCommandTests.Unconvertible] = [
     .init(name: "vscode-highlight off", fileName: "settings.json",
         settings: #"{ "highlight.enabled": false, "highlight.regexes": { "TODO": [{}] } }"#,
         line: "settings.json:1:3: cannot carry over highlight.enabled: false: vscode-highlight highlights nothing", leavesRuleOut: false),
+    .init(name: "Todo Tree sub tag", fileName: "settings.json",
+        settings: #"{ "todo-tree.general.tags": ["TODO"], "todo-tree.highlights.defaultHighlight": { "type": "tag-and-subTag" } }"#,
+        line: "settings.json:1:90: cannot carry over the sub tag of the highlight type tag-and-subTag of TODO", leavesRuleOut: false),
     .init(name: "gutter icon image", fileName: "settings.json",
         settings: #"{ "highlight.regexes": { "TODO": [{ "gutterIconPath": "/icons/todo.svg" }] } }"#,
         line: "settings.json:1:37: cannot carry over gutterIconPath: a gutter sign is text or a dot", leavesRuleOut: false),

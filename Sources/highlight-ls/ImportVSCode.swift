@@ -537,58 +537,50 @@ extension VSCodeImport {
     static let todoHighlightDefaultStyle = Style(
         color: RGBAColor(red: 0x21, green: 0x96, blue: 0xf3), backgroundColor: RGBAColor(red: 0xff, green: 0xeb, blue: 0x3b))
 
-    /// A rule for each keyword (the built-in ones first), or one for `keywordsPattern`.
+    /// A rule for each keyword (the settings' ones in their order, then the built-in ones they leave out), or one for
+    /// `keywordsPattern`. Each keyword's style is, as TODO Highlight assembles it, its built-in style (TODO: and
+    /// FIXME:) over the default style over the built-in default; every mark is in the ruler's right lane, in the
+    /// keyword's background colour unless it names one. `include` and `exclude` choose the files of the command that
+    /// lists annotations, not where the editor highlights, so no rule carries them.
     mutating func importTodoHighlight() {
         let keywordsSetting = settings.setting("todohighlight.keywords")
         let patternSetting = settings.setting("todohighlight.keywordsPattern")
         let caseSetting = settings.setting("todohighlight.isCaseSensitive")
         let defaultSetting = settings.setting("todohighlight.defaultStyle")
-        let include = settings.setting("todohighlight.include")
-        let exclude = settings.setting("todohighlight.exclude")
         guard settings.hasSettings(of: "todohighlight") else { return }
         result.tools.append("TODO Highlight")
         nameSwitches([("todohighlight.isEnable", .bool(false), "TODO Highlight highlights nothing", "the rules, imported all the same")])
         let caseSensitive = caseSetting?.value.boolValue ?? true
-        var files: [String]? = nil
-        if include != nil || exclude != nil {
-            files = (include?.value.arrayValue ?? []).compactMap(\.stringValue)
-                + (exclude?.value.arrayValue ?? []).compactMap(\.stringValue).map { "!" + $0 }
-        }
-        let defaultStyle = defaultSetting.map { merged(Self.todoHighlightDefaultStyle, with: $0.value, at: $0.path) }
+        var defaultStyle = defaultSetting.map { merged(Self.todoHighlightDefaultStyle, with: $0.value, at: $0.path) }
             ?? Self.todoHighlightDefaultStyle
+        if let ruler = defaultStyle.overviewRuler { defaultStyle.overviewRuler = OverviewRulerMark(color: ruler.color, lane: .right) }
 
-        if let (pattern, path) = patternSetting, let source = pattern.stringValue {
+        if let (pattern, path) = patternSetting, let source = pattern.stringValue, !source.trimmingSpaces().isEmpty {
             // The pattern replaces the keywords, and every match takes the default style.
             let flags = caseSensitive ? "g" : "gi"
             let place = settings.place(ofValueAt: path)
             guard let translation = translate(
                 source, flags: flags, literalUTF8Offset: settings.map.utf8Offset(ofValueAt: path), flagsPlace: place)
             else { return }
-            var rule = ImportedRule(
+            let rule = ImportedRule(
                 name: names.name(for: source, fallback: "keyword"), pattern: .regex(translation.pattern),
                 caseSensitive: translation.caseSensitive, style: .inline(defaultStyle),
                 comment: "TODO Highlight keywordsPattern (line \(place.line))", place: place)
-            rule.files = files
             result.rules.append(rule)
             return
         }
 
-        var keywords: [(text: String, style: Style, place: ImportPlace?)] = Self.todoHighlightBuiltIns.map { builtIn in
-            let style = Style(
-                color: importedColor(builtIn.color, naming: .css), backgroundColor: importedColor(builtIn.background, naming: .css),
-                overviewRuler: OverviewRulerMark(color: importedColor(builtIn.ruler, naming: .css)))
-            return (builtIn.text, style, nil)
-        }
+        var keywords: [(text: String, style: Style, place: ImportPlace?)] = []
         for (index, keyword) in (keywordsSetting?.value.arrayValue ?? []).enumerated() {
             let path = (keywordsSetting?.path ?? []) + [.index(index)]
             let place = settings.place(ofValueAt: path)
-            let text: String
-            var style = defaultStyle
+            var text: String
+            var options: [String: JSON] = [:]
             if let word = keyword.stringValue {
                 text = word
             } else if let word = keyword["text"]?.stringValue {
                 text = word
-                var options = keyword.objectValue ?? [:]
+                options = keyword.objectValue ?? [:]
                 options["text"] = nil
                 // A keyword's own `regex` (TODO Highlight 2) is not read: the text is what the import carries.
                 if options["regex"] != nil {
@@ -596,23 +588,45 @@ extension VSCodeImport {
                         "the import carries a keyword's text", nearest: "the text \(text) as a word, used")
                     options["regex"] = nil
                 }
-                style = merged(defaultStyle, with: .object(options), at: path)
             } else {
                 problem(place, "the keyword \(keyword.typeName)", "a keyword is a string or an object with text", nearest: "nothing")
                 continue
             }
-            keywords.removeAll { $0.text == text }
-            keywords.append((text, style, place))
+            guard !text.isEmpty else { continue }
+            // Without case, TODO Highlight keeps a keyword in capitals, so todo: takes TODO:'s built-in style.
+            if !caseSensitive { text = text.uppercased() }
+            var style = todoHighlightBuiltInStyle(text, over: defaultStyle)
+            if !options.isEmpty { style = merged(style, with: .object(options), at: path) }
+            if let existing = keywords.firstIndex(where: { $0.text == text }) {
+                keywords[existing] = (text, style, place)
+            } else {
+                keywords.append((text, style, place))
+            }
+        }
+        for builtIn in Self.todoHighlightBuiltIns where !keywords.contains(where: { $0.text == builtIn.text }) {
+            keywords.append((builtIn.text, todoHighlightBuiltInStyle(builtIn.text, over: defaultStyle), nil))
         }
         for keyword in keywords {
-            var rule = ImportedRule(
+            var style = keyword.style
+            // The ruler's right lane, in the background colour unless a colour is given.
+            style.overviewRuler = OverviewRulerMark(color: style.overviewRuler?.color ?? style.backgroundColor, lane: .right)
+            let rule = ImportedRule(
                 name: names.name(for: keyword.text, fallback: "keyword"), pattern: .words([keyword.text]),
-                caseSensitive: caseSensitive, style: .inline(keyword.style),
+                caseSensitive: caseSensitive, style: .inline(style),
                 comment: "TODO Highlight keyword \(keyword.text)" + (keyword.place.map { " (line \($0.line))" } ?? " (built in)"),
                 place: keyword.place ?? ImportPlace(line: 1, column: 1))
-            rule.files = files
             result.rules.append(rule)
         }
+    }
+
+    /// The style of `text` before its own options: its built-in style (TODO: and FIXME:) over `base`.
+    func todoHighlightBuiltInStyle(_ text: String, over base: Style) -> Style {
+        guard let builtIn = Self.todoHighlightBuiltIns.first(where: { $0.text == text }) else { return base }
+        var style = base
+        style.color = importedColor(builtIn.color, naming: .css)
+        style.backgroundColor = importedColor(builtIn.background, naming: .css)
+        style.overviewRuler = OverviewRulerMark(color: importedColor(builtIn.ruler, naming: .css), lane: .right)
+        return style
     }
 
     /// `base` with the decoration options of `options` laid over it, as TODO Highlight merges a keyword's style.

@@ -338,11 +338,63 @@ extension ImportCommandTests {
 // MARK: - TODO Highlight
 
 extension ImportCommandTests {
-    /// TODO Highlight's README (wayou/vscode-todo-highlight and jgclark's v2, README.md, "Config"): string keywords in
-    /// the default style, object keywords with their own, after the built-in TODO: and FIXME:. Keywords are matched
-    /// as they are written, with case, anywhere in the files that include and exclude allow.
+    /// TODO Highlight's README example (wayou/vscode-todo-highlight, README.md, "Config", read at a6bbfce, version
+    /// 1.0.5), its values written out. It sets keywordsPattern, which replaces the keywords: one rule, in the default
+    /// style (the built-in one, src/util.js `DEFAULT_STYLE`, under the example's), with its ruler mark in the right
+    /// lane (src/extension.js). include and exclude choose the files the command that lists annotations searches,
+    /// not where the editor highlights, so the rule has no "files".
     @Test func todoHighlightReadmeExample() throws {
-        let settings = """
+        let imported = try Self.importing(Self.todoHighlightReadmeSettings(withPattern: true), as: "settings.json")
+        #expect(imported.status == 1)
+        #expect(imported.problems == [
+            "settings.json:19:5: cannot carry over isWholeLine with a text colour: VS Code colours the text of the whole "
+                + "line; wholeLine paints only its background; nearest: wholeLine, with the match's text in the colour, used",
+        ])
+        #expect(imported.configuration.contains(
+            ##"{ "name": "todo-fixme", "regex": "TODO:|FIXME:|\\(([^)]+)\\)", "style": { "color": "#ff0000", "backgroundColor": "#ffab00", "borderColor": "#eeeeee", "rounded": true, "overviewRuler": { "color": "#ffab00", "lane": "right" }, "wholeLine": true } }"##))
+        #expect(!imported.configuration.contains("\"files\""))
+        let text = "TODO: a FIXME: b (c) DEBUG: d\n"
+        #expect(try Self.listed(imported.configuration, text: text, fileName: "notes.md")
+            == Self.javaScriptMatches(#"TODO:|FIXME:|\(([^)]+)\)"#, flags: "g", in: text, rule: "todo-fixme"))
+    }
+
+    /// The README example without its keywordsPattern: string keywords in the default style, object keywords with
+    /// their own over it, and the built-in TODO: and FIXME: (src/util.js `DEFAULT_KEYWORDS`) after them. A keyword
+    /// TODO: keeps what the built-in one gives and it does not (its ruler colour); FIXME: takes the default style under
+    /// its built-in colours. Keywords are matched as they are written, with case, anywhere, in every file.
+    @Test func todoHighlightReadmeKeywords() throws {
+        let imported = try Self.importing(Self.todoHighlightReadmeSettings(withPattern: false), as: "settings.json")
+        #expect(imported.status == 1)
+        #expect(imported.problems == [
+            "settings.json:18:5: cannot carry over isWholeLine with a text colour: VS Code colours the text of the whole "
+                + "line; wholeLine paints only its background; nearest: wholeLine, with the match's text in the colour, used",
+        ])
+        let rules = imported.configuration.split(separator: "\n").filter { $0.contains("\"name\"") }.map { String($0.drop { $0 == " " }) }
+        let border: String = ##""borderColor": "#eeeeee", "rounded": true"##
+        func rule(_ name: String, _ word: String, _ colors: String, ruler: String, wholeLine: Bool = true) -> String {
+            let ends: String = wholeLine ? ##", "wholeLine": true } },"## : " } },"
+            let head: String = ##"{ "name": ""## + name + ##"", "words": [""## + word + ##""], "style": { "##
+            return head + colors + ", " + border + ##", "overviewRuler": { "color": ""## + ruler + ##"", "lane": "right" }"## + ends
+        }
+        var expectedRules: [String] = []
+        expectedRules.append(rule("debug", "DEBUG:", ##""color": "#ff0000", "backgroundColor": "#ffab00""##, ruler: "#ffab00"))
+        expectedRules.append(rule("review", "REVIEW:", ##""color": "#ff0000", "backgroundColor": "#ffab00""##, ruler: "#ffab00"))
+        expectedRules.append(rule("note", "NOTE:", ##""color": "#ff0000", "backgroundColor": "#ffff00""##, ruler: "#808080"))
+        expectedRules.append(rule("hack", "HACK:", ##""color": "#000000", "backgroundColor": "#ffab00""##, ruler: "#ffab00", wholeLine: false))
+        expectedRules.append(##"{ "name": "todo", "words": ["TODO:"], "style": { "color": "#ff0000", "backgroundColor": "#00000033", "borderColor": "#ff0000", "rounded": true, "overviewRuler": { "color": "#ffbd2acc", "lane": "right" }, "wholeLine": true } },"##)
+        expectedRules.append(rule("fixme", "FIXME:", ##""color": "#ffffff", "backgroundColor": "#f06292""##, ruler: "#f06292cc"))
+        #expect(rules == expectedRules)
+        let text = "TODO: a FIXME: b DEBUG: c\nREVIEW: d NOTE: e HACK: f todo: g DEBUG h xNOTE:\n"
+        let expected = Self.spans(
+            of: [("todo", "TODO:"), ("fixme", "FIXME:"), ("debug", "DEBUG:"), ("review", "REVIEW:"), ("note", "NOTE:"), ("hack", "HACK:")],
+            in: text)
+        #expect(try Self.listed(imported.configuration, text: text, fileName: "notes.md") == Self.sorted(expected))
+    }
+
+    /// The settings of TODO Highlight's README example, in the README's order, with or without its keywordsPattern.
+    static func todoHighlightReadmeSettings(withPattern: Bool) -> String {
+        let pattern = withPattern ? #"  "todohighlight.keywordsPattern": "TODO:|FIXME:|\\(([^)]+)\\)","# + "\n" : ""
+        return """
             {
               "todohighlight.isEnable": true,
               "todohighlight.isCaseSensitive": true,
@@ -353,29 +405,26 @@ extension ImportCommandTests {
                 { "text": "HACK:", "color": "#000", "isWholeLine": false },
                 { "text": "TODO:", "color": "red", "border": "1px solid red", "borderRadius": "2px", "backgroundColor": "rgba(0,0,0,.2)" }
               ],
+
+            """ + pattern + """
               "todohighlight.defaultStyle": {
-                "color": "red", "backgroundColor": "#ffab00", "overviewRulerColor": "#ffab00", "cursor": "pointer",
-                "border": "1px solid #eee", "borderRadius": "2px", "isWholeLine": true
+                "color": "red",
+                "backgroundColor": "#ffab00",
+                "overviewRulerColor": "#ffab00",
+                "cursor": "pointer",
+                "border": "1px solid #eee",
+                "borderRadius": "2px",
+                "isWholeLine": true
               },
-              "todohighlight.include": ["**/*.js", "**/*.txt"],
-              "todohighlight.exclude": ["**/node_modules/**"]
+              "todohighlight.include": ["**/*.js", "**/*.jsx", "**/*.ts", "**/*.tsx", "**/*.html", "**/*.php", "**/*.css", "**/*.scss"],
+              "todohighlight.exclude": [
+                "**/node_modules/**", "**/bower_components/**", "**/dist/**", "**/build/**", "**/.vscode/**", "**/.github/**",
+                "**/_output/**", "**/*.min.*", "**/*.map", "**/.next/**"
+              ],
+              "todohighlight.maxFilesForSearch": 5120,
+              "todohighlight.toggleURI": false
             }
             """
-        let imported = try Self.importing(settings, as: "settings.json")
-        #expect(imported.status == 1)
-        #expect(imported.problems == [
-            "settings.json:13:56: cannot carry over isWholeLine with a text colour: VS Code colours the text of the whole "
-                + "line; wholeLine paints only its background; nearest: wholeLine, with the match's text in the colour, used",
-        ])
-        #expect(imported.configuration.contains(
-            ##"{ "name": "todo", "words": ["TODO:"], "style": { "color": "#ff0000", "backgroundColor": "#00000033", "borderColor": "#ff0000", "rounded": true, "overviewRuler": { "color": "#ffab00" }, "wholeLine": true }, "files": ["**/*.js", "**/*.txt", "!**/node_modules/**"] }"##))
-        let text = "TODO: a FIXME: b DEBUG: c\nREVIEW: d NOTE: e HACK: f todo: g DEBUG h\n"
-        let expected = Self.spans(
-            of: [("todo", "TODO:"), ("fixme", "FIXME:"), ("debug", "DEBUG:"), ("review", "REVIEW:"), ("note", "NOTE:"), ("hack", "HACK:")],
-            in: text)
-        #expect(try Self.listed(imported.configuration, text: text) == Self.sorted(expected))
-        // The include globs leave other files out.
-        #expect(try Self.listed(imported.configuration, text: text, fileName: "notes.md") == [])
     }
 
     /// TODO Highlight's keywordsPattern replaces the keywords (README, "Config"); isCaseSensitive false is the flag i.

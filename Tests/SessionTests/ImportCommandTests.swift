@@ -452,7 +452,7 @@ extension ImportCommandTests {
         #expect(imported.problems[0].hasPrefix("init.lua:1:26: cannot carry over highlight.keyword = \"wide\": "))
         #expect(imported.problems[1].hasPrefix("init.lua:1:26: cannot carry over highlight.multiline = true: "))
         #expect(imported.configuration.contains(
-            ##"{ "name": "fix", "regex": "(?P<keyword>(?:FIX|FIXME|BUG|FIXIT|ISSUE)[ \t]*:).*", "wholeWord": true, "style": { "color": "#dc2626", "gutter": { "color": "#dc2626" } }, "groups": { "keyword": "error" }, "scope": "comments" }"##))
+            ##"{ "name": "fix", "regex": "(?P<keyword>FIXME|FIXIT|ISSUE|FIX|BUG)[ \t]*:.*", "wholeWord": true, "style": { "color": "#dc2626", "gutter": { "color": "#dc2626" } }, "groups": { "keyword": "error" }, "scope": "comments" }"##))
         let text = """
             TODO: write the docs
             a FIX: here
@@ -508,7 +508,7 @@ extension ImportCommandTests {
                 + "nearest: the default, used",
         ])
         #expect(imported.configuration.contains(
-            ##"{ "name": "mine", "regex": "(?P<keyword>(?:MINE)[ \t]*:)", "wholeWord": true, "style": {}, "groups": { "keyword": { "color": "#000000", "backgroundColor": "#00ff00", "bold": true } }, "scope": "comments" }"##))
+            ##"{ "name": "mine", "regex": "(?P<keyword>MINE)[ \t]*:", "wholeWord": true, "style": {}, "groups": { "keyword": { "color": "#000000", "backgroundColor": "#00ff00", "bold": true } }, "scope": "comments" }"##))
         #expect(imported.configuration.contains(##""style": { "gutter": { "text": "B", "color": "#dc2626" } }"##))
         let text = "MINE: x\nBUG: y\n"
         #expect(try Self.listed(imported.configuration, text: text) == ["0-5 mine", "8-12 fix"])

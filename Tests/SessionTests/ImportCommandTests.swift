@@ -518,8 +518,9 @@ extension ImportCommandTests {
 // MARK: - hl-todo
 
 extension ImportCommandTests {
-    /// hl-todo's README (tarsius/hl-todo, README.org): keywords with colours set with setq. hl-todo matches each
-    /// keyword between \< and \>, with case.
+    /// hl-todo's README (tarsius/hl-todo, README.org, read at 9540fc4, version 3.9.3): keywords with colours set with
+    /// setq. hl-todo matches each keyword with case between \_< and \_> (`hl-todo-keyword-delimiters`' default
+    /// `symbol`, hl-todo.el), in its own syntax table, so a keyword touching _ or - is not one.
     @Test func hlTodoReadmeExample() throws {
         let settings = """
             (setq hl-todo-keyword-faces
@@ -532,9 +533,9 @@ extension ImportCommandTests {
         let imported = try Self.importing(settings, as: "init.el")
         #expect(imported.status == 1)
         #expect(imported.problems == [
-            "init.el:1:7: cannot carry over hl-todo's \\< and \\> around the keywords exactly: in most modes Emacs counts "
-                + "letters and digits as word characters, and _ as a symbol character; nearest: wholeWord (which counts _ as "
-                + "a word character too), used",
+            "init.el:1:7: cannot carry over hl-todo's \\_< and \\_> around the keywords exactly: in hl-todo's syntax "
+                + "table (text mode's) _ - + * / & | < > = are symbol characters, so a keyword touching one of them is not "
+                + "highlighted; nearest: wholeWord (letters, digits and _ only), used",
         ])
         #expect(imported.configuration.contains(
             ##"{ "name": "debug", "words": ["DEBUG"], "wholeWord": true, "style": { "color": "#a020f0", "bold": true }, "scope": ["comments", "strings"] }"##))
@@ -543,7 +544,8 @@ extension ImportCommandTests {
         #expect(try Self.listed(imported.configuration, text: text) == expected)
     }
 
-    /// hl-todo's default `hl-todo-keyword-faces` (hl-todo.el's defcustom), as Custom writes it into an init file;
+    /// hl-todo's default `hl-todo-keyword-faces` (hl-todo.el's defcustom, read at 9540fc4, version 3.9.3), as Custom
+    /// writes it into an init file;
     /// "XXXX*" is a regexp: three X or more.
     @Test func hlTodoDefaultsAsCustomWritesThem() throws {
         let settings = """
@@ -561,6 +563,20 @@ extension ImportCommandTests {
         let text = "XX XXX XXXXXX HOLD DONE MAYBE\n"
         #expect(try Self.listed(imported.configuration, text: text)
             == ["3-6 xxxx", "7-13 xxxx", "14-18 hold", "19-23 done", "24-29 maybe"])
+    }
+
+    /// `hl-todo-keyword-delimiters` nil puts nothing around the keywords, so a rule is not wholeWord and nothing is
+    /// named; `hl-todo-color-background` t makes a colour the background of hl-todo's face, whose foreground is
+    /// #cc9393 and which is bold (hl-todo.el, read at 9540fc4).
+    @Test func hlTodoDelimitersAndBackgroundColors() throws {
+        let settings = ##"(setq hl-todo-keyword-delimiters nil hl-todo-color-background t hl-todo-keyword-faces '(("TODO" . "#FF0000")))"##
+        let imported = try Self.importing(settings, as: "init.el")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(
+            ##"{ "name": "todo", "words": ["TODO"], "style": { "color": "#cc9393", "backgroundColor": "#ff0000", "bold": true }, "scope": ["comments", "strings"] }"##))
+        #expect(try Self.listed(imported.configuration, text: "xTODO TODO_y\n") == ["1-5 todo", "6-10 todo"])
+        let word = try Self.importing(##"(setq hl-todo-keyword-faces '(("TODO" . "#FF0000"))) (setopt hl-todo-keyword-delimiters 'word)"##, as: "init.el")
+        #expect(word.problems.first?.hasPrefix("init.el:1:62: cannot carry over hl-todo's \\< and \\> around the keywords exactly") == true)
     }
 
     /// A keyword written as an Emacs regexp ("HACK\\|KLUDGE") and faces by name: warning is the built-in warning.

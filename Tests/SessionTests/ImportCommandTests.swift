@@ -217,7 +217,8 @@ extension ImportCommandTests {
         }
     }
 
-    /// `highlight.decorations` is what every decoration inherits from (vscode-highlight's README, "Settings").
+    /// `highlight.decorations` is what every decoration inherits from (vscode-highlight's readme.md, "Settings", and
+    /// src/utils.ts `getHighlights`, read at ae8f325).
     @Test func vscodeHighlightDecorationsAreInherited() throws {
         let settings = ##"{ "highlight.decorations": { "rangeBehavior": 3, "fontWeight": "bold" }, "highlight.regexes": { "FIX": [{ "color": "#f00" }] } }"##
         let imported = try Self.importing(settings, as: "settings.json")
@@ -324,6 +325,16 @@ extension ImportCommandTests {
         #expect(try Self.listed(imported.configuration, text: text) == ["0-12 fixme"])
     }
 
+    /// The types capture-groups:N,M and tag-and-subTag, and rulerLane none (README.md, "Highlighting", read at a6f60e0):
+    /// the regex's own groups keep their numbers under the tag's named group.
+    @Test func todoTreeCaptureGroupsAndRulerLane() throws {
+        let settings = ##"{ "todo-tree.general.tags": ["TODO"], "todo-tree.highlights.defaultHighlight": { "type": "capture-groups:1,2", "background": "#00ff00", "rulerLane": "none" } }"##
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(
+            ##""groups": { "1": { "backgroundColor": "#00ff00", "rounded": true }, "2": { "backgroundColor": "#00ff00", "rounded": true } }"##))
+    }
+
     /// The README's task-list highlights (same file and version): backgrounds with an alpha of their own, which the
     /// ruler marks take too.
     @Test func todoTreeReadmeTaskListHighlight() throws {
@@ -427,7 +438,8 @@ extension ImportCommandTests {
             """
     }
 
-    /// TODO Highlight's keywordsPattern replaces the keywords (README, "Config"); isCaseSensitive false is the flag i.
+    /// TODO Highlight's keywordsPattern replaces the keywords (README.md, "Config", with the README's pattern, read at
+    /// a6bbfce); isCaseSensitive false is the flag i (src/extension.js).
     @Test func todoHighlightKeywordsPattern() throws {
         let settings = #"{ "todohighlight.isCaseSensitive": false, "todohighlight.keywordsPattern": "TODO:|FIXME:|\\(([^)]+)\\)" }"#
         let imported = try Self.importing(settings, as: "settings.jsonc")
@@ -441,10 +453,11 @@ extension ImportCommandTests {
 // MARK: - todo-comments.nvim
 
 extension ImportCommandTests {
-    /// todo-comments.nvim with its defaults (folke/todo-comments.nvim, README.md, "Configuration"): the pattern
-    /// `.*<(KEYWORDS)\s*:` wants the keyword as a word of its own followed by a colon, and "after = fg" colours the rest
-    /// of the line, so the highlight runs from the keyword to the line's end. The wide keyword and multi-line comments
-    /// are named.
+    /// todo-comments.nvim with its defaults (folke/todo-comments.nvim, lua/todo-comments/config.lua `defaults` and
+    /// README.md, "Configuration", read at 411503d): the pattern `.*<(KEYWORDS)\s*:` wants the keyword as a word of its
+    /// own followed by a colon; the keyword alone is its label (lua/todo-comments/highlight.lua), and "after = fg"
+    /// colours the rest of the line, colon included, so the highlight runs from the keyword to the line's end. The
+    /// wide keyword and multi-line comments are named.
     @Test func todoCommentsDefaults() throws {
         let imported = try Self.importing("require(\"todo-comments\").setup()\n", as: "init.lua")
         #expect(imported.status == 1)
@@ -467,7 +480,19 @@ extension ImportCommandTests {
         #expect(try Self.listed(imported.configuration, text: text) == expected)
     }
 
-    /// The lazy.nvim spec of the README's installation: `opts` is the table `setup` gets; a function in its place
+    /// A colour's fallback is the first hex of its list, and merge_keywords = false drops the default keywords only
+    /// when keywords are given (lua/todo-comments/config.lua `M.colors` and `M._setup`, read at 411503d).
+    @Test func todoCommentsColorListsAndMergeKeywords() throws {
+        let settings = "require('todo-comments').setup({ merge_keywords = false, colors = { error = { '#111111', 'ErrorMsg', "
+            + "'#222222' } }, highlight = { multiline = false, keyword = 'bg' } })\n"
+        let imported = try Self.importing(settings, as: "todo.lua")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(
+            ##""style": { "color": "#111111", "gutter": { "color": "#111111" } }, "groups": { "keyword": { "color": "#ffffff", "backgroundColor": "#111111", "bold": true } }"##))
+        #expect(imported.configuration.contains(#""name": "test""#))
+    }
+
+    /// The lazy.nvim spec of the README's installation (same file and commit): `opts` is the table `setup` gets; a function in its place
     /// is named, and the defaults stand in.
     @Test func todoCommentsLazySpec() throws {
         let settings = """
@@ -484,8 +509,8 @@ extension ImportCommandTests {
         #expect(computed.problems.first?.hasPrefix("todo.lua:1:45: cannot carry over the settings: they are computed") == true)
     }
 
-    /// The README's configuration written out, with a keyword of one's own and one colour given by a variable, which
-    /// is named at its place.
+    /// The README's configuration (README.md, "Configuration", read at 411503d) in part, with its values, and a keyword
+    /// of one's own and one colour given by a variable, which is named at its place.
     @Test func todoCommentsReadmeConfiguration() throws {
         let settings = """
             -- The README's defaults, written out, plus two keywords.

@@ -226,7 +226,8 @@ extension VSCodeImport {
         let anchored = body.hasPrefix("^") && body.hasSuffix("$")
         if anchored { body = String(body.dropFirst().dropLast()) }
         if body.hasPrefix("("), body.hasSuffix(")") { body = String(body.dropFirst().dropLast()) }
-        let ids = body.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        // vscode-highlight compiles the filter with the flag i; VS Code's language ids are in lower case.
+        let ids = body.split(separator: "|", omittingEmptySubsequences: false).map { $0.lowercased() }
         let isId: (String) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }
         guard ids.allSatisfy(isId) else {
             problem(settings.place(ofValueAt: path), "filterLanguageRegex \(filter)", "only language ids joined by | can be "
@@ -254,7 +255,7 @@ extension VSCodeImport {
                 let lookBehind = filter.utf8.count - body.utf8.count
                 let place = settings.place(ofPatternUTF8Offset: lookBehind, literalUTF8Offset: settings.map.utf8Offset(ofValueAt: path))
                 problem(place, "the negative look-behind in filterFileRegex \(filter)",
-                    "RE2 has no look-around, and its . matches any character, / too",
+                    "RE2 has no look-around, its . matches any character, / too, and vscode-highlight matches the path without case",
                     nearest: "the glob !*\(literal) (paths whose name ends in \(literal) left out), used")
                 return ["!*" + literal]
             }
@@ -266,7 +267,13 @@ extension VSCodeImport {
                 alternatives = extensions.dropFirst().dropLast().split(separator: "|").map(String.init)
             }
             if alternatives.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } }) {
-                return [alternatives.count == 1 ? "*." + alternatives[0] : "*.{" + alternatives.joined(separator: ",") + "}"]
+                let glob = alternatives.count == 1 ? "*." + alternatives[0] : "*.{" + alternatives.joined(separator: ",") + "}"
+                if alternatives.contains(where: { $0.contains { $0.isLetter } }) {
+                    // vscode-highlight compiles the filter with the flag i (src/utils.ts), so .MD is .md to it.
+                    problem(place, "filterFileRegex \(filter) without case", "vscode-highlight matches the path without case, "
+                        + "and a glob with case", nearest: "the glob \(glob), used")
+                }
+                return [glob]
             }
         }
         problem(place, "filterFileRegex \(filter)", "only a file name's ending (.*\\.ext$) can be a \"files\" glob, so the rule is left out",

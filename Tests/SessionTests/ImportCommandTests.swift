@@ -182,7 +182,8 @@ extension ImportCommandTests {
         let firstAhead: String = #"(?= *(?:[^\r\n:]//|/\*+|<!--|@|--|{!|{{!--|{{!))"#
         let secondAhead: String = #"(?= *(?:[^\r\n:]//|/\*+|<!--|@|--(?!>)|{!|{{!--|{{!))"#
         let lookBehind = "settings.json:5:29: cannot carry over the negative look-behind in filterFileRegex .*(?<!CHANGELOG.md)$: "
-            + "RE2 has no look-around, and its . matches any character, / too; nearest: the glob !*CHANGELOG.md (paths whose "
+            + "RE2 has no look-around, its . matches any character, / too, and vscode-highlight matches the path without case; "
+            + "nearest: the glob !*CHANGELOG.md (paths whose "
             + "name ends in CHANGELOG.md left out), used"
         var expected: [String] = []
         expected.append(#"settings.json:4:110: cannot carry over the negative look-ahead (?!\w): "# + leftOut + boundary)
@@ -675,6 +676,10 @@ private let unconvertibleRows: [ImportCommandTests.Unconvertible] = [
     .init(name: "attachment", fileName: "settings.json",
         settings: #"{ "highlight.regexes": { "TODO": [{ "after": { "contentText": "!" } }] } }"#,
         line: "settings.json:1:37: cannot carry over the decoration option after", leavesRuleOut: false),
+    .init(name: "file filter without case", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "TODO": { "filterFileRegex": "\\.md$", "decorations": [{}] } } }"#,
+        line: #"settings.json:1:55: cannot carry over filterFileRegex \.md$ without case: vscode-highlight matches the path "#
+            + "without case, and a glob with case; nearest: the glob *.md, used", leavesRuleOut: false),
     .init(name: "file filter", fileName: "settings.json",
         settings: #"{ "highlight.regexes": { "TODO": { "filterFileRegex": "src/.*", "decorations": [{}] } } }"#,
         line: "settings.json:1:55: cannot carry over filterFileRegex src/.*", leavesRuleOut: true),

@@ -194,7 +194,15 @@ struct TodoCommentsImport {
             keywords.append(keyword)
         }
 
-        let patternNode = literal(highlight["pattern"], "highlight.pattern")
+        var patternNode = literal(highlight["pattern"], "highlight.pattern")
+        // A table of patterns is tried in order, line by line (highlight.lua `M.match`); a rule has one.
+        if let patterns = patternNode?.tableValue?.elements, let first = patterns.first {
+            if patterns.count > 1 {
+                problem(patterns[1].utf8Offset, "the highlight patterns after the first", "a rule has one pattern",
+                    nearest: "the first pattern, used")
+            }
+            patternNode = first
+        }
         let pattern = patternNode?.stringValue ?? #".*<(KEYWORDS)\s*:"#
         let known: [String: String] = [#".*<(KEYWORDS)\s*:"#: "[ \t]*:", #".*<(KEYWORDS)\s*"#: "[ \t]*", #".*<(KEYWORDS)>"#: ""]
         var suffix = known[pattern] ?? "[ \t]*:"

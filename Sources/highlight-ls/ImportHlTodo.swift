@@ -7,11 +7,14 @@ import PatternEngine
 //
 //   (setq hl-todo-keyword-faces '(("TODO" . "#FF0000") ("DEBUG" . warning) ("HACK\\|KLUDGE" . "#d0bf8f")))
 //
-// hl-todo puts the keywords, which are Emacs regexps, between \< and \> and matches them with case,
-// in comments and strings (and anywhere in text modes): one rule a keyword, wholeWord, with
+// hl-todo (hl-todo.el 3.9) puts the keywords, which are Emacs regexps, between the delimiters of
+// `hl-todo-keyword-delimiters` (by default `symbol`: \_< and \_>; `word`: \< and \>; nil: none),
+// read in its own syntax table (text mode's), and matches them with case, in comments and strings
+// (and anywhere in text modes): one rule a keyword, wholeWord unless the delimiters are nil, with
 // "scope": ["comments", "strings"] (a language without scopes, such as plain text, matches
-// anywhere). A colour is hl-todo's own face in that colour, bold; a face by name is the built-in
-// style of that name where there is one.
+// anywhere). A colour is hl-todo's own face (bold, #cc9393) with that colour as its foreground, or
+// as its background when `hl-todo-color-background` is t; a face by name is the built-in style of
+// that name where there is one.
 
 /// Reads hl-todo's settings from the text of an Emacs Lisp file.
 struct HlTodoImport {
@@ -20,6 +23,10 @@ struct HlTodoImport {
     var names = ImportedRuleNames()
 
     static let variable = "hl-todo-keyword-faces"
+    /// Whether a colour is the keyword's background (`hl-todo-color-background`), not its foreground.
+    var colorsBackground = false
+    /// Whether the keywords have delimiters around them (`hl-todo-keyword-delimiters` not nil).
+    var wholeWord = true
 
     /// The import of an Emacs Lisp text, or why it cannot be read.
     static func run(_ utf8: [UInt8]) -> Result<ImportResult, ImportFailure> {
@@ -40,8 +47,8 @@ struct HlTodoImport {
             place: ImportPlace(utf8Offset: utf8Offset, in: utf8), construct: construct, reason: reason, nearest: nearest))
     }
 
-    /// The forms that set the variable: the symbol's offset and the value form, in the order of the file.
-    static func settings(in forms: [ElispNode]) -> [(symbolOffset: Int, value: ElispNode)] {
+    /// The forms that set `variable`: the symbol's offset and the value form, in the order of the file.
+    static func settings(in forms: [ElispNode], of variable: String = variable) -> [(symbolOffset: Int, value: ElispNode)] {
         var found: [(Int, ElispNode)] = []
         for form in forms {
             form.visit { node in
@@ -81,6 +88,17 @@ struct HlTodoImport {
         }
         guard let (symbolOffset, value) = settings.last else { return }
         result.tools.append("hl-todo")
+        colorsBackground = Self.settings(in: forms, of: "hl-todo-color-background").last.map {
+            $0.value.symbolName != "nil" && !($0.value.listElements?.isEmpty ?? false)
+        } ?? false
+        // The delimiters: `symbol` unless the file says otherwise ('word, 'symbol or nil; anything else is none).
+        var delimiters = "symbol"
+        var delimitersOffset = symbolOffset
+        if let (offset, node) = Self.settings(in: forms, of: "hl-todo-keyword-delimiters").last {
+            let name = quotedData(node)?.symbolName ?? node.symbolName
+            delimiters = name == "symbol" || name == "word" ? name! : ""
+            delimitersOffset = offset
+        }
         guard let alist = quotedData(value) else {
             problem(value.utf8Offset, "the value of \(Self.variable)", "it is computed, and the import reads a quoted list",
                 nearest: "a quoted list '((\"TODO\" . \"#cc9393\") …)")
@@ -90,8 +108,17 @@ struct HlTodoImport {
             problem(alist.utf8Offset, "the value of \(Self.variable)", "it is not a list of (KEYWORD . FACE)", nearest: "nothing")
             return
         }
-        problem(symbolOffset, "hl-todo's \\< and \\> around the keywords exactly", "in most modes Emacs counts letters and "
-            + "digits as word characters, and _ as a symbol character", nearest: "wholeWord (which counts _ as a word character too), used")
+        switch delimiters {
+        case "symbol":
+            problem(delimitersOffset, "hl-todo's \\_< and \\_> around the keywords exactly", "in hl-todo's syntax table (text "
+                + "mode's) _ - + * / & | < > = are symbol characters, so a keyword touching one of them is not highlighted",
+                nearest: "wholeWord (letters, digits and _ only), used")
+        case "word":
+            problem(delimitersOffset, "hl-todo's \\< and \\> around the keywords exactly", "in hl-todo's syntax table (text "
+                + "mode's) letters and digits are word characters and _ is not", nearest: "wholeWord (which counts _ as a word character too), used")
+        default: break
+        }
+        wholeWord = delimiters != ""
         for entry in entries {
             let keyword: ElispNode
             let face: ElispNode
@@ -140,7 +167,7 @@ struct HlTodoImport {
         }
         var rule = ImportedRule(
             name: names.name(for: regexp, fallback: "keyword"), pattern: isLiteral ? .words([regexp]) : .regex(pattern),
-            wholeWord: true, style: faceStyle(face), comment: "hl-todo keyword \"\(regexp)\"",
+            wholeWord: wholeWord, style: faceStyle(face), comment: "hl-todo keyword \"\(regexp)\"",
             place: ImportPlace(utf8Offset: utf8Offset, in: utf8))
         rule.scopes = [.comments, .strings]
         result.rules.append(rule)
@@ -157,15 +184,16 @@ struct HlTodoImport {
         "bold": "highlight", "italic": "highlight", "underline": "highlight",
     ]
 
-    /// hl-todo's own face: bold, in `#cc9393` unless a colour is given.
-    static func hlTodoFace(_ color: RGBAColor?) -> Style {
-        Style(color: color ?? RGBAColor(red: 0xcc, green: 0x93, blue: 0x93), bold: true)
+    /// hl-todo's own face: bold, in `#cc9393` unless a colour is given (as its background when `background`).
+    static func hlTodoFace(_ color: RGBAColor?, background: Bool = false) -> Style {
+        let own = RGBAColor(red: 0xcc, green: 0x93, blue: 0x93)
+        return background && color != nil ? Style(color: own, backgroundColor: color, bold: true) : Style(color: color ?? own, bold: true)
     }
 
     /// The style of a FACE: a colour, a face name or a list of face attributes.
     mutating func faceStyle(_ face: ElispNode) -> ImportedRule.StyleReference {
         if let text = face.stringValue {
-            if let color = importedColor(text, naming: .x11) { return .inline(Self.hlTodoFace(color)) }
+            if let color = importedColor(text, naming: .x11) { return .inline(Self.hlTodoFace(color, background: colorsBackground)) }
             problem(face.utf8Offset, "the colour \"\(text)\"", "it is not a hex colour or a colour name the import knows",
                 nearest: "hl-todo's own colour #cc9393, used")
             return .inline(Self.hlTodoFace(nil))

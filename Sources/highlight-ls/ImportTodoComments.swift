@@ -7,15 +7,17 @@ import HighlightConfig
 //   keywords = { FIX = { icon = " ", color = "error", alt = { "FIXME", "BUG" } }, … }
 //       one rule a keyword, matching it and its alternatives
 //   highlight.pattern = [[.*<(KEYWORDS)\s*:]]
-//       the keyword must be a word of its own, followed by spaces and a colon: the regex
-//       (?P<keyword>(?:FIX|FIXME|BUG)[ \t]*:).* with wholeWord (Vim's \s is a space or a tab)
+//       the keyword must start a word, matched with case (the plugin prefixes \v\C), followed by
+//       spaces and a colon: the regex (?P<keyword>FIXME|FIXIT|ISSUE|FIX|BUG)[ \t]*:.* with wholeWord
+//       (Vim's \s is a space or a tab; the alternatives longest first, as the plugin joins them)
 //   highlight.keyword = "wide", after = "fg"
-//       the keyword group is a label in the colour, the rest of the line text in the colour
+//       the keyword group (the keyword alone) is a label in the colour, and what follows it to the
+//       line's end, the colon too, text in the colour
 //   highlight.comments_only = true
 //       "scope": "comments"
 //   colors.error = { "DiagnosticError", "ErrorMsg", "#DC2626" }
 //       error, warning, info and hint become the built-in styles of those names; other colours
-//       take the hex at the end of their list, as the plugin does when no group is defined.
+//       take the first hex of their list, as the plugin does when no group before it is defined.
 
 /// Reads todo-comments.nvim's settings from the text of a Lua file.
 struct TodoCommentsImport {
@@ -34,7 +36,7 @@ struct TodoCommentsImport {
         var utf8Offset: Int?
     }
 
-    /// The keywords of todo-comments.nvim's README, in its order (the icons are Nerd Font glyphs, shown as a dot).
+    /// The default keywords of todo-comments.nvim (lua/todo-comments/config.lua, and its README), in their order (the icons are Nerd Font glyphs, shown as a dot).
     static let defaultKeywords: [Keyword] = [
         Keyword(name: "FIX", color: "error", alternatives: ["FIXME", "BUG", "FIXIT", "ISSUE"]),
         Keyword(name: "TODO", color: "info"),
@@ -45,7 +47,7 @@ struct TodoCommentsImport {
         Keyword(name: "TEST", color: "test", alternatives: ["TESTING", "PASSED", "FAILED"]),
     ]
 
-    /// The README's `colors`: the hex each named colour falls back on when the theme defines none of its groups.
+    /// The default `colors`: the hex each named colour falls back on when the theme defines none of its groups.
     static let defaultColors: [String: String] = [
         "error": "#DC2626", "warning": "#FBBF24", "info": "#2563EB", "hint": "#10B981", "default": "#7C3AED", "test": "#FF00FF",
     ]
@@ -170,15 +172,17 @@ struct TodoCommentsImport {
             guard let name = field.key else { continue }
             changedColors.insert(name)
             let entries = field.value.tableValue?.elements.compactMap(\.stringValue) ?? field.value.stringValue.map { [$0] } ?? []
-            colors[name] = entries.last { $0.hasPrefix("#") }
+            colors[name] = entries.first { $0.hasPrefix("#") }
             if colors[name] == nil {
                 problem(field.value.utf8Offset, "the colour \(name)", "it names only highlight groups, whose colours are the theme's",
                     nearest: "a hex colour at the end of its list; the neutral highlight, used")
             }
         }
 
-        var keywords = merges ? Self.defaultKeywords : []
-        for field in literal(table["keywords"], "keywords")?.tableValue?.fields ?? [] {
+        // merge_keywords = false drops the default keywords only when the settings give keywords of their own.
+        let keywordsTable = literal(table["keywords"], "keywords")?.tableValue
+        var keywords = merges || keywordsTable == nil ? Self.defaultKeywords : []
+        for field in keywordsTable?.fields ?? [] {
             guard let name = field.key, let entry = literal(field.value, "keywords.\(name)")?.tableValue else { continue }
             var keyword = keywords.first { $0.name == name } ?? Keyword(name: name)
             keyword.utf8Offset = field.keyUTF8Offset
@@ -190,13 +194,21 @@ struct TodoCommentsImport {
             keywords.append(keyword)
         }
 
-        let patternNode = literal(highlight["pattern"], "highlight.pattern")
+        var patternNode = literal(highlight["pattern"], "highlight.pattern")
+        // A table of patterns is tried in order, line by line (highlight.lua `M.match`); a rule has one.
+        if let patterns = patternNode?.tableValue?.elements, let first = patterns.first {
+            if patterns.count > 1 {
+                problem(patterns[1].utf8Offset, "the highlight patterns after the first", "a rule has one pattern",
+                    nearest: "the first pattern, used")
+            }
+            patternNode = first
+        }
         let pattern = patternNode?.stringValue ?? #".*<(KEYWORDS)\s*:"#
         let known: [String: String] = [#".*<(KEYWORDS)\s*:"#: "[ \t]*:", #".*<(KEYWORDS)\s*"#: "[ \t]*", #".*<(KEYWORDS)>"#: ""]
         var suffix = known[pattern] ?? "[ \t]*:"
         if known[pattern] == nil {
             problem(patternNode?.utf8Offset ?? tableOffset, "the highlight pattern \(pattern)",
-                "only the README's patterns (.*<(KEYWORDS)\\s*: and .*<(KEYWORDS)\\s*) are read as Vim means them",
+                "only the default .*<(KEYWORDS)\\s*:, and .*<(KEYWORDS)\\s* and .*<(KEYWORDS)>, are read as Vim means them",
                 nearest: "the default .*<(KEYWORDS)\\s*:, used")
         }
         if pattern == #".*<(KEYWORDS)>"# { suffix = "" }
@@ -231,8 +243,11 @@ struct TodoCommentsImport {
                 problem(offset, "the colour \(keyword.color) of \(keyword.name)", "it is neither a hex colour nor one of colors",
                     nearest: "the neutral highlight, used")
             }
-            let words = ([keyword.name] + keyword.alternatives).map(JavaScriptRegex.literalPattern).joined(separator: "|")
-            var regex = "(?P<keyword>(?:\(words))\(suffix))"
+            // Longest first, as the plugin sorts them, so that a keyword that starts another never cuts it short.
+            let words = ([keyword.name] + keyword.alternatives).enumerated()
+                .sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
+                .map { JavaScriptRegex.literalPattern($0.element) }.joined(separator: "|")
+            var regex = "(?P<keyword>\(words))\(suffix)"
             if afterMode != "" { regex += ".*" }
             let keywordStyle: ImportedRule.StyleReference
             if Self.builtInStyleColors.contains(keyword.color), !changedColors.contains(keyword.color), keywordMode != "fg",

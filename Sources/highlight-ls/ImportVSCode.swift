@@ -89,12 +89,14 @@ struct VSCodeImport {
     /// The translation of a JavaScript regex whose text is the string literal at `literalUTF8Offset`, with its
     /// problems named at their places; nil when the rule cannot be carried.
     mutating func translate(
-        _ source: String, flags: String, literalUTF8Offset: Int?, flagsPlace: ImportPlace, namesProblems: Bool = true
+        _ source: String, flags: String, literalUTF8Offset: Int?, flagsPlace: ImportPlace, namesProblems: Bool = true,
+        patternOffsetShift: Int = 0
     ) -> JavaScriptRegexTranslation? {
         let translation = JavaScriptRegex.translate(source, flags: flags)
         for problem in translation.problems where namesProblems {
             let place = problem.patternUTF8Offset == nil
-                ? flagsPlace : settings.place(ofPatternUTF8Offset: problem.patternUTF8Offset, literalUTF8Offset: literalUTF8Offset)
+                ? flagsPlace
+                : settings.place(ofPatternUTF8Offset: problem.patternUTF8Offset.map { $0 + patternOffsetShift }, literalUTF8Offset: literalUTF8Offset)
             self.problem(place, problem.construct, problem.reason, nearest: problem.nearest)
         }
         guard translation.isUsable else { return nil }
@@ -129,23 +131,38 @@ extension VSCodeImport {
     mutating func importHighlight() {
         guard let (regexes, path) = settings.setting("highlight.regexes"), let entries = regexes.objectValue else { return }
         result.tools.append("vscode-highlight")
+        nameSwitches([("highlight.enabled", .bool(false), "vscode-highlight highlights nothing", "the rules, imported all the same")])
         let globalFlags = settings.setting("highlight.regexFlags")
         // `highlight.decorations` is what every decoration inherits from (by default only a rangeBehavior).
         let inherited = settings.setting("highlight.decorations").map { decorationStyle($0.value, at: $0.path) } ?? Style()
-        for source in sortedKeys(entries, at: path) {
-            guard let value = entries[source] else { continue }
-            let entryPath = path + [.key(source)]
+        for key in sortedKeys(entries, at: path) {
+            guard let value = entries[key] else { continue }
+            let entryPath = path + [.key(key)]
             let keyPlace = settings.place(ofKeyAt: entryPath)
+            // A regex of its own (`enabled: false`) is skipped by vscode-highlight: no rule is exactly that.
+            if value["enabled"]?.boolValue == false { continue }
             var flags = globalFlags?.value.stringValue ?? "gi"
             var flagsPlace = globalFlags.map { settings.place(ofValueAt: $0.path) } ?? keyPlace
+            // `/SOURCE/FLAGS` is a regex with its own flags, which win over every regexFlags.
+            var source = key
+            var sourceShift = 0
+            var ownFlags = false
+            if let (slashed, written) = Self.slashedRegex(key) {
+                (source, flags, sourceShift, ownFlags) = (slashed, written, 1, true)
+                flagsPlace = keyPlace
+            }
             let decorations: JSON
             let decorationsPath: [JSONPathComponent]
             var languages: [String]?
             var files: [String]?
             if let options = value.objectValue {
-                if let written = options["regexFlags"]?.stringValue {
+                if let written = options["regexFlags"]?.stringValue, !ownFlags {
                     flags = written
                     flagsPlace = settings.place(ofValueAt: entryPath + [.key("regexFlags")])
+                }
+                if let theme = options["filterThemeRegex"]?.stringValue {
+                    problem(settings.place(ofValueAt: entryPath + [.key("filterThemeRegex")]), "filterThemeRegex \(theme)",
+                        "a rule applies under every colour theme", nearest: "the rule under every theme, used")
                 }
                 decorations = options["decorations"] ?? .array([])
                 decorationsPath = entryPath + [.key("decorations")]
@@ -162,8 +179,13 @@ extension VSCodeImport {
                 decorationsPath = entryPath
             }
             guard let translation = translate(
-                source, flags: flags, literalUTF8Offset: settings.map.utf8Offset(ofKeyAt: entryPath), flagsPlace: flagsPlace)
+                source, flags: flags, literalUTF8Offset: settings.map.utf8Offset(ofKeyAt: entryPath), flagsPlace: flagsPlace,
+                patternOffsetShift: sourceShift)
             else { continue }
+            if !flags.contains("g") {
+                problem(flagsPlace, "the flags \"\(flags)\" without g", "vscode-highlight then highlights only the first match "
+                    + "in the file", nearest: "every match, highlighted")
+            }
             var styles: [ImportedRule.StyleReference] = []
             for (index, decoration) in (decorations.arrayValue ?? []).enumerated() {
                 styles.append(.inline(merged(inherited, with: decoration, at: decorationsPath + [.index(index)])))
@@ -185,6 +207,14 @@ extension VSCodeImport {
         }
     }
 
+    /// `/SOURCE/FLAGS`, as vscode-highlight reads a key wrapped in slashes: the source and the flags; nil otherwise.
+    static func slashedRegex(_ key: String) -> (source: String, flags: String)? {
+        guard key.count >= 2, key.hasPrefix("/"), let close = key.lastIndex(of: "/"), close != key.startIndex else { return nil }
+        let flags = String(key[key.index(after: close)...])
+        guard flags.allSatisfy({ "gimsuvyd".contains($0) }) else { return nil }
+        return (String(key[key.index(after: key.startIndex)..<close]), flags)
+    }
+
     /// The keys of `entries` in the order the file writes them.
     func sortedKeys(_ entries: [String: JSON], at path: [JSONPathComponent]) -> [String] {
         entries.keys.sorted { (settings.map.utf8Offset(ofKeyAt: path + [.key($0)]) ?? 0) < (settings.map.utf8Offset(ofKeyAt: path + [.key($1)]) ?? 0) }
@@ -196,7 +226,8 @@ extension VSCodeImport {
         let anchored = body.hasPrefix("^") && body.hasSuffix("$")
         if anchored { body = String(body.dropFirst().dropLast()) }
         if body.hasPrefix("("), body.hasSuffix(")") { body = String(body.dropFirst().dropLast()) }
-        let ids = body.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        // vscode-highlight compiles the filter with the flag i; VS Code's language ids are in lower case.
+        let ids = body.split(separator: "|", omittingEmptySubsequences: false).map { $0.lowercased() }
         let isId: (String) -> Bool = { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } }
         guard ids.allSatisfy(isId) else {
             problem(settings.place(ofValueAt: path), "filterLanguageRegex \(filter)", "only language ids joined by | can be "
@@ -224,7 +255,7 @@ extension VSCodeImport {
                 let lookBehind = filter.utf8.count - body.utf8.count
                 let place = settings.place(ofPatternUTF8Offset: lookBehind, literalUTF8Offset: settings.map.utf8Offset(ofValueAt: path))
                 problem(place, "the negative look-behind in filterFileRegex \(filter)",
-                    "RE2 has no look-around, and its . matches any character, / too",
+                    "RE2 has no look-around, its . matches any character, / too, and vscode-highlight matches the path without case",
                     nearest: "the glob !*\(literal) (paths whose name ends in \(literal) left out), used")
                 return ["!*" + literal]
             }
@@ -236,7 +267,13 @@ extension VSCodeImport {
                 alternatives = extensions.dropFirst().dropLast().split(separator: "|").map(String.init)
             }
             if alternatives.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } }) {
-                return [alternatives.count == 1 ? "*." + alternatives[0] : "*.{" + alternatives.joined(separator: ",") + "}"]
+                let glob = alternatives.count == 1 ? "*." + alternatives[0] : "*.{" + alternatives.joined(separator: ",") + "}"
+                if alternatives.contains(where: { $0.contains { $0.isLetter } }) {
+                    // vscode-highlight compiles the filter with the flag i (src/utils.ts), so .MD is .md to it.
+                    problem(place, "filterFileRegex \(filter) without case", "vscode-highlight matches the path without case, "
+                        + "and a glob with case", nearest: "the glob \(glob), used")
+                }
+                return [glob]
             }
         }
         problem(place, "filterFileRegex \(filter)", "only a file name's ending (.*\\.ext$) can be a \"files\" glob, so the rule is left out",
@@ -317,7 +354,8 @@ extension VSCodeImport {
 // MARK: - Todo Tree
 
 extension VSCodeImport {
-    /// Todo Tree's documented defaults (its package.json), used where the settings leave them out.
+    /// Todo Tree's documented defaults (its package.json), used where the settings leave them out. Its default
+    /// customHighlight gives the tags only tree icons, and its defaultHighlight is empty: no type is the tag alone.
     static let todoTreeDefaultTags = ["BUG", "HACK", "FIXME", "TODO", "XXX", "[ ]", "[x]"]
     static let todoTreeDefaultRegex = #"(//|#|<!--|;|/\*|^|^[ \t]*(-|\d+.))\s*($TAGS)"#
 
@@ -375,17 +413,37 @@ extension VSCodeImport {
             var rule = ImportedRule(
                 name: names.name(for: tag, fallback: "tag"), pattern: .regex(translation.pattern),
                 caseSensitive: translation.caseSensitive, comment: "Todo Tree tag \(tag), highlight type \(type)", place: tagPlace)
+            let typePlace = paths["type"].map { settings.place(ofValueAt: $0) } ?? tagPlace
             switch type {
-            case "tag", "text":
+            case "tag", "text", "tag-and-subTag", "tag-and-subtag":
                 rule.style = .inline(Style())
                 rule.groups = [("tag", .inline(style))]
                 if type == "text" { rule.groups.append(("text", .inline(style))) }
+                if type.hasPrefix("tag-and-sub") {
+                    problem(typePlace, "the sub tag of the highlight type \(type) of \(tag)", "the sub tag takes the "
+                        + "customHighlight of its own text, which a rule cannot look up", nearest: "the tag alone, highlighted")
+                }
             case "tag-and-comment", "text-and-comment":
                 rule.style = .inline(style)
+            case let groups where groups.hasPrefix("capture-groups:"):
+                // The regex's own groups keep their numbers: ($TAGS) becomes a named group in the same place.
+                let numbers = groups.dropFirst("capture-groups:".count).split(separator: ",")
+                    .compactMap { Int(String($0).trimmingSpaces()) }.filter { $0 >= 1 && $0 <= translation.captureCount }
+                rule.style = .inline(Style())
+                rule.groups = numbers.map { (String($0), ImportedRule.StyleReference.inline(style)) }
+            case "whole-line":
+                style.wholeLine = true
+                rule.style = .inline(style)
             default:
-                if type != "whole-line" {
-                    problem(tagPlace, "the highlight type \(type) of \(tag)", "Todo Tree paints the line's text; a style paints "
+                if type == "line" {
+                    problem(typePlace, "the highlight type line of \(tag)", "Todo Tree paints the line's text; a style paints "
                         + "the whole width of the line", nearest: "wholeLine, used")
+                } else {
+                    problem(typePlace, "the highlight type \(type) of \(tag)", "Todo Tree knows no such type and highlights the tag",
+                        nearest: "the tag, highlighted")
+                    rule.style = .inline(Style())
+                    rule.groups = [("tag", .inline(style))]
+                    break
                 }
                 style.wholeLine = true
                 rule.style = .inline(style)
@@ -394,20 +452,39 @@ extension VSCodeImport {
         }
     }
 
+    /// Todo Tree's `opacity` or `rulerOpacity` laid on a colour written as `text`, as Todo Tree applies it: a percentage
+    /// (a fraction below 1), on a hex colour without an alpha of its own or on an rgb()/rgba() colour (whose alpha it
+    /// replaces unless it is 100); a colour name keeps its own.
+    static func todoTreeOpacity(_ opacity: Double?, on color: RGBAColor?, written text: String?) -> RGBAColor? {
+        guard let opacity, var color, let text = text?.trimmingSpaces().lowercased() else { return color }
+        let fraction: Double
+        if text.hasPrefix("#") {
+            guard text.count == 4 || text.count == 7 else { return color }
+            fraction = opacity < 1 ? opacity : opacity / 100
+        } else if text.hasPrefix("rgb") {
+            guard opacity != 100 else { return color }
+            fraction = opacity > 1 ? opacity / 100 : opacity
+        } else {
+            return color
+        }
+        color.alpha = UInt8((max(0, min(1, fraction)) * 255).rounded())
+        return color
+    }
+
     /// A Todo Tree highlight (`foreground`, `background`, `fontWeight`, …) as a style; what it cannot carry is named.
+    /// What the highlight leaves out is Todo Tree's: rounded corners (borderRadius 0.2em) and a mark in the ruler's
+    /// right lane in the background colour.
     mutating func todoTreeStyle(_ highlight: [String: JSON], paths: [String: [JSONPathComponent]], tag: String) -> Style {
-        var style = Style()
+        var style = Style(rounded: true)
+        var ruler: OverviewRulerMark? = OverviewRulerMark(lane: .right)
+        var rulerColorWritten = false
         let opacity = highlight["opacity"]?.doubleValue
         for key in highlight.keys.sorted() {
             guard let value = highlight[key], let path = paths[key] else { continue }
             switch key {
             case "foreground": style.color = color(value, key: key, at: path)
             case "background":
-                style.backgroundColor = color(value, key: key, at: path)
-                if let opacity, var background = style.backgroundColor {
-                    background.alpha = UInt8(max(0, min(100, opacity)) * 255 / 100)
-                    style.backgroundColor = background
-                }
+                style.backgroundColor = Self.todoTreeOpacity(opacity, on: color(value, key: key, at: path), written: value.stringValue)
             case "fontWeight":
                 let weight = value.stringValue ?? ""
                 style.bold = weight == "bold" || (Int(weight) ?? 0) >= 600
@@ -415,12 +492,19 @@ extension VSCodeImport {
             case "textDecoration":
                 style.underline = value.stringValue?.contains("underline") ?? false
                 style.strikethrough = value.stringValue?.contains("line-through") ?? false
-            case "borderRadius": style.rounded = !(value.stringValue ?? "0").hasPrefix("0")
+            case "borderRadius": continue  // Read at the end, over the default.
             case "rulerColour":
-                style.overviewRuler = OverviewRulerMark(color: color(value, key: key, at: path), lane: style.overviewRuler?.lane ?? .center)
+                rulerColorWritten = true
+                ruler?.color = Self.todoTreeOpacity(
+                    highlight["rulerOpacity"]?.doubleValue, on: color(value, key: key, at: path), written: value.stringValue)
             case "rulerLane":
-                if let lane = value.stringValue.flatMap(OverviewRulerMark.Lane.init(rawValue:)) {
-                    style.overviewRuler = OverviewRulerMark(color: style.overviewRuler?.color, lane: lane)
+                // A lane by name, or VS Code's number (1 left, 2 centre, 4 right, 7 full); "none" draws no mark.
+                let lanes: [String: OverviewRulerMark.Lane] = ["1": .left, "2": .center, "4": .right, "7": .full]
+                let text = value.stringValue?.lowercased() ?? value.integerValue.map(String.init) ?? ""
+                if text == "none" {
+                    ruler = nil
+                } else if let lane = OverviewRulerMark.Lane(rawValue: text) ?? lanes[text] {
+                    ruler?.lane = lane
                 }
             case "gutterIcon":
                 guard value.boolValue == true else { continue }
@@ -428,8 +512,8 @@ extension VSCodeImport {
                 style.gutter = GutterSign(color: iconColor)
                 problem(settings.place(ofKeyAt: path), "the gutter icon of \(tag)", "a gutter sign is text or a dot, not an icon",
                     nearest: "\"gutter\" with a dot in the icon's colour, used")
-            case "type", "opacity", "icon", "iconColour", "hideFromTree", "hideFromStatusBar", "hideFromActivityBar":
-                continue  // The type and opacity are read above; icons and hiding concern the tree, not the highlight.
+            case "type", "opacity", "rulerOpacity", "icon", "iconColour", "hideFromTree", "hideFromStatusBar", "hideFromActivityBar":
+                continue  // The type and opacities are read around; icons and hiding concern the tree, not the highlight.
             default:
                 problem(settings.place(ofKeyAt: path), "the highlight setting \(key) of \(tag)", "a style has no such attribute",
                     nearest: "foreground, background, fontWeight, fontStyle, textDecoration, rulerColour or gutterIcon")
@@ -439,6 +523,12 @@ extension VSCodeImport {
             // Todo Tree then takes its colours from the theme; the neutral highlight shows the tag all the same.
             style.backgroundColor = RGBAColor(literal: Array("#8080804d".utf8))
         }
+        if !rulerColorWritten, highlight["background"] != nil {
+            // The mark is in the background colour; without one, in the theme's, left to the style's own colour here.
+            ruler?.color = style.backgroundColor
+        }
+        if let radius = highlight["borderRadius"]?.stringValue { style.rounded = !radius.trimmingSpaces().hasPrefix("0") }
+        style.overviewRuler = ruler
         return style
     }
 }
@@ -454,58 +544,50 @@ extension VSCodeImport {
     static let todoHighlightDefaultStyle = Style(
         color: RGBAColor(red: 0x21, green: 0x96, blue: 0xf3), backgroundColor: RGBAColor(red: 0xff, green: 0xeb, blue: 0x3b))
 
-    /// A rule for each keyword (the built-in ones first), or one for `keywordsPattern`.
+    /// A rule for each keyword (the settings' ones in their order, then the built-in ones they leave out), or one for
+    /// `keywordsPattern`. Each keyword's style is, as TODO Highlight assembles it, its built-in style (TODO: and
+    /// FIXME:) over the default style over the built-in default; every mark is in the ruler's right lane, in the
+    /// keyword's background colour unless it names one. `include` and `exclude` choose the files of the command that
+    /// lists annotations, not where the editor highlights, so no rule carries them.
     mutating func importTodoHighlight() {
         let keywordsSetting = settings.setting("todohighlight.keywords")
         let patternSetting = settings.setting("todohighlight.keywordsPattern")
         let caseSetting = settings.setting("todohighlight.isCaseSensitive")
         let defaultSetting = settings.setting("todohighlight.defaultStyle")
-        let include = settings.setting("todohighlight.include")
-        let exclude = settings.setting("todohighlight.exclude")
         guard settings.hasSettings(of: "todohighlight") else { return }
         result.tools.append("TODO Highlight")
         nameSwitches([("todohighlight.isEnable", .bool(false), "TODO Highlight highlights nothing", "the rules, imported all the same")])
         let caseSensitive = caseSetting?.value.boolValue ?? true
-        var files: [String]? = nil
-        if include != nil || exclude != nil {
-            files = (include?.value.arrayValue ?? []).compactMap(\.stringValue)
-                + (exclude?.value.arrayValue ?? []).compactMap(\.stringValue).map { "!" + $0 }
-        }
-        let defaultStyle = defaultSetting.map { merged(Self.todoHighlightDefaultStyle, with: $0.value, at: $0.path) }
+        var defaultStyle = defaultSetting.map { merged(Self.todoHighlightDefaultStyle, with: $0.value, at: $0.path) }
             ?? Self.todoHighlightDefaultStyle
+        if let ruler = defaultStyle.overviewRuler { defaultStyle.overviewRuler = OverviewRulerMark(color: ruler.color, lane: .right) }
 
-        if let (pattern, path) = patternSetting, let source = pattern.stringValue {
+        if let (pattern, path) = patternSetting, let source = pattern.stringValue, !source.trimmingSpaces().isEmpty {
             // The pattern replaces the keywords, and every match takes the default style.
             let flags = caseSensitive ? "g" : "gi"
             let place = settings.place(ofValueAt: path)
             guard let translation = translate(
                 source, flags: flags, literalUTF8Offset: settings.map.utf8Offset(ofValueAt: path), flagsPlace: place)
             else { return }
-            var rule = ImportedRule(
+            let rule = ImportedRule(
                 name: names.name(for: source, fallback: "keyword"), pattern: .regex(translation.pattern),
                 caseSensitive: translation.caseSensitive, style: .inline(defaultStyle),
                 comment: "TODO Highlight keywordsPattern (line \(place.line))", place: place)
-            rule.files = files
             result.rules.append(rule)
             return
         }
 
-        var keywords: [(text: String, style: Style, place: ImportPlace?)] = Self.todoHighlightBuiltIns.map { builtIn in
-            let style = Style(
-                color: importedColor(builtIn.color, naming: .css), backgroundColor: importedColor(builtIn.background, naming: .css),
-                overviewRuler: OverviewRulerMark(color: importedColor(builtIn.ruler, naming: .css)))
-            return (builtIn.text, style, nil)
-        }
+        var keywords: [(text: String, style: Style, place: ImportPlace?)] = []
         for (index, keyword) in (keywordsSetting?.value.arrayValue ?? []).enumerated() {
             let path = (keywordsSetting?.path ?? []) + [.index(index)]
             let place = settings.place(ofValueAt: path)
-            let text: String
-            var style = defaultStyle
+            var text: String
+            var options: [String: JSON] = [:]
             if let word = keyword.stringValue {
                 text = word
             } else if let word = keyword["text"]?.stringValue {
                 text = word
-                var options = keyword.objectValue ?? [:]
+                options = keyword.objectValue ?? [:]
                 options["text"] = nil
                 // A keyword's own `regex` (TODO Highlight 2) is not read: the text is what the import carries.
                 if options["regex"] != nil {
@@ -513,23 +595,45 @@ extension VSCodeImport {
                         "the import carries a keyword's text", nearest: "the text \(text) as a word, used")
                     options["regex"] = nil
                 }
-                style = merged(defaultStyle, with: .object(options), at: path)
             } else {
                 problem(place, "the keyword \(keyword.typeName)", "a keyword is a string or an object with text", nearest: "nothing")
                 continue
             }
-            keywords.removeAll { $0.text == text }
-            keywords.append((text, style, place))
+            guard !text.isEmpty else { continue }
+            // Without case, TODO Highlight keeps a keyword in capitals, so todo: takes TODO:'s built-in style.
+            if !caseSensitive { text = text.uppercased() }
+            var style = todoHighlightBuiltInStyle(text, over: defaultStyle)
+            if !options.isEmpty { style = merged(style, with: .object(options), at: path) }
+            if let existing = keywords.firstIndex(where: { $0.text == text }) {
+                keywords[existing] = (text, style, place)
+            } else {
+                keywords.append((text, style, place))
+            }
+        }
+        for builtIn in Self.todoHighlightBuiltIns where !keywords.contains(where: { $0.text == builtIn.text }) {
+            keywords.append((builtIn.text, todoHighlightBuiltInStyle(builtIn.text, over: defaultStyle), nil))
         }
         for keyword in keywords {
-            var rule = ImportedRule(
+            var style = keyword.style
+            // The ruler's right lane, in the background colour unless a colour is given.
+            style.overviewRuler = OverviewRulerMark(color: style.overviewRuler?.color ?? style.backgroundColor, lane: .right)
+            let rule = ImportedRule(
                 name: names.name(for: keyword.text, fallback: "keyword"), pattern: .words([keyword.text]),
-                caseSensitive: caseSensitive, style: .inline(keyword.style),
+                caseSensitive: caseSensitive, style: .inline(style),
                 comment: "TODO Highlight keyword \(keyword.text)" + (keyword.place.map { " (line \($0.line))" } ?? " (built in)"),
                 place: keyword.place ?? ImportPlace(line: 1, column: 1))
-            rule.files = files
             result.rules.append(rule)
         }
+    }
+
+    /// The style of `text` before its own options: its built-in style (TODO: and FIXME:) over `base`.
+    func todoHighlightBuiltInStyle(_ text: String, over base: Style) -> Style {
+        guard let builtIn = Self.todoHighlightBuiltIns.first(where: { $0.text == text }) else { return base }
+        var style = base
+        style.color = importedColor(builtIn.color, naming: .css)
+        style.backgroundColor = importedColor(builtIn.background, naming: .css)
+        style.overviewRuler = OverviewRulerMark(color: importedColor(builtIn.ruler, naming: .css), lane: .right)
+        return style
     }
 
     /// `base` with the decoration options of `options` laid over it, as TODO Highlight merges a keyword's style.

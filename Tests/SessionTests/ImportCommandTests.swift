@@ -82,8 +82,8 @@ import Testing
 // MARK: - vscode-highlight
 
 extension ImportCommandTests {
-    /// vscode-highlight's README (fabiospampinato/vscode-highlight, README.md, "Settings"): a regex whose two groups take
-    /// a decoration each, and the long form with flags and filters. The default flags are "gi".
+    /// vscode-highlight's README (fabiospampinato/vscode-highlight, readme.md, "Settings", read at ae8f325, version
+    /// 2.1.0): the example whose two groups take a decoration each, under the default flags "gi" (package.json).
     @Test func vscodeHighlightReadmeExample() throws {
         let settings = """
             {
@@ -91,11 +91,30 @@ extension ImportCommandTests {
                 "(//TODO)(:)": [
                   { "color": "yellow" },
                   { "color": "red" }
-                ],
-                "(// ?FIXME:?)(.*)": {
+                ]
+              }
+            }
+            """
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(
+            ##"{ "name": "todo", "regex": "(//TODO)(:)", "caseSensitive": false, "style": {}, "groups": { "1": { "color": "#ffff00" }, "2": { "color": "#ff0000" } } }"##))
+        let text = "a //TODO: b\n//todo: lower case too (flag i)\n// TODO: not this one\n//TODO without colon\n"
+        #expect(try Self.listed(imported.configuration, text: text)
+            == Self.javaScriptMatches("(//TODO)(:)", flags: "gi", in: text, rule: "todo"))
+    }
+
+    /// The README's long form (same file and version): its own flags, and filters by file, language and theme. The
+    /// file filter says more than a glob can, so the rule is named and left out; the others are named too.
+    @Test func vscodeHighlightReadmeLongForm() throws {
+        let settings = """
+            {
+              "highlight.regexes": {
+                "(//TODO)(:)": {
                   "regexFlags": "g",
-                  "filterLanguageRegex": "markdown",
                   "filterFileRegex": ".*\\\\.ext",
+                  "filterLanguageRegex": "markdown",
+                  "filterThemeRegex": ".*Dark.*",
                   "decorations": [ { "color": "yellow" }, { "color": "red" } ]
                 }
               }
@@ -103,47 +122,76 @@ extension ImportCommandTests {
             """
         let imported = try Self.importing(settings, as: "settings.json")
         #expect(imported.status == 1)
-        #expect(imported.configuration.contains(
-            ##"{ "name": "todo", "regex": "(//TODO)(:)", "caseSensitive": false, "style": {}, "groups": { "1": { "color": "#ffff00" }, "2": { "color": "#ff0000" } } }"##))
-        // The filters of the long form say more than a glob and a language list can, so that rule is named and left out.
+        #expect(!imported.configuration.contains("\"regex\""))
         #expect(imported.problems == [
-            "settings.json:9:30: cannot carry over filterLanguageRegex markdown exactly: unanchored, it also matches ids that "
-                + "contain these (markdown in xmarkdown); nearest: \"languages\": the ids themselves, used",
-            "settings.json:10:26: cannot carry over filterFileRegex .*\\.ext: only a file name's ending (.*\\.ext$) can be a "
+            "settings.json:5:26: cannot carry over filterFileRegex .*\\.ext: only a file name's ending (.*\\.ext$) can be a "
                 + "\"files\" glob, so the rule is left out; nearest: \"files\" globs for the files it means",
+            "settings.json:6:30: cannot carry over filterLanguageRegex markdown exactly: unanchored, it also matches ids that "
+                + "contain these (markdown in xmarkdown); nearest: \"languages\": the ids themselves, used",
+            "settings.json:7:27: cannot carry over filterThemeRegex .*Dark.*: a rule applies under every colour theme; "
+                + "nearest: the rule under every theme, used",
         ])
-        let text = "a //TODO: b\n//todo: lower case too (flag i)\n// TODO: not this one\n//TODO without colon\n"
-        #expect(try Self.listed(imported.configuration, text: text)
-            == Self.javaScriptMatches("(//TODO)(:)", flags: "gi", in: text, rule: "todo"))
     }
 
-    /// vscode-highlight's default `highlight.regexes` (its package.json) finds TODO and FIXME comments with a
-    /// look-ahead after the keyword and a look-behind in its file filter; written here in that form. RE2 cannot run
-    /// either, so the rules are named, at the look-around, and left out: never rewritten to mean something else.
-    @Test func vscodeHighlightDefaultLookAroundIsNamedAndLeftOut() throws {
-        let settings = #"""
-            {
-              "highlight.regexes": {
-                "((?:#|//|<!--|--) *TODO(?:\\s*\\([^)]+\\))?:?)((?!\\w)(?: +[^\\n@]*)?)": {
+    /// The README's regex written between slashes with its flags (same file and version): the flags are the regex's
+    /// own, here "g" alone, so case counts.
+    @Test func vscodeHighlightReadmeSlashedRegex() throws {
+        let settings = #"{ "highlight.regexes": { "/(//TODO)(:)/g": [ { "color": "yellow" }, { "color": "red" } ] } }"#
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(
+            ##"{ "name": "todo", "regex": "(//TODO)(:)", "style": {}, "groups": { "1": { "color": "#ffff00" }, "2": { "color": "#ff0000" } } }"##))
+        let text = "a //TODO: b\n//todo: not without i\n"
+        #expect(try Self.listed(imported.configuration, text: text)
+            == Self.javaScriptMatches("(//TODO)(:)", flags: "g", in: text, rule: "todo"))
+        let lookAhead = try Self.importing(#"{ "highlight.regexes": { "/TODO(?=:)/": [{}] } }"#, as: "settings.json")
+        #expect(lookAhead.problems.first?.hasPrefix("settings.json:1:32: cannot carry over the look-ahead (?=:)") == true)
+    }
+
+    /// The TODO and FIXME regexes of vscode-highlight: its package.json's default `highlight.regexes` is {}, and on
+    /// first start the extension writes these into the user's settings (src/commands.ts `init`, values from
+    /// src/constants.ts `CONFIG_REGEXES_DEFAULT`, read at ae8f325); the README's "Advanced Todos" shows the same two
+    /// regexes with other colours. Each has look-aheads, and its file filter a look-behind: RE2 runs neither, so
+    /// each rule is named at every look-around and left out, never rewritten to mean something else.
+    @Test(arguments: [("#ffcc00", "#cc0000"), ("#FFF484", "#FF8C92")])
+    func vscodeHighlightTodoRegexesAreNamedAndLeftOut(todoColor: String, fixmeColor: String) throws {
+        let tail = #"(?:[\\t\\f\\v ]*\\([^\\r\\n)]+\\))?:?)((?!\\w)(?: *-->| *\\*/| *!}| *--}}| *}}|(?= *(?:[^\\r\\n:]//|/\\*+|<!--|@|--|{!|{{!--|{{!))|(?: +[^\\r\\n@]*?)(?= *(?:[^\\r\\n:]//|/\\*+|<!--|@|--(?!>)|{!|{{!--|{{!))|(?: +[^\\r\\n@]+)?))"#
+        let head = #"((?:<!-- *)?(?:#|// @|//|./\\*+|<!--|--|\\* @|{!|{{!--|{{!) *"#
+        func entry(_ keywords: String, _ color: String) -> String {
+            """
+                "\(head)\(keywords)\(tail)": {
                   "filterFileRegex": ".*(?<!CHANGELOG.md)$",
                   "decorations": [
-                    { "overviewRulerColor": "#ffcc00", "backgroundColor": "#ffcc00", "color": "#1f1f1f", "fontWeight": "bold" },
-                    { "backgroundColor": "#ffcc00", "color": "#1f1f1f" }
+                    { "overviewRulerColor": "\(color)", "backgroundColor": "\(color)", "color": "#1f1f1f", "fontWeight": "bold" },
+                    { "backgroundColor": "\(color)", "color": "#1f1f1f" }
                   ]
                 }
-              }
-            }
-            """#
+            """
+        }
+        let settings = "{\n  \"highlight.regexFlags\": \"gi\",\n  \"highlight.regexes\": {\n" + entry("TODO", todoColor) + ",\n"
+            + entry("(?:FIXME|FIX|BUG|UGLY|DEBUG|HACK)", fixmeColor) + "\n  }\n}\n"
         let imported = try Self.importing(settings, as: "settings.json")
         #expect(imported.status == 1)
         #expect(!imported.configuration.contains("\"regex\""))
-        #expect(imported.problems == [
-            #"settings.json:3:53: cannot carry over the negative look-ahead (?!\w): RE2 has no look-around, so the rule is left "#
-                + #"out; nearest: \b when it forbids \w after a word character; else leave it out, which matches more"#,
-            "settings.json:4:29: cannot carry over the negative look-behind in filterFileRegex .*(?<!CHANGELOG.md)$: RE2 has no "
-                + "look-around, and its . matches any character, / too; nearest: the glob !*CHANGELOG.md (paths whose name ends in "
-                + "CHANGELOG.md left out), used",
-        ])
+        // Each regex: (?!\w) after the keyword, two look-aheads for a comment that follows, and (?!>) inside the
+        // second; each file filter: the look-behind. The columns are those of the TODO regex's key, line 4.
+        #expect(imported.problems.count == 10, "\(imported.problems)")
+        let leftOut = "RE2 has no look-around, so the rule is left out; nearest: "
+        let boundary = #"\b when it forbids \w after a word character; else leave it out, which matches more"#
+        let matchIt = "match what it requires as part of the rule (the highlight then covers it too)"
+        let firstAhead: String = #"(?= *(?:[^\r\n:]//|/\*+|<!--|@|--|{!|{{!--|{{!))"#
+        let secondAhead: String = #"(?= *(?:[^\r\n:]//|/\*+|<!--|@|--(?!>)|{!|{{!--|{{!))"#
+        let lookBehind = "settings.json:5:29: cannot carry over the negative look-behind in filterFileRegex .*(?<!CHANGELOG.md)$: "
+            + "RE2 has no look-around, its . matches any character, / too, and vscode-highlight matches the path without case; "
+            + "nearest: the glob !*CHANGELOG.md (paths whose "
+            + "name ends in CHANGELOG.md left out), used"
+        var expected: [String] = []
+        expected.append(#"settings.json:4:110: cannot carry over the negative look-ahead (?!\w): "# + leftOut + boundary)
+        expected.append("settings.json:4:150: cannot carry over the look-ahead " + firstAhead + ": " + leftOut + matchIt)
+        expected.append("settings.json:4:220: cannot carry over the look-ahead " + secondAhead + ": " + leftOut + matchIt)
+        expected.append("settings.json:4:256: cannot carry over the negative look-ahead (?!>): " + leftOut + boundary)
+        expected.append(lookBehind)
+        #expect(Array(imported.problems.prefix(5)) == expected)
     }
 
     /// JavaScript's escapes, anchors and classes said in RE2 terms, as the regex is written into `.highlights.json`
@@ -170,7 +218,8 @@ extension ImportCommandTests {
         }
     }
 
-    /// `highlight.decorations` is what every decoration inherits from (vscode-highlight's README, "Settings").
+    /// `highlight.decorations` is what every decoration inherits from (vscode-highlight's readme.md, "Settings", and
+    /// src/utils.ts `getHighlights`, read at ae8f325).
     @Test func vscodeHighlightDecorationsAreInherited() throws {
         let settings = ##"{ "highlight.decorations": { "rangeBehavior": 3, "fontWeight": "bold" }, "highlight.regexes": { "FIX": [{ "color": "#f00" }] } }"##
         let imported = try Self.importing(settings, as: "settings.json")
@@ -199,9 +248,11 @@ extension ImportCommandTests {
 // MARK: - Todo Tree
 
 extension ImportCommandTests {
-    /// Todo Tree's defaults (Gruntfuggly/todo-tree, package.json): the tags, the regex with its ($TAGS), case-sensitive,
-    /// and the "tag" highlight. A rule a tag; the match runs from the comment start, and its `tag` group is what Todo
-    /// Tree draws.
+    /// Todo Tree's defaults (Gruntfuggly/todo-tree, package.json `contributes.configuration`, read at a6f60e0,
+    /// version 0.0.224): the tags, the regex with its ($TAGS), case-sensitive, an empty defaultHighlight (no type: the
+    /// tag alone) and a customHighlight that gives six tags tree icons only. A rule a tag; the match runs from the
+    /// comment start, and its `tag` group is what Todo Tree draws, with its own defaults from src/highlights.js:
+    /// rounded (borderRadius 0.2em) and a mark in the ruler's right lane.
     @Test func todoTreeDefaults() throws {
         let settings = #"""
             {
@@ -209,13 +260,21 @@ extension ImportCommandTests {
               "todo-tree.regex.regex": "(//|#|<!--|;|/\\*|^|^[ \\t]*(-|\\d+.))\\s*($TAGS)",
               "todo-tree.regex.regexCaseSensitive": true,
               "todo-tree.highlights.defaultHighlight": {},
-              "todo-tree.highlights.customHighlight": {}
+              "todo-tree.highlights.customHighlight": {
+                "BUG": { "icon": "bug" }, "HACK": { "icon": "tools" }, "FIXME": { "icon": "flame" },
+                "XXX": { "icon": "x" }, "[ ]": { "icon": "issue-draft" }, "[x]": { "icon": "issue-closed" }
+              }
             }
             """#
         let imported = try Self.importing(settings, as: "settings.json")
         #expect(imported.status == 0)
         #expect(imported.problems == [])
-        #expect(imported.configuration.contains(##""groups": { "tag": { "backgroundColor": "#8080804d" } }"##))
+        #expect(imported.configuration.contains(
+            ##""groups": { "tag": { "backgroundColor": "#8080804d", "rounded": true, "overviewRuler": { "lane": "right" } } }"##))
+        // The same file without any Todo Tree setting but one gives the same rules: the defaults stand in.
+        let bare = try Self.importing(#"{ "todo-tree.highlights.enabled": true }"#, as: "settings.json")
+        #expect(bare.configuration.split(separator: "\n").filter { $0.contains("\"name\"") }
+            == imported.configuration.split(separator: "\n").filter { $0.contains("\"name\"") })
         let text = """
             // TODO: write it
             x = 1 # FIXME later
@@ -234,43 +293,120 @@ extension ImportCommandTests {
         #expect(try Self.listed(imported.configuration, text: text) == Self.sorted(expected))
     }
 
-    /// Todo Tree's README (Gruntfuggly/todo-tree, README.md, "Highlighting"): custom highlights by tag. The line type
-    /// becomes wholeLine and the gutter icon a dot in its colour, each named.
+    /// Todo Tree's README (Gruntfuggly/todo-tree, README.md, "Highlighting", read at a6f60e0): a defaultHighlight of
+    /// type text and custom highlights by tag. The opacity applies to hex and rgb() colours only, so the background
+    /// named white stays opaque; the line type becomes wholeLine and the gutter icon a dot in its colour, each named.
     @Test func todoTreeReadmeCustomHighlight() throws {
         let settings = """
             {
-              "todo-tree.highlights.defaultHighlight": { "foreground": "green", "type": "text" },
+              "todo-tree.highlights.defaultHighlight": {
+                "icon": "alert", "type": "text", "foreground": "red", "background": "white", "opacity": 50, "iconColour": "blue"
+              },
               "todo-tree.highlights.customHighlight": {
                 "TODO": { "icon": "check", "type": "line" },
-                "FIXME": { "foreground": "red", "iconColour": "yellow", "gutterIcon": true }
-              },
-              "todo-tree.regex.regexCaseSensitive": false
+                "FIXME": { "foreground": "black", "iconColour": "yellow", "gutterIcon": true }
+              }
             }
             """
         let imported = try Self.importing(settings, as: "settings.json")
         #expect(imported.status == 1)
         #expect(imported.problems == [
-            "settings.json:4:5: cannot carry over the highlight type line of TODO: Todo Tree paints the line's text; a style "
+            "settings.json:6:40: cannot carry over the highlight type line of TODO: Todo Tree paints the line's text; a style "
                 + "paints the whole width of the line; nearest: wholeLine, used",
-            "settings.json:5:61: cannot carry over the gutter icon of FIXME: a gutter sign is text or a dot, not an icon; "
+            "settings.json:7:63: cannot carry over the gutter icon of FIXME: a gutter sign is text or a dot, not an icon; "
                 + "nearest: \"gutter\" with a dot in the icon's colour, used",
         ])
-        #expect(imported.configuration.contains(##""style": { "color": "#008000", "wholeLine": true } }"##))
-        #expect(imported.configuration.contains(##""tag": { "color": "#ff0000", "gutter": { "color": "#ffff00" } }"##))
-        // Case-insensitive, and the "text" type runs to the end of the line.
-        let text = "# fixme: now\n"
+        let ruler = ##""overviewRuler": { "color": "#ffffff", "lane": "right" }"##
+        #expect(imported.configuration.contains(
+            ##""style": { "color": "#ff0000", "backgroundColor": "#ffffff", "rounded": true, "## + ruler + ##", "wholeLine": true } }"##))
+        #expect(imported.configuration.contains(
+            ##""tag": { "color": "#000000", "backgroundColor": "#ffffff", "rounded": true, "## + ruler + ##", "gutter": { "color": "#ffff00" } }"##))
+        // With case, and the "text" type runs to the end of the line.
+        let text = "# FIXME: now\n# fixme: not this\n"
         #expect(try Self.listed(imported.configuration, text: text) == ["0-12 fixme"])
+    }
+
+    /// The types capture-groups:N,M and tag-and-subTag, and rulerLane none (README.md, "Highlighting", read at a6f60e0):
+    /// the regex's own groups keep their numbers under the tag's named group.
+    @Test func todoTreeCaptureGroupsAndRulerLane() throws {
+        let settings = ##"{ "todo-tree.general.tags": ["TODO"], "todo-tree.highlights.defaultHighlight": { "type": "capture-groups:1,2", "background": "#00ff00", "rulerLane": "none" } }"##
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(
+            ##""groups": { "1": { "backgroundColor": "#00ff00", "rounded": true }, "2": { "backgroundColor": "#00ff00", "rounded": true } }"##))
+    }
+
+    /// The README's task-list highlights (same file and version): backgrounds with an alpha of their own, which the
+    /// ruler marks take too.
+    @Test func todoTreeReadmeTaskListHighlight() throws {
+        let settings = ##"{ "todo-tree.highlights.customHighlight": { "[ ]": { "background": "#ff000080" }, "[x]": { "background": "#00ff0080" } } }"##
+        let imported = try Self.importing(settings, as: "settings.json")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(
+            ##""tag": { "backgroundColor": "#ff000080", "rounded": true, "overviewRuler": { "color": "#ff000080", "lane": "right" } }"##))
     }
 }
 
 // MARK: - TODO Highlight
 
 extension ImportCommandTests {
-    /// TODO Highlight's README (wayou/vscode-todo-highlight and jgclark's v2, README.md, "Config"): string keywords in
-    /// the default style, object keywords with their own, after the built-in TODO: and FIXME:. Keywords are matched
-    /// as they are written, with case, anywhere in the files that include and exclude allow.
+    /// TODO Highlight's README example (wayou/vscode-todo-highlight, README.md, "Config", read at a6bbfce, version
+    /// 1.0.5), its values written out. It sets keywordsPattern, which replaces the keywords: one rule, in the default
+    /// style (the built-in one, src/util.js `DEFAULT_STYLE`, under the example's), with its ruler mark in the right
+    /// lane (src/extension.js). include and exclude choose the files the command that lists annotations searches,
+    /// not where the editor highlights, so the rule has no "files".
     @Test func todoHighlightReadmeExample() throws {
-        let settings = """
+        let imported = try Self.importing(Self.todoHighlightReadmeSettings(withPattern: true), as: "settings.json")
+        #expect(imported.status == 1)
+        #expect(imported.problems == [
+            "settings.json:19:5: cannot carry over isWholeLine with a text colour: VS Code colours the text of the whole "
+                + "line; wholeLine paints only its background; nearest: wholeLine, with the match's text in the colour, used",
+        ])
+        #expect(imported.configuration.contains(
+            ##"{ "name": "todo-fixme", "regex": "TODO:|FIXME:|\\(([^)]+)\\)", "style": { "color": "#ff0000", "backgroundColor": "#ffab00", "borderColor": "#eeeeee", "rounded": true, "overviewRuler": { "color": "#ffab00", "lane": "right" }, "wholeLine": true } }"##))
+        #expect(!imported.configuration.contains("\"files\""))
+        let text = "TODO: a FIXME: b (c) DEBUG: d\n"
+        #expect(try Self.listed(imported.configuration, text: text, fileName: "notes.md")
+            == Self.javaScriptMatches(#"TODO:|FIXME:|\(([^)]+)\)"#, flags: "g", in: text, rule: "todo-fixme"))
+    }
+
+    /// The README example without its keywordsPattern: string keywords in the default style, object keywords with
+    /// their own over it, and the built-in TODO: and FIXME: (src/util.js `DEFAULT_KEYWORDS`) after them. A keyword
+    /// TODO: keeps what the built-in one gives and it does not (its ruler colour); FIXME: takes the default style under
+    /// its built-in colours. Keywords are matched as they are written, with case, anywhere, in every file.
+    @Test func todoHighlightReadmeKeywords() throws {
+        let imported = try Self.importing(Self.todoHighlightReadmeSettings(withPattern: false), as: "settings.json")
+        #expect(imported.status == 1)
+        #expect(imported.problems == [
+            "settings.json:18:5: cannot carry over isWholeLine with a text colour: VS Code colours the text of the whole "
+                + "line; wholeLine paints only its background; nearest: wholeLine, with the match's text in the colour, used",
+        ])
+        let rules = imported.configuration.split(separator: "\n").filter { $0.contains("\"name\"") }.map { String($0.drop { $0 == " " }) }
+        let border: String = ##""borderColor": "#eeeeee", "rounded": true"##
+        func rule(_ name: String, _ word: String, _ colors: String, ruler: String, wholeLine: Bool = true) -> String {
+            let ends: String = wholeLine ? ##", "wholeLine": true } },"## : " } },"
+            let head: String = ##"{ "name": ""## + name + ##"", "words": [""## + word + ##""], "style": { "##
+            return head + colors + ", " + border + ##", "overviewRuler": { "color": ""## + ruler + ##"", "lane": "right" }"## + ends
+        }
+        var expectedRules: [String] = []
+        expectedRules.append(rule("debug", "DEBUG:", ##""color": "#ff0000", "backgroundColor": "#ffab00""##, ruler: "#ffab00"))
+        expectedRules.append(rule("review", "REVIEW:", ##""color": "#ff0000", "backgroundColor": "#ffab00""##, ruler: "#ffab00"))
+        expectedRules.append(rule("note", "NOTE:", ##""color": "#ff0000", "backgroundColor": "#ffff00""##, ruler: "#808080"))
+        expectedRules.append(rule("hack", "HACK:", ##""color": "#000000", "backgroundColor": "#ffab00""##, ruler: "#ffab00", wholeLine: false))
+        expectedRules.append(##"{ "name": "todo", "words": ["TODO:"], "style": { "color": "#ff0000", "backgroundColor": "#00000033", "borderColor": "#ff0000", "rounded": true, "overviewRuler": { "color": "#ffbd2acc", "lane": "right" }, "wholeLine": true } },"##)
+        expectedRules.append(rule("fixme", "FIXME:", ##""color": "#ffffff", "backgroundColor": "#f06292""##, ruler: "#f06292cc"))
+        #expect(rules == expectedRules)
+        let text = "TODO: a FIXME: b DEBUG: c\nREVIEW: d NOTE: e HACK: f todo: g DEBUG h xNOTE:\n"
+        let expected = Self.spans(
+            of: [("todo", "TODO:"), ("fixme", "FIXME:"), ("debug", "DEBUG:"), ("review", "REVIEW:"), ("note", "NOTE:"), ("hack", "HACK:")],
+            in: text)
+        #expect(try Self.listed(imported.configuration, text: text, fileName: "notes.md") == Self.sorted(expected))
+    }
+
+    /// The settings of TODO Highlight's README example, in the README's order, with or without its keywordsPattern.
+    static func todoHighlightReadmeSettings(withPattern: Bool) -> String {
+        let pattern = withPattern ? #"  "todohighlight.keywordsPattern": "TODO:|FIXME:|\\(([^)]+)\\)","# + "\n" : ""
+        return """
             {
               "todohighlight.isEnable": true,
               "todohighlight.isCaseSensitive": true,
@@ -281,32 +417,30 @@ extension ImportCommandTests {
                 { "text": "HACK:", "color": "#000", "isWholeLine": false },
                 { "text": "TODO:", "color": "red", "border": "1px solid red", "borderRadius": "2px", "backgroundColor": "rgba(0,0,0,.2)" }
               ],
+
+            """ + pattern + """
               "todohighlight.defaultStyle": {
-                "color": "red", "backgroundColor": "#ffab00", "overviewRulerColor": "#ffab00", "cursor": "pointer",
-                "border": "1px solid #eee", "borderRadius": "2px", "isWholeLine": true
+                "color": "red",
+                "backgroundColor": "#ffab00",
+                "overviewRulerColor": "#ffab00",
+                "cursor": "pointer",
+                "border": "1px solid #eee",
+                "borderRadius": "2px",
+                "isWholeLine": true
               },
-              "todohighlight.include": ["**/*.js", "**/*.txt"],
-              "todohighlight.exclude": ["**/node_modules/**"]
+              "todohighlight.include": ["**/*.js", "**/*.jsx", "**/*.ts", "**/*.tsx", "**/*.html", "**/*.php", "**/*.css", "**/*.scss"],
+              "todohighlight.exclude": [
+                "**/node_modules/**", "**/bower_components/**", "**/dist/**", "**/build/**", "**/.vscode/**", "**/.github/**",
+                "**/_output/**", "**/*.min.*", "**/*.map", "**/.next/**"
+              ],
+              "todohighlight.maxFilesForSearch": 5120,
+              "todohighlight.toggleURI": false
             }
             """
-        let imported = try Self.importing(settings, as: "settings.json")
-        #expect(imported.status == 1)
-        #expect(imported.problems == [
-            "settings.json:13:56: cannot carry over isWholeLine with a text colour: VS Code colours the text of the whole "
-                + "line; wholeLine paints only its background; nearest: wholeLine, with the match's text in the colour, used",
-        ])
-        #expect(imported.configuration.contains(
-            ##"{ "name": "todo", "words": ["TODO:"], "style": { "color": "#ff0000", "backgroundColor": "#00000033", "borderColor": "#ff0000", "rounded": true, "overviewRuler": { "color": "#ffab00" }, "wholeLine": true }, "files": ["**/*.js", "**/*.txt", "!**/node_modules/**"] }"##))
-        let text = "TODO: a FIXME: b DEBUG: c\nREVIEW: d NOTE: e HACK: f todo: g DEBUG h\n"
-        let expected = Self.spans(
-            of: [("todo", "TODO:"), ("fixme", "FIXME:"), ("debug", "DEBUG:"), ("review", "REVIEW:"), ("note", "NOTE:"), ("hack", "HACK:")],
-            in: text)
-        #expect(try Self.listed(imported.configuration, text: text) == Self.sorted(expected))
-        // The include globs leave other files out.
-        #expect(try Self.listed(imported.configuration, text: text, fileName: "notes.md") == [])
     }
 
-    /// TODO Highlight's keywordsPattern replaces the keywords (README, "Config"); isCaseSensitive false is the flag i.
+    /// TODO Highlight's keywordsPattern replaces the keywords (README.md, "Config", with the README's pattern, read at
+    /// a6bbfce); isCaseSensitive false is the flag i (src/extension.js).
     @Test func todoHighlightKeywordsPattern() throws {
         let settings = #"{ "todohighlight.isCaseSensitive": false, "todohighlight.keywordsPattern": "TODO:|FIXME:|\\(([^)]+)\\)" }"#
         let imported = try Self.importing(settings, as: "settings.jsonc")
@@ -320,10 +454,11 @@ extension ImportCommandTests {
 // MARK: - todo-comments.nvim
 
 extension ImportCommandTests {
-    /// todo-comments.nvim with its defaults (folke/todo-comments.nvim, README.md, "Configuration"): the pattern
-    /// `.*<(KEYWORDS)\s*:` wants the keyword as a word of its own followed by a colon, and "after = fg" colours the rest
-    /// of the line, so the highlight runs from the keyword to the line's end. The wide keyword and multi-line comments
-    /// are named.
+    /// todo-comments.nvim with its defaults (folke/todo-comments.nvim, lua/todo-comments/config.lua `defaults` and
+    /// README.md, "Configuration", read at 411503d): the pattern `.*<(KEYWORDS)\s*:` wants the keyword as a word of its
+    /// own followed by a colon; the keyword alone is its label (lua/todo-comments/highlight.lua), and "after = fg"
+    /// colours the rest of the line, colon included, so the highlight runs from the keyword to the line's end. The
+    /// wide keyword and multi-line comments are named.
     @Test func todoCommentsDefaults() throws {
         let imported = try Self.importing("require(\"todo-comments\").setup()\n", as: "init.lua")
         #expect(imported.status == 1)
@@ -331,7 +466,7 @@ extension ImportCommandTests {
         #expect(imported.problems[0].hasPrefix("init.lua:1:26: cannot carry over highlight.keyword = \"wide\": "))
         #expect(imported.problems[1].hasPrefix("init.lua:1:26: cannot carry over highlight.multiline = true: "))
         #expect(imported.configuration.contains(
-            ##"{ "name": "fix", "regex": "(?P<keyword>(?:FIX|FIXME|BUG|FIXIT|ISSUE)[ \t]*:).*", "wholeWord": true, "style": { "color": "#dc2626", "gutter": { "color": "#dc2626" } }, "groups": { "keyword": "error" }, "scope": "comments" }"##))
+            ##"{ "name": "fix", "regex": "(?P<keyword>FIXME|FIXIT|ISSUE|FIX|BUG)[ \t]*:.*", "wholeWord": true, "style": { "color": "#dc2626", "gutter": { "color": "#dc2626" } }, "groups": { "keyword": "error" }, "scope": "comments" }"##))
         let text = """
             TODO: write the docs
             a FIX: here
@@ -346,7 +481,19 @@ extension ImportCommandTests {
         #expect(try Self.listed(imported.configuration, text: text) == expected)
     }
 
-    /// The lazy.nvim spec of the README's installation: `opts` is the table `setup` gets; a function in its place
+    /// A colour's fallback is the first hex of its list, and merge_keywords = false drops the default keywords only
+    /// when keywords are given (lua/todo-comments/config.lua `M.colors` and `M._setup`, read at 411503d).
+    @Test func todoCommentsColorListsAndMergeKeywords() throws {
+        let settings = "require('todo-comments').setup({ merge_keywords = false, colors = { error = { '#111111', 'ErrorMsg', "
+            + "'#222222' } }, highlight = { multiline = false, keyword = 'bg' } })\n"
+        let imported = try Self.importing(settings, as: "todo.lua")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(
+            ##""style": { "color": "#111111", "gutter": { "color": "#111111" } }, "groups": { "keyword": { "color": "#ffffff", "backgroundColor": "#111111", "bold": true } }"##))
+        #expect(imported.configuration.contains(#""name": "test""#))
+    }
+
+    /// The lazy.nvim spec of the README's installation (same file and commit): `opts` is the table `setup` gets; a function in its place
     /// is named, and the defaults stand in.
     @Test func todoCommentsLazySpec() throws {
         let settings = """
@@ -363,8 +510,8 @@ extension ImportCommandTests {
         #expect(computed.problems.first?.hasPrefix("todo.lua:1:45: cannot carry over the settings: they are computed") == true)
     }
 
-    /// The README's configuration written out, with a keyword of one's own and one colour given by a variable, which
-    /// is named at its place.
+    /// The README's configuration (README.md, "Configuration", read at 411503d) in part, with its values, and a keyword
+    /// of one's own and one colour given by a variable, which is named at its place.
     @Test func todoCommentsReadmeConfiguration() throws {
         let settings = """
             -- The README's defaults, written out, plus two keywords.
@@ -387,7 +534,7 @@ extension ImportCommandTests {
                 + "nearest: the default, used",
         ])
         #expect(imported.configuration.contains(
-            ##"{ "name": "mine", "regex": "(?P<keyword>(?:MINE)[ \t]*:)", "wholeWord": true, "style": {}, "groups": { "keyword": { "color": "#000000", "backgroundColor": "#00ff00", "bold": true } }, "scope": "comments" }"##))
+            ##"{ "name": "mine", "regex": "(?P<keyword>MINE)[ \t]*:", "wholeWord": true, "style": {}, "groups": { "keyword": { "color": "#000000", "backgroundColor": "#00ff00", "bold": true } }, "scope": "comments" }"##))
         #expect(imported.configuration.contains(##""style": { "gutter": { "text": "B", "color": "#dc2626" } }"##))
         let text = "MINE: x\nBUG: y\n"
         #expect(try Self.listed(imported.configuration, text: text) == ["0-5 mine", "8-12 fix"])
@@ -397,8 +544,9 @@ extension ImportCommandTests {
 // MARK: - hl-todo
 
 extension ImportCommandTests {
-    /// hl-todo's README (tarsius/hl-todo, README.org): keywords with colours set with setq. hl-todo matches each
-    /// keyword between \< and \>, with case.
+    /// hl-todo's README (tarsius/hl-todo, README.org, read at 9540fc4, version 3.9.3): keywords with colours set with
+    /// setq. hl-todo matches each keyword with case between \_< and \_> (`hl-todo-keyword-delimiters`' default
+    /// `symbol`, hl-todo.el), in its own syntax table, so a keyword touching _ or - is not one.
     @Test func hlTodoReadmeExample() throws {
         let settings = """
             (setq hl-todo-keyword-faces
@@ -411,9 +559,9 @@ extension ImportCommandTests {
         let imported = try Self.importing(settings, as: "init.el")
         #expect(imported.status == 1)
         #expect(imported.problems == [
-            "init.el:1:7: cannot carry over hl-todo's \\< and \\> around the keywords exactly: in most modes Emacs counts "
-                + "letters and digits as word characters, and _ as a symbol character; nearest: wholeWord (which counts _ as "
-                + "a word character too), used",
+            "init.el:1:7: cannot carry over hl-todo's \\_< and \\_> around the keywords exactly: in hl-todo's syntax "
+                + "table (text mode's) _ - + * / & | < > = are symbol characters, so a keyword touching one of them is not "
+                + "highlighted; nearest: wholeWord (letters, digits and _ only), used",
         ])
         #expect(imported.configuration.contains(
             ##"{ "name": "debug", "words": ["DEBUG"], "wholeWord": true, "style": { "color": "#a020f0", "bold": true }, "scope": ["comments", "strings"] }"##))
@@ -422,7 +570,8 @@ extension ImportCommandTests {
         #expect(try Self.listed(imported.configuration, text: text) == expected)
     }
 
-    /// hl-todo's default `hl-todo-keyword-faces` (hl-todo.el's defcustom), as Custom writes it into an init file;
+    /// hl-todo's default `hl-todo-keyword-faces` (hl-todo.el's defcustom, read at 9540fc4, version 3.9.3), as Custom
+    /// writes it into an init file;
     /// "XXXX*" is a regexp: three X or more.
     @Test func hlTodoDefaultsAsCustomWritesThem() throws {
         let settings = """
@@ -440,6 +589,20 @@ extension ImportCommandTests {
         let text = "XX XXX XXXXXX HOLD DONE MAYBE\n"
         #expect(try Self.listed(imported.configuration, text: text)
             == ["3-6 xxxx", "7-13 xxxx", "14-18 hold", "19-23 done", "24-29 maybe"])
+    }
+
+    /// `hl-todo-keyword-delimiters` nil puts nothing around the keywords, so a rule is not wholeWord and nothing is
+    /// named; `hl-todo-color-background` t makes a colour the background of hl-todo's face, whose foreground is
+    /// #cc9393 and which is bold (hl-todo.el, read at 9540fc4).
+    @Test func hlTodoDelimitersAndBackgroundColors() throws {
+        let settings = ##"(setq hl-todo-keyword-delimiters nil hl-todo-color-background t hl-todo-keyword-faces '(("TODO" . "#FF0000")))"##
+        let imported = try Self.importing(settings, as: "init.el")
+        #expect(imported.status == 0, "\(imported.problems)")
+        #expect(imported.configuration.contains(
+            ##"{ "name": "todo", "words": ["TODO"], "style": { "color": "#cc9393", "backgroundColor": "#ff0000", "bold": true }, "scope": ["comments", "strings"] }"##))
+        #expect(try Self.listed(imported.configuration, text: "xTODO TODO_y\n") == ["1-5 todo", "6-10 todo"])
+        let word = try Self.importing(##"(setq hl-todo-keyword-faces '(("TODO" . "#FF0000"))) (setopt hl-todo-keyword-delimiters 'word)"##, as: "init.el")
+        #expect(word.problems.first?.hasPrefix("init.el:1:62: cannot carry over hl-todo's \\< and \\> around the keywords exactly") == true)
     }
 
     /// A keyword written as an Emacs regexp ("HACK\\|KLUDGE") and faces by name: warning is the built-in warning.
@@ -491,6 +654,16 @@ private let unconvertibleRows: [ImportCommandTests.Unconvertible] = [
     .init(name: "unicodeSets flag", fileName: "settings.json",
         settings: #"{ "highlight.regexes": { "TODO": { "regexFlags": "v", "decorations": [{}] } } }"#,
         line: "settings.json:1:50: cannot carry over the flag v (unicodeSets)", leavesRuleOut: true),
+    .init(name: "flags without g", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "TODO": { "regexFlags": "i", "decorations": [{}] } } }"#,
+        line: "settings.json:1:50: cannot carry over the flags \"i\" without g: vscode-highlight then highlights only the first match",
+        leavesRuleOut: false),
+    .init(name: "vscode-highlight off", fileName: "settings.json",
+        settings: #"{ "highlight.enabled": false, "highlight.regexes": { "TODO": [{}] } }"#,
+        line: "settings.json:1:3: cannot carry over highlight.enabled: false: vscode-highlight highlights nothing", leavesRuleOut: false),
+    .init(name: "Todo Tree sub tag", fileName: "settings.json",
+        settings: #"{ "todo-tree.general.tags": ["TODO"], "todo-tree.highlights.defaultHighlight": { "type": "tag-and-subTag" } }"#,
+        line: "settings.json:1:90: cannot carry over the sub tag of the highlight type tag-and-subTag of TODO", leavesRuleOut: false),
     .init(name: "gutter icon image", fileName: "settings.json",
         settings: #"{ "highlight.regexes": { "TODO": [{ "gutterIconPath": "/icons/todo.svg" }] } }"#,
         line: "settings.json:1:37: cannot carry over gutterIconPath: a gutter sign is text or a dot", leavesRuleOut: false),
@@ -503,6 +676,10 @@ private let unconvertibleRows: [ImportCommandTests.Unconvertible] = [
     .init(name: "attachment", fileName: "settings.json",
         settings: #"{ "highlight.regexes": { "TODO": [{ "after": { "contentText": "!" } }] } }"#,
         line: "settings.json:1:37: cannot carry over the decoration option after", leavesRuleOut: false),
+    .init(name: "file filter without case", fileName: "settings.json",
+        settings: #"{ "highlight.regexes": { "TODO": { "filterFileRegex": "\\.md$", "decorations": [{}] } } }"#,
+        line: #"settings.json:1:55: cannot carry over filterFileRegex \.md$ without case: vscode-highlight matches the path "#
+            + "without case, and a glob with case; nearest: the glob *.md, used", leavesRuleOut: false),
     .init(name: "file filter", fileName: "settings.json",
         settings: #"{ "highlight.regexes": { "TODO": { "filterFileRegex": "src/.*", "decorations": [{}] } } }"#,
         line: "settings.json:1:55: cannot carry over filterFileRegex src/.*", leavesRuleOut: true),
@@ -521,6 +698,9 @@ private let unconvertibleRows: [ImportCommandTests.Unconvertible] = [
     .init(name: "Lua pattern table", fileName: "todo.lua",
         settings: "require('todo-comments').setup({ highlight = { multiline = false, keyword = 'bg', pattern = [[<(KEYWORDS)]] } })\n",
         line: "todo.lua:1:93: cannot carry over the highlight pattern <(KEYWORDS)", leavesRuleOut: false),
+    .init(name: "Lua table of patterns", fileName: "todo.lua",
+        settings: "require('todo-comments').setup({ highlight = { multiline = false, keyword = 'bg', pattern = { [[.*<(KEYWORDS)\\s*:]], [[.*<(KEYWORDS)>]] } } })\n",
+        line: "todo.lua:1:118: cannot carry over the highlight patterns after the first: a rule has one pattern", leavesRuleOut: false),
     .init(name: "Elisp add-to-list", fileName: "init.el",
         settings: "(add-to-list 'hl-todo-keyword-faces '(\"OKAY\" . \"#7cb8bb\"))\n(setq hl-todo-keyword-faces '((\"TODO\" . error)))\n",
         line: "init.el:1:15: cannot carry over this use of hl-todo-keyword-faces", leavesRuleOut: false),

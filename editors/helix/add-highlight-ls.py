@@ -32,17 +32,17 @@ SERVER = "highlight-ls"
 # Tests/docs/check-recipes.py checks that they match where the built-in rules match.
 BUILT_IN_RULES_WITH_SEVERITY = [
     {"name": "fixme", "words": ["FIXME", "BUG", "XXX"], "wholeWord": True, "scope": "comments",
-     "style": "fixme", "list": True, "severity": "warning"},
+     "style": "fixme", "list": True, "fields": True, "severity": "warning"},
     {"name": "todo", "words": ["TODO"], "wholeWord": True, "scope": "comments",
-     "style": "todo", "list": True, "severity": "information"},
+     "style": "todo", "list": True, "fields": True, "severity": "information"},
     {"name": "hack", "words": ["HACK"], "wholeWord": True, "scope": "comments",
-     "style": "hack", "list": True, "severity": "warning"},
+     "style": "hack", "list": True, "fields": True, "severity": "warning"},
     {"name": "note", "words": ["NOTE", "INFO"], "wholeWord": True, "scope": "comments",
-     "style": "note", "severity": "hint"},
+     "style": "note", "fields": True, "severity": "hint"},
     {"name": "review", "words": ["REVIEW", "OPTIMIZE"], "wholeWord": True, "scope": "comments",
-     "style": "review", "severity": "hint"},
+     "style": "review", "fields": True, "severity": "hint"},
     {"name": "deprecated", "words": ["DEPRECATED"], "wholeWord": True, "scope": "comments",
-     "style": "deprecated", "severity": "hint"},
+     "style": "deprecated", "fields": True, "severity": "hint"},
     {"name": "task", "regex": "^[ \\t]*(?:[-*+]|[0-9]{1,9}[.)])[ \\t]+\\[ \\]", "languages": ["markdown"],
      "style": "task", "list": True, "severity": "information"},
 ]

@@ -19,7 +19,7 @@ const serverSectionName = 'highlight';
  * schema/highlights.schema.json but `$schema`; a test checks they agree). `highlightLs.path`,
  * `highlightLs.decorations` and `highlightLs.trace.server` are the extension's own.
  */
-const serverKeys = ['defaults', 'colors', 'outline', 'languages', 'styles', 'rules'];
+const serverKeys = ['defaults', 'colors', 'outline', 'dueSoon', 'languages', 'styles', 'rules'];
 
 /** The value a user set in `info` (the shape of `WorkspaceConfiguration.inspect`), the most specific scope winning. */
 function userValue(info, { trusted = true } = {}) {

@@ -121,19 +121,19 @@ extension RuleFilter {
         let ruleSet = narrowedRuleSet ?? ruleSet
         let region = region ?? 0..<text.count
         if syntax == nil, filter.needsSyntax {
-            let unscoped = ruleSet.matches(in: text, startingIn: region, accept: filter.acceptance(syntax: nil))
+            let unscoped = ruleSet.matches(in: text, startingIn: region, accept: filter.acceptance(syntax: nil, text: text))
             guard unscoped.matches.contains(where: { filter.isScoped($0.ruleIndex) }), let language = filter.syntax
             else { return unscoped }
             let index = SyntaxIndex(syntax: language, text: text)
             syntax = index
             // When every winner is in its rule's scopes, the candidates taken away never won, and the
             // scoped search would find the same matches: most files with a TODO in a comment.
-            if !unscoped.truncated, let accept = filter.acceptance(syntax: index),
+            if !unscoped.truncated, let accept = filter.acceptance(syntax: index, text: text),
                unscoped.matches.allSatisfy({ accept($0.ruleIndex, $0.utf8Range) }) {
                 return unscoped
             }
         }
-        return ruleSet.matches(in: text, startingIn: region, accept: filter.acceptance(syntax: syntax))
+        return ruleSet.matches(in: text, startingIn: region, accept: filter.acceptance(syntax: syntax, text: text))
     }
 }
 
@@ -147,7 +147,7 @@ extension RuleFilter {
     ///   matches; twice the engine and an index when a match is out of its scopes.
     public func matches(of ruleSet: RuleSet, in text: UnsafeBufferPointer<UInt8>) -> MatchList {
         guard !isEmpty else { return MatchList(matches: [], truncated: false) }
-        let unscoped = (narrowedRuleSet ?? ruleSet).matches(in: text, startingIn: 0..<text.count, accept: acceptance(syntax: nil))
+        let unscoped = (narrowedRuleSet ?? ruleSet).matches(in: text, startingIn: 0..<text.count, accept: acceptance(syntax: nil, text: text))
         guard needsSyntax, !unscoped.truncated else {
             var syntax: SyntaxIndex?
             return needsSyntax ? matches(of: ruleSet, in: text, syntax: &syntax) : unscoped
@@ -157,7 +157,7 @@ extension RuleFilter {
         let found = SyntaxIndex.scopes(ofAscendingUTF8Offsets: scoped.map(\.utf8Range.lowerBound), in: text, syntax: language)
         if zip(scoped, found).allSatisfy({ match, scope in Self.allows(scopes[match.ruleIndex], scope) }) { return unscoped }
         let syntax = SyntaxIndex(syntax: language, text: text)
-        return (narrowedRuleSet ?? ruleSet).matches(in: text, startingIn: 0..<text.count, accept: acceptance(syntax: syntax))
+        return (narrowedRuleSet ?? ruleSet).matches(in: text, startingIn: 0..<text.count, accept: acceptance(syntax: syntax, text: text))
     }
 }
 

@@ -88,11 +88,15 @@ public struct RuleFilter: Sendable, Equatable {
     /// The comment and string syntax of the text's language (a declared language's, else the
     /// table's), which decides scopes; nil when no syntax is known, and scoped rules match anywhere.
     public internal(set) var syntax: LanguageSyntax?
+    /// Whether only candidates followed (after spaces and tabs) by `(` or `[` are accepted: `check`'s search for
+    /// deadlines, where a marker without a group of fields (`MarkerFields`) has nothing to say. Rejected before
+    /// scopes are looked at, most files need no syntax pass at all.
+    public var requiresFieldGroup = false
 
     /// Filters are equal when they enable and scope the same rules in the same syntax (the narrowed
     /// rule set follows from those).
     public static func == (lhs: RuleFilter, rhs: RuleFilter) -> Bool {
-        lhs.enabled == rhs.enabled && lhs.scopes == rhs.scopes && lhs.syntax == rhs.syntax
+        lhs.enabled == rhs.enabled && lhs.scopes == rhs.scopes && lhs.syntax == rhs.syntax && lhs.requiresFieldGroup == rhs.requiresFieldGroup
     }
 
     /// Creates a filter from per-rule masks, for a text in `syntax`.
@@ -118,19 +122,28 @@ public struct RuleFilter: Sendable, Equatable {
     /// The predicate for `RuleSet.matches(in:startingIn:accept:)`, or nil when every candidate is acceptable.
     ///
     /// Without a syntax index (a language not in the table), scoped rules match anywhere.
-    func acceptance(syntax: SyntaxIndex?) -> RuleSet.MatchFilter? {
+    func acceptance(syntax: SyntaxIndex?, text: UnsafeBufferPointer<UInt8>) -> RuleSet.MatchFilter? {
         let enabled = enabled
         let scopes = scopes
         let scoped = syntax != nil && needsSyntax
-        guard enabled.contains(false) || scoped else { return nil }
+        let requiresFieldGroup = requiresFieldGroup
+        guard enabled.contains(false) || scoped || requiresFieldGroup else { return nil }
         // A search asks for its candidates in order, so their lines are found by walking forward.
         let cursor = scoped ? syntax.map(SyntaxIndex.Cursor.init) : nil
         return { ruleIndex, utf8Range in
             guard ruleIndex >= 0, ruleIndex < enabled.count, enabled[ruleIndex] else { return false }
+            if requiresFieldGroup, !Self.isFollowedByFieldGroup(utf8Range.upperBound, in: text) { return false }
             let allowed = scopes[ruleIndex]
             guard allowed != .anywhere, let cursor else { return true }
             return Self.allows(allowed, cursor.scope(ofUTF8Range: utf8Range))
         }
+    }
+
+    /// Whether `(` or `[` follows `utf8Offset`, after spaces and tabs, as a group of fields starts (`MarkerFields`).
+    static func isFollowedByFieldGroup(_ utf8Offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = utf8Offset
+        while index < text.count, text[index] == UInt8(ascii: " ") || text[index] == UInt8(ascii: "\t") { index += 1 }
+        return index < text.count && (text[index] == UInt8(ascii: "(") || text[index] == UInt8(ascii: "["))
     }
 
     /// Whether a rule limited to `allowed` matches in text of `scope`.

@@ -92,6 +92,8 @@ public struct ScanOptions: Sendable {
     /// How many threads search (default: one a core); with 1, the calling thread walks and then searches, and
     /// starts none (`--threads`).
     public var threads = WorkspaceScanner.cores
+    /// Whether `alsoSelecting`'s rules match only where a group of fields follows (`RuleFilter.requiresFieldGroup`).
+    public var alsoRequiresFieldGroup = false
     /// How long the excerpts of `alsoSelecting`'s matches are.
     public static let alsoExcerptBytes = 256
     /// Whether files of a megabyte or more are mapped rather than copied (default false): faster, but
@@ -500,6 +502,7 @@ public enum WorkspaceScanner {
             var alsoOptions = options
             alsoOptions.selection = also
             alsoFilter = worker.filter(for: origin, options: alsoOptions, in: item.shared)
+            alsoFilter?.requiresFieldGroup = options.alsoRequiresFieldGroup
         }
         var scanned = scan(
             item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,

@@ -56,7 +56,11 @@ struct DeadlineReading: Sendable {
         guard addsOverdue || readsForReport else { return options }
         var adjusted = options
         adjusted.maximumExcerptBytes = ScanOptions.alsoExcerptBytes
-        if addsOverdue { adjusted.alsoSelecting = addsListed ? .fieldsOrListed : .fields }
+        if addsOverdue {
+            adjusted.alsoSelecting = addsListed ? .fieldsOrListed : .fields
+            // Without work items to judge by age, only a marker with a group of fields can be overdue or due soon.
+            adjusted.alsoRequiresFieldGroup = !addsListed
+        }
         return adjusted
     }
 
@@ -64,8 +68,13 @@ struct DeadlineReading: Sendable {
     /// about the others; nothing is read again.
     func read(_ scanned: ScannedFile, item: ScanItem) -> DeadlineReadingResult {
         let configuration = item.configuration
-        guard configuration.readsFields || addsListed, addsOverdue || readsForReport else {
-            return DeadlineReadingResult(scanned: scanned, fields: [], warnings: [])
+        // Most files have nothing to read: no match, and no marker found beside.
+        guard configuration.readsFields || addsListed, addsOverdue || readsForReport,
+            !scanned.matches.isEmpty || scanned.alsoMatches?.isEmpty == false
+        else {
+            var unchanged = scanned
+            unchanged.alsoMatches = nil
+            return DeadlineReadingResult(scanned: unchanged, fields: [], warnings: [])
         }
         var warnings: [DeadlineWarning] = []
         func reading(_ match: LocatedMatch) -> MatchFields? {

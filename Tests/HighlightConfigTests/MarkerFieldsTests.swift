@@ -109,3 +109,18 @@ import Testing
         #expect(DeadlineState(due: due, today: due, dueSoonDays: 0) == .dueSoon(days: 0))
     }
 }
+
+extension MarkerFieldsTests {
+    /// `check`'s deadline search keeps only the markers a group of fields follows, before scopes and overlaps: in
+    /// code, in comments, with spaces or a tab before the group, and never one followed by prose.
+    @Test func theDeadlineSearchKeepsOnlyMarkersWithAGroup() {
+        let text = Array("# TODO x\n# TODO(alice)\n# HACK \t[2026-03-01]\n# NOTE: (x)\nTODO(y)\n# TODO\n".utf8)
+        var filter = HighlightConfiguration.builtInOnly.ruleFilter(for: TextOrigin(relativePath: nil, languageID: "python"), selecting: .fields)
+        filter.requiresFieldGroup = true
+        let found = text.withUnsafeBufferPointer { buffer in
+            filter.matches(of: HighlightConfiguration.builtInOnly.ruleSet, in: buffer).matches.map { String(decoding: buffer[$0.utf8Range], as: UTF8.self) + "@\($0.utf8Range.lowerBound)" }
+        }
+        // TODO(y) is code, out of the rule's scope; the others have no group.
+        #expect(found == ["TODO@11", "HACK@25"])
+    }
+}

@@ -22,13 +22,25 @@ enum UnicodeClasses {
 
     /// Whether `scalarValue` is a word character for `(?u)\b` (same set as `(?u)\w`).
     ///
-    /// - Complexity: O(1) for ASCII, O(log r) otherwise.
+    /// A boundary asks about one scalar at a time, so it asks the scalar's own properties rather than the set, whose
+    /// first use builds every table from a pass over all scalars (tens of milliseconds at a process's start).
+    ///
+    /// - Complexity: O(1) for ASCII, a few property lookups otherwise.
     @inline(__always)
     static func isWordScalar(_ scalarValue: UInt32) -> Bool {
         if scalarValue < 0x80 {
             return isASCIIWordByte(UInt8(truncatingIfNeeded: scalarValue))
         }
-        return unicodeTables.word.contains(scalarValue)
+        return Unicode.Scalar(scalarValue).map { isWord($0.properties) } ?? false
+    }
+
+    /// Whether a scalar of these properties is a word character: Alphabetic, marks (M), Nd, connector punctuation
+    /// (Pc) or Join_Control. The one definition of `(?u)\w`, for the set and for single scalars.
+    static func isWord(_ properties: Unicode.Scalar.Properties) -> Bool {
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation: true
+        default: properties.isAlphabetic || properties.isJoinControl
+        }
     }
 
     /// Whether `byte` is an ASCII word character: `[0-9A-Za-z_]`.
@@ -338,14 +350,7 @@ private func buildUnicodeTables() -> UnicodeTables {
         if properties.isWhitespace { appendValue(value, to: &whiteSpace) }
         if properties.isUppercase { appendValue(value, to: &uppercase) }
         if properties.isLowercase { appendValue(value, to: &lowercase) }
-        let isWord: Bool
-        switch category {
-        case .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .connectorPunctuation:
-            isWord = true
-        default:
-            isWord = isAlphabetic || properties.isJoinControl
-        }
-        if isWord { appendValue(value, to: &word) }
+        if UnicodeClasses.isWord(properties) { appendValue(value, to: &word) }
     }
     flushRun()
     categoryRanges[.unassigned, default: []].append(contentsOf: [

@@ -295,6 +295,10 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
 
     // Each file's report as soon as it and those before it are searched (and blamed), in walk order.
     var position = 0
+    /// The configuration of the file at `position` of the walk (the built-in one for what the walk could not read).
+    func configurationAtPosition() -> HighlightConfiguration {
+        configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+    }
     func report(_ finished: FinishedFile, isStandardInput: Bool, blame: FileBlame) {
         var finished = finished
         var blames = blame.blames(of: finished.scanned.matches)
@@ -303,7 +307,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         if request.blame, blames.isEmpty { blames = finished.scanned.matches.map { _ in .unknown } }
         if let olderThan = request.olderThan, isCheck, !finished.scanned.matches.isEmpty {
             // A blocking rule's match fails whatever its age; a work item's only when its line is older than the limit.
-            let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            let entry = configurationAtPosition()
             // An overdue deadline fails whatever the rule says, as it does without --older-than.
             let kept = finished.scanned.matches.indices.filter { index in
                 let rule = finished.scanned.matches[index].ruleIndex
@@ -353,7 +357,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
         counts.matches += finished.matchCount
         if finished.matchCount > 0 { counts.filesWithMatches += 1 }
         if !finished.warnings.isEmpty {
-            let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            let entry = configurationAtPosition()
             for warning in finished.warnings {
                 warnInOrder(warning.message(path: result.file.terminalPath, ruleName: ruleName(warning.match.ruleIndex, in: entry)))
                 if warning.fails { deadlineFailures += 1 }
@@ -373,7 +377,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             return
         }
         if comparison != nil, !result.matches.isEmpty {
-            let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            let entry = configurationAtPosition()
             let text = WorkspaceScanner.utf8Text(ofFileBytes: isStandardInput ? standardInputBytes : contents(of: result.file))
             let path = BaselineKey.normalizedPath(result.file.path)
             for match in result.matches {
@@ -390,7 +394,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             output.flushWhenFull()
         } else if writer != nil {
             warnings.flush()
-            let entry = configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
+            let entry = configurationAtPosition()
             // Written, the baseline's matches are all accepted: none is shown as new.
             let states: [BaselineState] = if case .write = request.baseline { [] } else { baselineStates }
             var report = FileReport(

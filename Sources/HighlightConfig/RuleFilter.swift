@@ -140,7 +140,7 @@ public struct RuleFilter: Sendable, Equatable {
     }
 
     /// Whether `(` or `[` follows `utf8Offset`, after spaces and tabs, as a group of fields starts (`MarkerFields`).
-    static func isFollowedByFieldGroup(_ utf8Offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isFollowedByFieldGroup(_ utf8Offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = utf8Offset
         while index < text.count, text[index] == UInt8(ascii: " ") || text[index] == UInt8(ascii: "\t") { index += 1 }
         return index < text.count && (text[index] == UInt8(ascii: "(") || text[index] == UInt8(ascii: "["))

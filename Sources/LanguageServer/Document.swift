@@ -177,6 +177,8 @@ struct WorkCounts: Equatable {
     var fullRecomputations = 0
     /// Files a workspace search (`workspace/symbol`, `highlight/counts`) read and searched.
     var workspaceFilesScanned = 0
+    /// Matches looked at to make a document's diagnostics.
+    var diagnosticCandidates = 0
 }
 
 extension SyntaxIndex {
@@ -200,6 +202,10 @@ struct DocumentHighlights {
     var truncated: Bool
     /// The matches split into single-line segments, for each encoding a client asked for.
     var segments: [PositionEncoding: [LineSegment]] = [:]
+    /// Where the matches start that a group of fields follows, of rules that read fields: the only ones a deadline
+    /// can be written with (`MarkerFields`), found once (nil until then) and then kept up to date by edits, so that
+    /// a keystroke's diagnostics look at these few, not at every match.
+    var fieldGroupMatchStarts: [Int]?
 
     /// Highlights of `matches`; `configuration` splits them into pieces (by default, one without
     /// styled groups or colours, for which pieces are the matches).
@@ -208,6 +214,25 @@ struct DocumentHighlights {
         self.configuration = configuration
         self.matches = matches.matches
         self.truncated = matches.truncated
+    }
+
+    /// `fieldGroupMatchStarts`, found among `matches` the first time.
+    /// - Complexity: O(m) the first time, for m matches; O(1) after.
+    mutating func fieldGroupStarts(in text: TextBuffer) -> [Int] {
+        if let known = fieldGroupMatchStarts { return known }
+        let found = text.withUnsafeBytes { Self.fieldGroupStarts(of: matches[...], configuration: configuration, in: $0) }
+        fieldGroupMatchStarts = found
+        return found
+    }
+
+    /// The starts of `matches` whose rule reads fields and that a group of fields follows.
+    static func fieldGroupStarts(of matches: ArraySlice<Match>, configuration: HighlightConfiguration, in text: UnsafeBufferPointer<UInt8>) -> [Int] {
+        guard configuration.readsFields else { return [] }
+        let applicability = configuration.applicability
+        return matches.compactMap { match in
+            applicability.indices.contains(match.ruleIndex) && applicability[match.ruleIndex].readsFields
+                && RuleFilter.isFollowedByFieldGroup(match.utf8Range.upperBound, in: text) ? match.utf8Range.lowerBound : nil
+        }
     }
 
     /// The segments in `encoding`, computed once and then kept up to date by edits.
@@ -236,6 +261,15 @@ struct DocumentHighlights {
             }
         }
         matches.replaceSubrange(lower..<upper, with: fresh)
+        if var starts = fieldGroupMatchStarts {
+            // A match outside the edited lines keeps what follows it on its own line: only the region's change.
+            let lowerStart = starts.partitionPoint { $0 >= oldUTF8Range.lowerBound }
+            let upperStart = starts.partitionPoint { $0 >= oldUTF8Range.upperBound }
+            if byteDelta != 0 { for position in upperStart..<starts.count { starts[position] &+= byteDelta } }
+            let freshStarts = text.withUnsafeBytes { Self.fieldGroupStarts(of: fresh[...], configuration: configuration, in: $0) }
+            starts.replaceSubrange(lowerStart..<upperStart, with: freshStarts)
+            fieldGroupMatchStarts = starts
+        }
 
         var replaced: [PositionEncoding: SegmentReplacement] = [:]
         for encoding in Array(segments.keys) {

@@ -57,8 +57,9 @@ extension Server {
         sendRequest("workspace/diagnostic/refresh", params: nil)
     }
 
-    /// The LSP diagnostics of a document: one per match of a rule with a severity.
-    /// - Complexity: O(r) for r rules when none has a severity; otherwise O(m) for m matches,
+    /// The LSP diagnostics of a document: one per match of a rule with a severity, and per marker with a deadline.
+    /// - Complexity: O(r) for r rules when none has a severity, plus O(d log m) for the d markers a group of fields
+    ///   follows (O(m) once after the highlights are computed in full); otherwise O(m) for m matches,
     ///   plus finding the groups of matches whose message or link needs them.
     func diagnostics(ofDocument uri: String) -> [JSON] {
         // An open `.highlights.json` also carries its own problems.
@@ -70,15 +71,27 @@ extension Server {
     private func matchDiagnostics(ofDocument uri: String) -> [JSON] {
         guard documents[uri] != nil else { return [] }
         let governing = configuration(forDocumentURI: uri)
-        guard governing.details.contains(where: { $0.severity != nil }) || governing.readsFields,
-            let (document, config, list) = matches(ofDocument: uri)
-        else { return [] }
+        let hasSeverities = governing.details.contains { $0.severity != nil }
+        guard hasSeverities || governing.readsFields, let (document, config, list) = matches(ofDocument: uri) else { return [] }
+        // Without a rule that has a severity, only a marker with a deadline has a diagnostic: one of the few matches a
+        // group of fields follows, which edits keep (`DocumentHighlights.fieldGroupMatchStarts`).
+        let candidates: [Match]
+        if hasSeverities {
+            candidates = list.matches
+        } else {
+            let starts = documents[uri]?.highlights?.fieldGroupStarts(in: document.text) ?? []
+            candidates = starts.compactMap { start in
+                let index = list.matches.partitionPoint { $0.utf8Range.lowerBound >= start }
+                return index < list.matches.count && list.matches[index].utf8Range.lowerBound == start ? list.matches[index] : nil
+            }
+        }
+        work.diagnosticCandidates += candidates.count
         let today = configuration.today
         let index = document.text.lineIndex
         let schemes = configuration.linkSchemes
         return document.text.withUnsafeBytes { text in
             var items: [JSON] = []
-            for match in list.matches {
+            for match in candidates {
                 guard config.details.indices.contains(match.ruleIndex), config.rules.indices.contains(match.ruleIndex) else { continue }
                 let deadline = Self.deadline(of: match, config: config, text: text, today: today)
                 guard let severity = deadline?.severity ?? config.details[match.ruleIndex].severity else { continue }

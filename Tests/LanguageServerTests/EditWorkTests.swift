@@ -197,3 +197,32 @@ import Testing
         #expect(after.segmentsConverted - before.segmentsConverted >= 1_000 / 3)
     }
 }
+
+extension EditWorkTests {
+    /// Deadlines in diagnostics cost what the markers with a group of fields are, not every match: with the built-in
+    /// rules (no severity), a keystroke's diagnostics look at the one dated marker, in a 30,000-line document full of
+    /// TODOs as in a 10-line one, and a marker given a deadline by an edit is found by that edit.
+    @Test func deadlineDiagnosticsLookOnlyAtMarkersWithAGroup() {
+        for lineCount in [10, 30_000] {
+            let client = Client(options: [:])
+            let uri: JSON = .string("file:///highlight-ls-edit-work/deadlines.py")
+            let text = (0..<lineCount).map { $0 == 5 ? "# FIXME(alice, 2020-01-01): overdue\n" : "# TODO: line \($0)\n" }.joined()
+            client.notify("textDocument/didOpen", ["textDocument": ["uri": uri, "languageId": "python", "version": 1, "text": .string(text)]])
+            let first = client.request("textDocument/diagnostic", ["textDocument": ["uri": uri]])
+            #expect(first?["items"]?.arrayValue?.count == 1, "\(lineCount) lines")
+            for version in 2...4 {
+                let before = client.server.work.diagnosticCandidates
+                // Give the TODO of line 7 a deadline, then take it away, then give it again.
+                let dated = version % 2 == 0
+                client.notify("textDocument/didChange", [
+                    "textDocument": ["uri": uri, "version": .integer(version)],
+                    "contentChanges": [["range": ["start": ["line": 7, "character": 6], "end": ["line": 7, "character": dated ? 6 : 18]],
+                                        "text": dated ? "(2020-02-02)" : ""]],
+                ])
+                let items = client.request("textDocument/diagnostic", ["textDocument": ["uri": uri]])?["items"]?.arrayValue ?? []
+                #expect(items.count == (dated ? 2 : 1), "\(lineCount) lines, version \(version)")
+                #expect(client.server.work.diagnosticCandidates - before == (dated ? 2 : 1), "\(lineCount) lines, version \(version)")
+            }
+        }
+    }
+}

@@ -87,6 +87,9 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
         return era * 146_097 + dayOfEra - 719_468
     }
 
+    /// Seconds since 1970 at this day's start, UTC: the "now" of a run whose day is fixed (`--today`).
+    public var startSecondsSince1970: Int64 { Int64(daysSinceEpoch) * 86_400 }
+
     /// Days from this day to `other` (positive when `other` is later).
     public func days(until other: CalendarDay) -> Int { other.daysSinceEpoch - daysSinceEpoch }
 

@@ -73,18 +73,18 @@ struct ConfigurationState {
     var linkSchemes: LinkSchemes { LinkSchemes(settings: [settingsJSON, initializationOptionsJSON]) }
     /// The day deadlines are judged on: `"today"` of initializationOptions (for reproducible sessions), else the
     /// local date, asked each time, so that a session left open overnight moves on.
-    var today: CalendarDay {
-        let options = initializationOptionsJSON.flatMap { $0["highlight"]?.objectValue != nil ? $0["highlight"] : $0 }
-        return options?["today"]?.stringValue.flatMap { CalendarDay($0) } ?? CalendarDay.today()
-    }
+    var today: CalendarDay { fixedDay ?? CalendarDay.today() }
 
     /// The seconds since 1970 that hover's "4 months ago" counts back from: the start of `"today"` (UTC) when the
     /// initializationOptions fix the day, else the clock's.
-    var now: Int64 {
+    var now: Int64 { fixedDay?.startSecondsSince1970 ?? Int64(time(nil)) }
+
+    /// The day `"today"` of the initializationOptions fixes (directly or under `"highlight"`), if any.
+    private var fixedDay: CalendarDay? {
         let options = initializationOptionsJSON.flatMap { $0["highlight"]?.objectValue != nil ? $0["highlight"] : $0 }
-        if let day = options?["today"]?.stringValue.flatMap({ CalendarDay($0) }) { return Int64(day.daysSinceEpoch) * 86_400 }
-        return Int64(time(nil))
+        return options?["today"]?.stringValue.flatMap { CalendarDay($0) }
     }
+
     /// The words marked in this session: the highest layer of every configuration (SessionMarks.swift).
     var sessionMarks = SessionMarks()
 

@@ -195,7 +195,7 @@ func runSubcommand(_ parsed: ParsedArguments) -> Int32 {
         today = day
     }
     // Ages are measured from now, or from the start of the day --today gives (midnight UTC), so that tests do not move.
-    let now = parsed.value("--today") == nil ? Int64(time(nil)) : Int64(today.daysSinceEpoch) * 86_400
+    let now = parsed.value("--today") == nil ? Int64(time(nil)) : today.startSecondsSince1970
     var request = ScanRequest(
         command: scanCommand, paths: paths, format: format,
         colours: colour, maximumFileSize: parsed.value("--max-filesize").flatMap(parseSize) ?? ScanOptions().maximumFileSize,

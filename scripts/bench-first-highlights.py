@@ -7,8 +7,11 @@ writing `didOpen` to reading the tokens, in a fresh server each run (median of -
 sent right after the large `didOpen`, timed to its answer (the large message must not hold it up).
 
 Usage: scripts/bench-first-highlights.py --file F [--runs 7] BINARY [BINARY ...]
+
+The small request's figures are p50, p95 (nearest rank) and max over the runs; take 20 runs for a p95.
 """
 import argparse
+import math
 import statistics
 import subprocess
 import sys
@@ -69,9 +72,11 @@ def main():
             lists.append(list_time(binary, path))
             smalls.append(session(binary, uri, args.language, text, small_first=True))
         first, listed = statistics.median(opens), statistics.median(lists)
+        # The nearest-rank 95th percentile: with 20 runs, the 19th fastest.
+        p95 = sorted(smalls)[max(0, math.ceil(0.95 * len(smalls)) - 1)]
         print(f"{binary}: didOpen -> full tokens {first * 1000:.0f} ms, list {listed * 1000:.0f} ms, "
               f"ratio {first / listed:.2f}; a small document's request after it: p50 {statistics.median(smalls) * 1000:.0f} ms, "
-              f"max {max(smalls) * 1000:.0f} ms")
+              f"p95 {p95 * 1000:.0f} ms, max {max(smalls) * 1000:.0f} ms")
     return 0
 
 

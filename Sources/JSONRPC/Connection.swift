@@ -21,6 +21,25 @@ public func readFramedMessages(fileDescriptor: Int32, maximumBodyLength: Int = M
     var framer = MessageFramer(maximumBodyLength: maximumBodyLength)
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
+        // The rest of a large body is read straight into it: one copy, with no buffer to grow.
+        if let (length, buffered) = framer.partialBody, length - buffered > chunk.count {
+            var complete = true
+            let body = [UInt8](unsafeUninitializedCapacity: length) { body, count in
+                count = framer.takeBody(into: body)
+                while count < length {
+                    let read = Glibc.read(fileDescriptor, body.baseAddress! + count, length - count)
+                    if read < 0 && errno == EINTR { continue }
+                    guard read > 0 else {
+                        complete = false
+                        return
+                    }
+                    count += read
+                }
+            }
+            guard complete else { return .truncated }
+            onEvent(.body(body))
+            continue
+        }
         let count = chunk.withUnsafeMutableBytes { buffer -> Int in
             guard let base = buffer.baseAddress else { return -1 }
             return Glibc.read(fileDescriptor, base, buffer.count)

@@ -47,6 +47,26 @@ public struct MessageFramer: Sendable {
         }
     }
 
+    /// The body being received, when its length is known and not all of it is buffered: its
+    /// length and how many of its bytes are here. A caller can then read the rest straight into
+    /// the body (`takeBody(length:into:)`) instead of through `append`.
+    public var partialBody: (length: Int, buffered: Int)? {
+        guard case .body(let length) = state, buffer.count - readIndex < length else { return nil }
+        return (length, buffer.count - readIndex)
+    }
+
+    /// Moves the buffered bytes of the partial body to the start of `body` and goes on as if the
+    /// whole body had been received: the caller supplies the rest of its `length` bytes. Returns
+    /// how many bytes it moved.
+    public mutating func takeBody(into body: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard let (length, buffered) = partialBody, body.count >= length else { return 0 }
+        _ = body.initialize(fromContentsOf: buffer[readIndex..<buffer.count])
+        buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+        readIndex = 0
+        state = .headers
+        return buffered
+    }
+
     /// Feeds bytes as they arrive and returns the events they complete, in order.
     public mutating func append(_ bytes: some Collection<UInt8>) -> [FramedEvent] {
         buffer.append(contentsOf: bytes)

@@ -14,8 +14,8 @@ import UTF8Decoding
 //     keys:    "a"
 //
 // Strings take a fast path: one scan for the closing quote, a backslash or a control byte,
-// then one validated `String` built from the byte slice. Only strings with escapes are
-// copied into a scratch buffer first.
+// then one validated `String` built from the byte slice. A string with escapes is scanned to
+// its closing quote first, then unescaped straight into the `String`'s storage.
 
 /// An open array or object while its members are being parsed.
 struct JSONContainerFrame {
@@ -182,20 +182,8 @@ struct JSONByteParser {
 
     /// Skips the string whose opening quote is at `offset`.
     private mutating func skipString() throws(JSONSyntaxError) {
-        let openingQuote = offset
-        var index = offset + 1
         var unionOfBytes: UInt8 = 0
-        while true {
-            index = skipPlainStringBytes(from: index, unionOfBytes: &unionOfBytes)
-            guard index < bytes.count else { throw error("unterminated string", at: openingQuote) }
-            switch bytes[index] {
-            case ASCII.quote:
-                offset = index + 1
-                return
-            case ASCII.backslash: index += 2
-            default: index += 1
-            }
-        }
+        offset = try closingQuote(from: offset + 1, openingQuote: offset, unionOfBytes: &unionOfBytes) + 1
     }
 
     // MARK: Structure
@@ -490,56 +478,75 @@ struct JSONByteParser {
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let openingQuote = offset
         let start = offset + 1
-        var index = start
-        let end = bytes.count
         // The OR of all bytes: its top bit says whether the string needs UTF-8 validation.
         var unionOfBytes: UInt8 = 0
-        index = skipPlainStringBytes(from: index, unionOfBytes: &unionOfBytes)
-        while index < end {
-            let byte = bytes[index]
-            unionOfBytes |= byte
-            if byte == ASCII.quote {
-                offset = index + 1
-                return try makeString(utf8Range: start..<index, isASCII: unionOfBytes < 0x80)
-            }
-            if byte == ASCII.backslash {
-                return try parseEscapedString(start: start, firstEscape: index, openingQuote: openingQuote)
-            }
-            if byte < 0x20 {
-                throw controlCharacterInString(at: index)
-            }
-            index += 1
+        let index = Self.plainStringBytesEnd(in: bytes, from: start, unionOfBytes: &unionOfBytes)
+        guard index < bytes.count else { throw error("unterminated string", at: openingQuote) }
+        switch bytes[index] {
+        case ASCII.quote:
+            offset = index + 1
+            return try makeString(utf8Range: start..<index, isASCII: unionOfBytes < 0x80)
+        case ASCII.backslash:
+            return try parseEscapedString(start: start, firstEscape: index, openingQuote: openingQuote)
+        default:
+            throw controlCharacterInString(at: index)
         }
-        throw error("unterminated string", at: openingQuote)
     }
 
-    /// The index of the first 8-byte word from `index` on that may hold a quote, a backslash
-    /// or a control byte, checking eight bytes at a time; the OR of the skipped bytes is merged
-    /// into `unionOfBytes`.
+    /// The index of the first quote, backslash or control byte from `index` on (or of the end of
+    /// the input), checking eight bytes at a time; the OR of the bytes before it is merged into
+    /// `unionOfBytes`.
     ///
     /// Each test is the classic "does this word have a byte below n" bit trick,
-    /// `(word - n * 0x01...) & ~word & 0x80...`, which is exact about *whether* there is such a
-    /// byte (not about which one), so the caller rescans the word it stops at byte by byte.
+    /// `(word - n * 0x01...) & ~word & 0x80...`. A borrow only runs towards higher bytes, so the
+    /// lowest byte it flags is exact: with the word read little-endian, that is the first one.
     @inline(__always)
-    private func skipPlainStringBytes(from index: Int, unionOfBytes: inout UInt8) -> Int {
+    private static func plainStringBytesEnd(
+        in bytes: UnsafeBufferPointer<UInt8>, from index: Int, unionOfBytes: inout UInt8
+    ) -> Int {
         let raw = UnsafeRawBufferPointer(bytes)
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         var index = max(index, 0)
         var unionOfWords: UInt64 = 0
+        defer { if unionOfWords & highBits != 0 { unionOfBytes |= 0x80 } }
         while raw.count - index >= 8 {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let quotes = word ^ (ones &* UInt64(ASCII.quote))
             let backslashes = word ^ (ones &* UInt64(ASCII.backslash))
-            let hasQuote = (quotes &- ones) & ~quotes
-            let hasBackslash = (backslashes &- ones) & ~backslashes
-            let hasControl = (word &- ones &* 0x20) & ~word
-            if (hasQuote | hasBackslash | hasControl) & highBits != 0 { break }
+            let special = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word)
+                & highBits
+            if special != 0 {
+                let plainBytes = special.trailingZeroBitCount / 8
+                unionOfWords |= word & ((1 &<< UInt64(plainBytes * 8)) &- 1)
+                return index + plainBytes
+            }
             unionOfWords |= word
             index += 8
         }
-        if unionOfWords & highBits != 0 { unionOfBytes |= 0x80 }
+        while index < raw.count {
+            let byte = raw[index]
+            if byte == ASCII.quote || byte == ASCII.backslash || byte < 0x20 { break }
+            unionOfBytes |= byte
+            index += 1
+        }
         return index
+    }
+
+    /// The index of the quote that closes a string whose bytes go on at `index`: escapes are
+    /// stepped over (what they hold is checked when they are decoded), and a control byte is an
+    /// error. The OR of the bytes is merged into `unionOfBytes`.
+    private func closingQuote(from index: Int, openingQuote: Int, unionOfBytes: inout UInt8) throws(JSONSyntaxError) -> Int {
+        var index = index
+        while true {
+            index = Self.plainStringBytesEnd(in: bytes, from: index, unionOfBytes: &unionOfBytes)
+            guard index < bytes.count else { throw error("unterminated string", at: openingQuote) }
+            switch bytes[index] {
+            case ASCII.quote: return index
+            case ASCII.backslash: index += 2
+            default: throw controlCharacterInString(at: index)
+            }
+        }
     }
 
     /// A `String` from a run of input bytes that holds no escapes, after checking that the
@@ -557,57 +564,59 @@ struct JSONByteParser {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[utf8Range]), as: UTF8.self)
     }
 
-    /// The slow path of `parseString` for strings with escapes.
+    /// The path of `parseString` for strings with escapes: the closing quote is found and the raw
+    /// bytes checked first, then the string is written once, straight into its own storage (an
+    /// escape never decodes to more bytes than it takes, so the input's length bounds it).
     private mutating func parseEscapedString(
         start: Int, firstEscape: Int, openingQuote: Int
     ) throws(JSONSyntaxError) -> String {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(firstEscape - start + 32)
-        var index = firstEscape
-        var runStart = start
-        let end = bytes.count
         var unionOfBytes: UInt8 = 0
-        for byte in UnsafeBufferPointer(rebasing: bytes[start..<firstEscape]) { unionOfBytes |= byte }
-        while index < end {
-            // Between escapes, plain bytes are skipped a word at a time, as in the fast path: a
-            // document's text has an escape on every line, so this loop sees most of its bytes.
-            index = skipPlainStringBytes(from: index, unionOfBytes: &unionOfBytes)
-            guard index < end else { break }
-            let byte = bytes[index]
-            unionOfBytes |= byte
-            if byte == ASCII.quote {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                offset = index + 1
-                // Escapes always produce valid UTF-8, so only the raw input bytes need a check.
-                if unionOfBytes >= 0x80, let invalid = UTF8Decoding.firstInvalidOffset(in: bytes, range: start..<index) {
-                    throw error("invalid UTF-8", at: invalid)
-                }
-                return String(decoding: buffer, as: UTF8.self)
-            }
-            if byte == ASCII.backslash {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                index = try decodeEscape(at: index, openingQuote: openingQuote, into: &buffer)
-                runStart = index
-                continue
-            }
-            if byte < 0x20 {
-                throw controlCharacterInString(at: index)
-            }
-            index += 1
+        let close = try closingQuote(from: start, openingQuote: openingQuote, unionOfBytes: &unionOfBytes)
+        // Escapes always produce valid UTF-8, so only the raw input bytes need a check.
+        if unionOfBytes >= 0x80, let invalid = UTF8Decoding.firstInvalidOffset(in: bytes, range: start..<close) {
+            throw error("invalid UTF-8", at: invalid)
         }
-        throw error("unterminated string", at: openingQuote)
+        var failure: JSONSyntaxError?
+        // The closure takes the bytes alone: capturing `self` would copy the parser and its stacks.
+        let bytes = self.bytes
+        let string = String(unsafeUninitializedCapacity: close - start) { output in
+            var written = 0
+            var runStart = start
+            var index = firstEscape
+            var ignored: UInt8 = 0
+            do throws(JSONSyntaxError) {
+                while index < close {
+                    let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
+                    _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: run)
+                    written += run.count
+                    index = try Self.decodeEscape(in: bytes, at: index, openingQuote: openingQuote, into: output, at: &written)
+                    runStart = index
+                    // Between here and the closing quote, only a backslash stops the scan.
+                    index = Self.plainStringBytesEnd(in: bytes, from: index, unionOfBytes: &ignored)
+                }
+            } catch {
+                failure = error
+                return 0
+            }
+            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<close])
+            _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: run)
+            return written + run.count
+        }
+        if let failure { throw failure }
+        offset = close + 1
+        return string
     }
 
-    /// Decodes the escape sequence at `index` (a backslash) into `buffer` and returns the
-    /// index after it.
+    /// Decodes the escape sequence at `index` (a backslash) into `output` at `written`, which it
+    /// advances, and returns the index after it.
     ///
     /// A `\u` escape of a lone UTF-16 surrogate decodes to U+FFFD; a high surrogate escape
     /// followed by a low surrogate escape decodes to the scalar they encode.
-    private func decodeEscape(
-        at index: Int, openingQuote: Int, into buffer: inout [UInt8]
+    private static func decodeEscape(
+        in bytes: UnsafeBufferPointer<UInt8>, at index: Int, openingQuote: Int, into output: UnsafeMutableBufferPointer<UInt8>, at written: inout Int
     ) throws(JSONSyntaxError) -> Int {
         guard index + 1 < bytes.count else {
-            throw error("unterminated string", at: openingQuote)
+            throw JSONSyntaxError(message: "unterminated string", utf8Offset: openingQuote, in: bytes)
         }
         let replacement: UInt8
         switch bytes[index + 1] {
@@ -620,35 +629,36 @@ struct JSONByteParser {
         case ASCII.lowercaseR: replacement = ASCII.carriageReturn
         case ASCII.lowercaseT: replacement = ASCII.tab
         case ASCII.lowercaseU:
-            guard let unit = hexQuad(at: index + 2) else {
-                throw error("expected four hexadecimal digits after '\\u'", at: index)
+            guard let unit = hexQuad(in: bytes, at: index + 2) else {
+                throw JSONSyntaxError(message: "expected four hexadecimal digits after '\\u'", utf8Offset: index, in: bytes)
             }
             switch unit {
             case 0xD800...0xDBFF:
                 if index + 7 < bytes.count, bytes[index + 6] == ASCII.backslash,
-                    bytes[index + 7] == ASCII.lowercaseU, let low = hexQuad(at: index + 8),
+                    bytes[index + 7] == ASCII.lowercaseU, let low = hexQuad(in: bytes, at: index + 8),
                     (0xDC00...0xDFFF).contains(low)
                 {
                     let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                    appendUTF8(scalar: scalar, to: &buffer)
+                    Self.appendUTF8(scalar: scalar, to: output, at: &written)
                     return index + 12
                 }
-                appendUTF8(scalar: 0xFFFD, to: &buffer)
+                Self.appendUTF8(scalar: 0xFFFD, to: output, at: &written)
             case 0xDC00...0xDFFF:
-                appendUTF8(scalar: 0xFFFD, to: &buffer)
+                Self.appendUTF8(scalar: 0xFFFD, to: output, at: &written)
             default:
-                appendUTF8(scalar: unit, to: &buffer)
+                Self.appendUTF8(scalar: unit, to: output, at: &written)
             }
             return index + 6
         default:
-            throw error("invalid escape sequence in a string", at: index)
+            throw JSONSyntaxError(message: "invalid escape sequence in a string", utf8Offset: index, in: bytes)
         }
-        buffer.append(replacement)
+        output[written] = replacement
+        written += 1
         return index + 2
     }
 
     /// The value of four hexadecimal digits at `index`, or `nil` if there are not four.
-    private func hexQuad(at index: Int) -> Int? {
+    private static func hexQuad(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
         guard index >= 0, bytes.count - index >= 4 else { return nil }
         var value = 0
         for position in index..<(index + 4) {
@@ -665,22 +675,27 @@ struct JSONByteParser {
         return value
     }
 
-    /// Appends the UTF-8 encoding of `scalar` (at most U+10FFFF, not a surrogate).
-    private func appendUTF8(scalar: Int, to buffer: inout [UInt8]) {
+    /// Writes the UTF-8 encoding of `scalar` (at most U+10FFFF, not a surrogate) into `output` at
+    /// `written`, which it advances.
+    private static func appendUTF8(scalar: Int, to output: UnsafeMutableBufferPointer<UInt8>, at written: inout Int) {
+        func put(_ value: Int) {
+            output[written] = UInt8(truncatingIfNeeded: value)
+            written += 1
+        }
         if scalar < 0x80 {
-            buffer.append(UInt8(truncatingIfNeeded: scalar))
+            put(scalar)
         } else if scalar < 0x800 {
-            buffer.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
-            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+            put(0xC0 | scalar >> 6)
+            put(0x80 | scalar & 0x3F)
         } else if scalar < 0x10000 {
-            buffer.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
-            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+            put(0xE0 | scalar >> 12)
+            put(0x80 | scalar >> 6 & 0x3F)
+            put(0x80 | scalar & 0x3F)
         } else {
-            buffer.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
-            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
-            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-            buffer.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+            put(0xF0 | scalar >> 18)
+            put(0x80 | scalar >> 12 & 0x3F)
+            put(0x80 | scalar >> 6 & 0x3F)
+            put(0x80 | scalar & 0x3F)
         }
     }
 

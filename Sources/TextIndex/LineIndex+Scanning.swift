@@ -1,10 +1,15 @@
 // Building line records from bytes, shared by the full build and by edits.
 //
-// The scanner looks at eight bytes at a time: a word without `\n`, `\r` or a byte >= 0x80
-// (the usual case in source code) is skipped whole. Each test is the classic "does this word
+// Where the CPU has AVX2, a block of sixty-four bytes without `\r` or a byte >= 0x80 (the
+// usual case in source code) is taken whole: its line feeds come as one mask, a line per set
+// bit. Elsewhere, and past a block that is not plain, the scanner looks at eight bytes at a
+// time: a word without `\n`, `\r` or a byte >= 0x80 is skipped whole. Each test is the classic "does this word
 // have a zero byte" bit trick, `(x - 0x01...) & ~x & 0x80...`, applied to the word XOR-ed
 // with the byte being looked for; it is exact about whether there is one, so a word that
 // fails it is rescanned byte by byte.
+
+import CPUFeatures
+import VectorKernels
 
 extension LineIndex {
     /// Appends the lines of `text[utf8Range]` to `lines`, and where they start to `starts`, and
@@ -20,7 +25,7 @@ extension LineIndex {
     /// - Complexity: O(*n*) in the length of the range.
     static func scanLines(
         in text: UnsafeBufferPointer<UInt8>, utf8Range: Range<Int>, isDocumentEnd: Bool, into lines: inout [Line],
-        starts: inout [Int]
+        starts: inout [Int], usesAVX2: Bool = VectorUnit.hasAVX2
     ) -> Int {
         let end = min(max(utf8Range.upperBound, 0), text.count)
         var index = min(max(utf8Range.lowerBound, 0), end)
@@ -35,6 +40,21 @@ extension LineIndex {
         let carriageReturns = ones &* 0x0D
 
         while index < end {
+            if usesAVX2, let base = raw.baseAddress {
+                while end - index >= 64 {
+                    let block = AVX2.plainLineFeeds(text: base, at: index)
+                    guard block.isPlain else { break }
+                    var lineFeeds = block.lineFeeds
+                    while lineFeeds != 0 {
+                        let lineEnd = index + lineFeeds.trailingZeroBitCount
+                        starts.append(lineStart)
+                        lines.append(Line(utf8ContentLength: lineEnd - lineStart, wideCharacters: takeCopy(of: &wideCharacters)))
+                        lineStart = lineEnd + 1
+                        lineFeeds &= lineFeeds &- 1
+                    }
+                    index += 64
+                }
+            }
             while end - index >= 8 {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 let lineFeedBytes = word ^ lineFeeds

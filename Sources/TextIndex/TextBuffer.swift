@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The text of a document, stored once as UTF-8, together with its `LineIndex`; edits keep
 /// the two in step.
 ///
@@ -21,13 +27,21 @@ public struct TextBuffer: Sendable {
         self.loneCarriageReturnCount = Self.loneCarriageReturns(in: utf8, 0..<utf8.count)
     }
 
-    /// The lone `\r`s among the bytes of `range` (a `\r` at its end looks at the byte after it).
+    /// The lone `\r`s among the bytes of `range` (a `\r` at its end looks at the byte after it),
+    /// found by `memchr`: most texts have none.
     private static func loneCarriageReturns(in bytes: [UInt8], _ range: Range<Int>) -> Int {
-        var count = 0
-        for index in range.clamped(to: 0..<bytes.count) where bytes[index] == 0x0D {
-            if index + 1 >= bytes.count || bytes[index + 1] != 0x0A { count += 1 }
+        let range = range.clamped(to: 0..<bytes.count)
+        return bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            var count = 0
+            var index = range.lowerBound
+            while index < range.upperBound, let found = memchr(base + index, 0x0D, range.upperBound - index) {
+                let position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if position + 1 >= buffer.count || buffer[position + 1] != 0x0A { count += 1 }
+                index = position + 1
+            }
+            return count
         }
-        return count
     }
 
     /// A buffer holding the UTF-8 of `text`.

@@ -6,6 +6,9 @@
 // its continuation bytes (no unit) and four-byte leads (a second UTF-16 unit)
 // counted the same way. Any other step (shorter than a block, or with a `\r`)
 // takes the block's four masks and counts the lanes it needs.
+//
+// The line index's scanner (LineIndex+Scanning.swift) takes the line feeds of
+// blocks without a `\r` or a non-ASCII byte as one mask, a line per set bit.
 
 import Swift
 
@@ -72,6 +75,27 @@ extension AVX2 {
             mask(low.continuationLanes, high.continuationLanes), mask(low .>= fourByteLead, high .>= fourByteLead))
         #else
         return (0, 0, 0, 0)
+        #endif
+    }
+}
+
+extension AVX2 {
+    /// The line feeds among the sixty-four bytes at `text + position` (bit `i` for byte `position + i`), and whether
+    /// the block is plain: no `\r` and no byte at or above 0x80, so that its line feeds are all its line breaks and
+    /// every byte a character of its own. The line index takes plain blocks whole.
+    ///
+    /// Call only where `VectorUnit` reports AVX2.
+    @inline(never)
+    public static func plainLineFeeds(text: UnsafeRawPointer, at position: Int) -> (lineFeeds: UInt64, isPlain: Bool) {
+        #if arch(x86_64)
+        let low = Bytes32(loading: text, at: position)
+        let high = Bytes32(loading: text, at: position &+ 32)
+        let carriageReturn = Bytes32(repeating: 0x0D)
+        let lineFeed = Bytes32(repeating: 0x0A)
+        let isPlain = (low | high).highBits == 0 && ((low .== carriageReturn) | (high .== carriageReturn)).isZero
+        return (mask(low .== lineFeed, high .== lineFeed), isPlain)
+        #else
+        return (0, false)
         #endif
     }
 }

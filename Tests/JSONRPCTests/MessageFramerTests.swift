@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
 import JSONRPC
 import Testing
 
@@ -76,7 +80,61 @@ import Testing
         #expect(!framer.isInsideMessage)
     }
 
+    @Test func partialBodyIsTakenWithItsBufferedBytes() {
+        var framer = MessageFramer()
+        _ = framer.append(Array("Content-Length: 6\r\n\r\nabc".utf8))
+        #expect(framer.partialBody?.length == 6 && framer.partialBody?.buffered == 3)
+        var body = [UInt8](repeating: 0, count: 6)
+        let moved = body.withUnsafeMutableBufferPointer { framer.takeBody(into: $0) }
+        #expect(moved == 3 && Array(body[0..<3]) == Array("abc".utf8))
+        #expect(framer.partialBody == nil && !framer.isInsideMessage)
+        // What follows the body is framed as usual.
+        #expect(framer.append(Array("Content-Length: 2\r\n\r\nok".utf8)) == [.body(Array("ok".utf8))])
+    }
+
+    /// Large bodies are read straight into place: through a pipe, in pieces of every size, the
+    /// bodies come out whole and the messages after them untouched; a cut-off body ends the input
+    /// as truncated.
+    @Test(arguments: [false, true])
+    func largeBodiesReadThroughAPipe(cutOff: Bool) throws {
+        let large = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        var stream = framed(large) + framed(Array("{}".utf8)) + framed(large.reversed()) + framed(Array("[]".utf8))
+        if cutOff { stream = Array(stream[0..<(stream.count - 100_004)]) }
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        // The writer goes in pieces of growing odd sizes, so reads end anywhere in the bodies.
+        let writer = DispatchGroup()
+        let writeEnd = descriptors[1]
+        DispatchQueue.global().async(group: writer) { [stream] in
+            var written = 0
+            var piece = 1
+            stream.withUnsafeBytes { bytes in
+                while written < bytes.count {
+                    let result = write(writeEnd, bytes.baseAddress! + written, min(piece, bytes.count - written))
+                    if result <= 0 { break }
+                    written += result
+                    piece = piece * 3 + 1
+                }
+            }
+            close(writeEnd)
+        }
+        var bodies: [[UInt8]] = []
+        let end = readFramedMessages(fileDescriptor: descriptors[0]) { event in
+            if case .body(let body) = event { bodies.append(body) }
+        }
+        writer.wait()
+        close(descriptors[0])
+        if cutOff {
+            #expect(end == .truncated)
+            #expect(bodies == [large, Array("{}".utf8)])
+        } else {
+            #expect(end == .endOfFile)
+            #expect(bodies == [large, Array("{}".utf8), large.reversed(), Array("[]".utf8)])
+        }
+    }
+
     @Test func framingAddsTheHeader() {
         #expect(framed(Array("{}".utf8)) == Array("Content-Length: 2\r\n\r\n{}".utf8))
     }
 }
+

@@ -1,5 +1,6 @@
 import Testing
 
+import Seeded
 @testable import TextIndex
 
 /// Texts that have tripped up position conversions somewhere.
@@ -158,6 +159,35 @@ let trickyTexts: [(name: String, text: String)] = [
                             "\(text.debugDescription) at \(offset)")
                     }
                 }
+            }
+        }
+    }
+
+    /// Blocks of sixty-four bytes are taken whole where the CPU has AVX2: both scanners give the
+    /// same lines for texts whose terminators, wide characters and stray bytes fall anywhere
+    /// around block boundaries, with ranges that start and end anywhere.
+    @Test func blockScannerAgreesWithTheWordScanner() {
+        let pieces: [[UInt8]] = [
+            Array(repeating: UInt8(ascii: "x"), count: 30), Array("ab".utf8), [0x0A], [0x0D], [0x0D, 0x0A],
+            Array("é".utf8), Array("👍".utf8), [0xFF], [0xE2, 0x82],
+        ]
+        var random = SplitMix64(seed: 38)
+        for _ in 0..<400 {
+            var text: [UInt8] = []
+            while text.count < 300 { text += pieces[random.next(below: random.next(below: 4) == 0 ? pieces.count : 3)] }
+            let lower = random.next(below: 70)
+            let upper = max(lower, text.count - random.next(below: 70))
+            text.withUnsafeBufferPointer { buffer in
+                var results: [[String]] = []
+                for usesAVX2 in [false, true] {
+                    var lines: [LineIndex.Line] = []
+                    var starts: [Int] = []
+                    let rest = LineIndex.scanLines(
+                        in: buffer, utf8Range: lower..<upper, isDocumentEnd: upper == text.count, into: &lines,
+                        starts: &starts, usesAVX2: usesAVX2)
+                    results.append(["\(rest)", "\(starts)", "\(lines)"])
+                }
+                #expect(results[0] == results[1], "\(text) in \(lower)..<\(upper)")
             }
         }
     }

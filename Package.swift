@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "TextIndex", dependencies: ["VectorKernels", "CPUFeatures"], swiftSettings: strict),
         .testTarget(name: "TextIndexTests", dependencies: ["TextIndex", "Seeded"], swiftSettings: strict),
 
-        // MARK: VectorKernels — the loops built for AVX2 (Teddy, the packed pair, the UTF-8 check, line counts); depends on nothing.
+        // MARK: VectorKernels — the loops built for AVX2 (Teddy, the packed pair, the UTF-8 check, line counts, JSON strings); depends on nothing.
         .target(name: "VectorKernels", swiftSettings: strict + kernelFlags),
         .testTarget(name: "VectorKernelsTests", dependencies: ["VectorKernels", "CPUFeatures", "Seeded"], swiftSettings: strict),
 
@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "LanguageSyntaxTests", dependencies: ["LanguageSyntax", "Seeded"], swiftSettings: strict),
 
         // MARK: JSONValue — a JSON value, a parser (with comments and locations) and a fast writer.
-        .target(name: "JSONValue", dependencies: ["UTF8Decoding", "TextIndex"], swiftSettings: strict),
+        .target(name: "JSONValue", dependencies: ["UTF8Decoding", "TextIndex", "VectorKernels", "CPUFeatures"], swiftSettings: strict),
         .testTarget(name: "JSONValueTests", dependencies: ["JSONValue", "TextIndex", "Seeded"], swiftSettings: strict),
 
         // MARK: HighlightConfig — .highlights.json schema, layers, styles, built-in rules, errors with line/column,

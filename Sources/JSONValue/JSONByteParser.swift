@@ -1,4 +1,5 @@
 import UTF8Decoding
+import VectorKernels
 
 // The parsing machine behind `JSONParser`.
 //
@@ -480,7 +481,7 @@ struct JSONByteParser {
         let start = offset + 1
         // The OR of all bytes: its top bit says whether the string needs UTF-8 validation.
         var unionOfBytes: UInt8 = 0
-        let index = Self.plainStringBytesEnd(in: bytes, from: start, unionOfBytes: &unionOfBytes)
+        let index = Self.plainStringBytesEnd(in: bytes, from: start, usesAVX2: options.usesAVX2, unionOfBytes: &unionOfBytes)
         guard index < bytes.count else { throw error("unterminated string", at: openingQuote) }
         switch bytes[index] {
         case ASCII.quote:
@@ -494,20 +495,28 @@ struct JSONByteParser {
     }
 
     /// The index of the first quote, backslash or control byte from `index` on (or of the end of
-    /// the input), checking eight bytes at a time; the OR of the bytes before it is merged into
-    /// `unionOfBytes`.
+    /// the input), checking thirty-two bytes at a time where the CPU has AVX2 and eight at a time
+    /// after that; the OR of the bytes before it is merged into `unionOfBytes` (its top bit, at
+    /// least, which is what the UTF-8 check asks).
     ///
-    /// Each test is the classic "does this word have a byte below n" bit trick,
+    /// Each test of eight is the classic "does this word have a byte below n" bit trick,
     /// `(word - n * 0x01...) & ~word & 0x80...`. A borrow only runs towards higher bytes, so the
     /// lowest byte it flags is exact: with the word read little-endian, that is the first one.
     @inline(__always)
     private static func plainStringBytesEnd(
-        in bytes: UnsafeBufferPointer<UInt8>, from index: Int, unionOfBytes: inout UInt8
+        in bytes: UnsafeBufferPointer<UInt8>, from index: Int, usesAVX2: Bool, unionOfBytes: inout UInt8
     ) -> Int {
         let raw = UnsafeRawBufferPointer(bytes)
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         var index = max(index, 0)
+        if usesAVX2, let base = raw.baseAddress {
+            let found = AVX2.jsonStringSpecial(text: base, from: index, end: raw.count)
+            if found.sawNonASCII { unionOfBytes |= 0x80 }
+            index = found.position
+            // The steps stop early only at the byte looked for.
+            if raw.count - index >= 32 { return index }
+        }
         var unionOfWords: UInt64 = 0
         defer { if unionOfWords & highBits != 0 { unionOfBytes |= 0x80 } }
         while raw.count - index >= 8 {
@@ -539,7 +548,7 @@ struct JSONByteParser {
     private func closingQuote(from index: Int, openingQuote: Int, unionOfBytes: inout UInt8) throws(JSONSyntaxError) -> Int {
         var index = index
         while true {
-            index = Self.plainStringBytesEnd(in: bytes, from: index, unionOfBytes: &unionOfBytes)
+            index = Self.plainStringBytesEnd(in: bytes, from: index, usesAVX2: options.usesAVX2, unionOfBytes: &unionOfBytes)
             guard index < bytes.count else { throw error("unterminated string", at: openingQuote) }
             switch bytes[index] {
             case ASCII.quote: return index
@@ -579,6 +588,7 @@ struct JSONByteParser {
         var failure: JSONSyntaxError?
         // The closure takes the bytes alone: capturing `self` would copy the parser and its stacks.
         let bytes = self.bytes
+        let usesAVX2 = options.usesAVX2
         let string = String(unsafeUninitializedCapacity: close - start) { output in
             var written = 0
             var runStart = start
@@ -592,7 +602,7 @@ struct JSONByteParser {
                     index = try Self.decodeEscape(in: bytes, at: index, openingQuote: openingQuote, into: output, at: &written)
                     runStart = index
                     // Between here and the closing quote, only a backslash stops the scan.
-                    index = Self.plainStringBytesEnd(in: bytes, from: index, unionOfBytes: &ignored)
+                    index = Self.plainStringBytesEnd(in: bytes, from: index, usesAVX2: usesAVX2, unionOfBytes: &ignored)
                 }
             } catch {
                 failure = error

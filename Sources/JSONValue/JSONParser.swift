@@ -1,3 +1,5 @@
+import CPUFeatures
+
 /// Options for `JSONParser`.
 ///
 /// Both option sets accept a leading UTF-8 byte order mark, which RFC 8259 lets a parser ignore.
@@ -11,12 +13,18 @@ public struct JSONParseOptions: Sendable {
     /// The parser itself never recurses, but destroying, comparing or writing a `JSON` value
     /// recurses through its nesting, so this limit is what keeps those safe too.
     var maximumDepth: Int
+    /// Look for the end of a string's plain bytes with `VectorKernels`' AVX2 loop (tests turn it off).
+    var usesAVX2: Bool
 
     /// Options with each relaxation chosen separately.
-    init(allowsComments: Bool = false, allowsTrailingCommas: Bool = false, maximumDepth: Int = 512) {
+    init(
+        allowsComments: Bool = false, allowsTrailingCommas: Bool = false, maximumDepth: Int = 512,
+        usesAVX2: Bool = VectorUnit.hasAVX2
+    ) {
         self.allowsComments = allowsComments
         self.allowsTrailingCommas = allowsTrailingCommas
         self.maximumDepth = maximumDepth
+        self.usesAVX2 = usesAVX2
     }
 
     /// RFC 8259 JSON, as on the wire.

@@ -13,6 +13,7 @@
 // - AVX2+Search.swift: Teddy's nibble tables and the packed pair (PatternEngine);
 // - AVX2+UTF8.swift: the UTF-8 check (WorkspaceScan);
 // - AVX2+Lines.swift: line feeds and UTF-16/32 units counted (TextIndex).
+// - AVX2+JSON.swift: the end of a JSON string's plain bytes (JSONValue).
 
 import Swift
 

@@ -47,4 +47,47 @@ import Testing
             }
         }
     }
+
+    /// Strings whose escapes, non-ASCII and bad bytes fall anywhere in the thirty-two-byte steps of
+    /// the AVX2 scan: with and without it, the same string or the same error at the same offset,
+    /// and valid ones decode to what was written.
+    @Test func stringsDecodeTheSameWithAndWithoutAVX2() {
+        var generator = SplitMix64(seed: 0x53_54_52)
+        let pieces: [(raw: String, decoded: String?)] = [
+            ("a", "a"), ("abcdefghijklmnopqrstuvwxyz0123456789", "abcdefghijklmnopqrstuvwxyz0123456789"),
+            (#"\n"#, "\n"), (#"\""#, "\""), (#"\\"#, "\\"), (#"\u00e9"#, "é"), (#"\ud83d\ude00"#, "😀"),
+            (#"\ud83d"#, "\u{FFFD}"), ("é", "é"), ("中", "中"), ("\u{01}", nil), (#"\x"#, nil), (#"\u12"#, nil),
+        ]
+        for _ in 0..<1_500 {
+            var raw = ""
+            var decoded: String? = ""
+            for _ in 0..<generator.next(below: 40) {
+                let piece = pieces[generator.next(below: generator.next(below: 6) == 0 ? pieces.count : 5)]
+                raw += piece.raw
+                decoded = decoded.flatMap { text in piece.decoded.map { text + $0 } }
+            }
+            var bytes = Array(("[\"" + raw + "\", 1]").utf8)
+            // Now and then a stray byte that is not UTF-8, or a string that never closes.
+            if generator.next(below: 10) == 0 {
+                bytes[1 + generator.next(below: bytes.count - 5)] = 0xFF
+                decoded = nil
+            }
+            if generator.next(below: 20) == 0 {
+                bytes = Array(bytes.prefix(bytes.count - 5))
+                decoded = nil
+            }
+            var outcomes: [String] = []
+            for usesAVX2 in [false, true] {
+                do {
+                    let value = try JSONParser.parse(bytes, options: JSONParseOptions(usesAVX2: usesAVX2))
+                    outcomes.append("value \(value)")
+                    if let decoded { #expect(value == .array([.string(decoded), .integer(1)])) }
+                } catch {
+                    outcomes.append("error \(error.message) at \(error.utf8Offset)")
+                }
+            }
+            #expect(outcomes[0] == outcomes[1], "\(bytes)")
+            if decoded != nil { #expect(outcomes[0].hasPrefix("value")) }
+        }
+    }
 }

@@ -212,4 +212,30 @@ import VectorKernels
             #expect(masks?.fourByteLeads == mask { $0 >= 0xF0 })
         }
     }
+
+    /// The end of a JSON string's plain bytes against the bytes: every kind of byte at every lane, ranges of any length.
+    @Test func jsonStringSpecialsAgreeWithTheBytes() {
+        var generator = SplitMix64(seed: 0x4A_53_4F_4E)
+        let bytes: [UInt8] = [0x41, 0x20, 0x7E, 0x22, 0x5C, 0x00, 0x1F, 0x0A, 0x80, 0xC3, 0xFF]
+        for _ in 0..<2_000 {
+            // Mostly plain bytes, so that the byte looked for falls anywhere, or nowhere.
+            let text = (0..<generator.next(below: 200)).map { _ in
+                generator.next(below: 12) == 0 ? bytes[generator.next(below: bytes.count)] : UInt8(ascii: "a")
+            }
+            let from = generator.next(below: text.count + 1)
+            let found = text.withUnsafeBytes { text in
+                text.baseAddress.map { AVX2.jsonStringSpecial(text: $0, from: from, end: text.count) }
+            }
+            guard let found else { continue }
+            let special = text[from...].firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
+            if let special, found.position == special {
+                #expect(found.sawNonASCII == text[from..<special].contains { $0 >= 0x80 })
+            } else {
+                // No byte looked for in the whole steps: they stop with fewer than thirty-two bytes left.
+                #expect(text.count - found.position < 32 && found.position >= from)
+                #expect(special.map { $0 >= found.position } ?? true)
+                #expect(found.sawNonASCII == text[from..<found.position].contains { $0 >= 0x80 })
+            }
+        }
+    }
 }

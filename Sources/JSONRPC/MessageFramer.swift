@@ -49,7 +49,7 @@ public struct MessageFramer: Sendable {
 
     /// The body being received, when its length is known and not all of it is buffered: its
     /// length and how many of its bytes are here. A caller can then read the rest straight into
-    /// the body (`takeBody(length:into:)`) instead of through `append`.
+    /// the body (`takeBody(into:)`) instead of through `append`.
     public var partialBody: (length: Int, buffered: Int)? {
         guard case .body(let length) = state, buffer.count - readIndex < length else { return nil }
         return (length, buffer.count - readIndex)

@@ -11,13 +11,6 @@ import Testing
 /// interleaved in a seeded order with jobs that finish in any order: every request is answered
 /// exactly once, no answer mixes two configurations, and every document ends equal to a fresh copy.
 @Suite struct BackgroundJobsTests {
-    /// Jobs the test runs when it chooses, in the order it chooses.
-    final class ManualJobs: Sendable {
-        let pending = Mutex<[(id: Int, work: @Sendable () -> JobResult)]>([])
-    }
-
-    final class Outbox { var messages: [Message] = [] }
-
     /// Two configurations: one lists `alpha` (AAA), the other `beta` (BBB).
     static func settings(_ name: String) -> JSON {
         let word = name == "alpha" ? "AAA" : "BBB"
@@ -34,10 +27,7 @@ import Testing
 
         let jobs = ManualJobs()
         let outbox = Outbox()
-        let server = Server(
-            send: { outbox.messages.append($0) }, log: { _ in },
-            jobRunner: { id, work in jobs.pending.withLock { $0.append((id, work)) } },
-            jobSend: { _ in })
+        let server = jobs.server(sendingTo: outbox)
         server.backgroundOpenUTF8Count = 4_096
         var nextID = 1
         func request(_ method: String, _ params: JSON) -> RequestID {
@@ -98,13 +88,13 @@ import Testing
                 server.handle(.notification(method: "workspace/didChangeConfiguration", params: Self.settings(activeRule)))
             default:
                 // Finish a pending job, not necessarily the oldest.
-                let job = jobs.pending.withLock { pending -> (id: Int, work: @Sendable () -> JobResult)? in
+                let job = jobs.pending.withLock { pending -> ManualJobs.Job? in
                     pending.isEmpty ? nil : pending.remove(at: random.next(below: pending.count))
                 }
                 if let job { server.finishJob(job.id, result: job.work()) }
             }
         }
-        while let job = jobs.pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { server.finishJob(job.id, result: job.work()) }
+        jobs.runAll(on: server)
         server.flush()
 
         var answers: [RequestID: [Result<JSON, ResponseError>]] = [:]

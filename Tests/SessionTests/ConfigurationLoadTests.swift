@@ -1,7 +1,6 @@
 import Foundation
 import JSONRPC
 import JSONValue
-import Synchronization
 import Testing
 
 @testable import LanguageServer
@@ -10,13 +9,6 @@ import Testing
 /// reload runs, a burst of watched-file events starts one reload, and a document whose
 /// configuration file was never read waits for it, as a large document waits for its first scan.
 @Suite struct ConfigurationLoadTests {
-    /// Jobs the test runs when it chooses.
-    final class ManualJobs: Sendable {
-        let pending = Mutex<[(id: Int, work: @Sendable () -> JobResult)]>([])
-    }
-
-    final class Outbox { var messages: [Message] = [] }
-
     /// A server over a repository whose files are `files`, with jobs run by the test.
     final class Session {
         let root: URL
@@ -28,11 +20,7 @@ import Testing
             root = FileManager.default.temporaryDirectory.appendingPathComponent("highlight-ls-load-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: root.appendingPathComponent(".git"), withIntermediateDirectories: true)
             for (path, contents) in files { try Self.write(path, contents, under: root) }
-            let jobs = self.jobs
-            let outbox = self.outbox
-            server = Server(
-                send: { outbox.messages.append($0) }, log: { _ in },
-                jobRunner: { id, work in jobs.pending.withLock { $0.append((id, work)) } }, jobSend: { _ in })
+            server = jobs.server(sendingTo: outbox)
             server.handle(.request(id: RequestID(0), method: "initialize", params: ["rootUri": .string(root.absoluteString), "capabilities": [:]]))
             server.handle(.notification(method: "initialized", params: [:]))
         }
@@ -78,11 +66,11 @@ import Testing
             return nil
         }
 
-        var pendingJobCount: Int { jobs.pending.withLock { $0.count } }
+        var pendingJobCount: Int { jobs.count }
 
         /// Runs every pending job, in order, and hands each result back to the loop.
         func runJobs() {
-            while let job = jobs.pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { server.finishJob(job.id, result: job.work()) }
+            jobs.runAll(on: server)
         }
     }
 

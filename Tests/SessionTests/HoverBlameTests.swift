@@ -1,7 +1,6 @@
 import Foundation
 import JSONRPC
 import JSONValue
-import Synchronization
 import Testing
 
 @testable import LanguageServer
@@ -9,9 +8,6 @@ import Testing
 /// Hover's blame runs beside the loop: with the job held back, keystrokes and their tokens are answered at once, and
 /// the hover is answered when git is; a second hover on the same version asks git nothing.
 @Suite struct HoverBlameTests {
-    typealias ManualJobs = BackgroundJobsTests.ManualJobs
-    typealias Outbox = BackgroundJobsTests.Outbox
-
     @Test func aKeystrokeIsAnsweredWhileHoverWaitsForGit() throws {
         let root = try CommandLineTests.tree(["a.py": "x = 1\ny = 2  # TODO: committed\n"])
         defer { try? FileManager.default.removeItem(at: root) }
@@ -21,10 +17,7 @@ import Testing
         }
         let jobs = ManualJobs()
         let outbox = Outbox()
-        let server = Server(
-            send: { outbox.messages.append($0) }, log: { _ in },
-            jobRunner: { id, work in jobs.pending.withLock { $0.append((id, work)) } },
-            jobSend: { _ in })
+        let server = jobs.server(sendingTo: outbox)
         let uri = root.appendingPathComponent("a.py").absoluteString
         func answer(to id: Int) -> JSON? {
             for message in outbox.messages {
@@ -32,28 +25,20 @@ import Testing
             }
             return nil
         }
-        func runPendingJobs() -> Int {
-            let pending = jobs.pending.withLock { jobs in
-                defer { jobs = [] }
-                return jobs
-            }
-            for (id, work) in pending { server.finishJob(id, result: work()) }
-            return pending.count
-        }
         server.handle(.request(id: RequestID(1), method: "initialize", params: [
             "rootUri": .string(root.absoluteString), "initializationOptions": ["today": "2026-05-20"],
             "capabilities": ["textDocument": ["hover": ["contentFormat": ["plaintext"]]]],
         ]))
         server.handle(.notification(method: "initialized", params: [:]))
-        _ = runPendingJobs()
+        jobs.runAll(on: server)
         server.handle(.notification(method: "textDocument/didOpen", params: [
             "textDocument": ["uri": .string(uri), "languageId": "python", "version": 1, "text": "x = 1\ny = 2  # TODO: committed\n"],
         ]))
-        _ = runPendingJobs()
+        jobs.runAll(on: server)
         let hover = ["textDocument": ["uri": .string(uri)], "position": ["line": 1, "character": 10]] as JSON
         server.handle(.request(id: RequestID(2), method: "textDocument/hover", params: hover))
         #expect(answer(to: 2) == nil, "the hover waits for git")
-        #expect(jobs.pending.withLock { $0.count } == 1)
+        #expect(jobs.count == 1)
 
         // A keystroke, and the tokens it asks for, while git has not answered.
         server.handle(.notification(method: "textDocument/didChange", params: [
@@ -65,16 +50,16 @@ import Testing
         #expect(answer(to: 2) == nil)
 
         // git answers: the hover is answered with who wrote the line.
-        #expect(runPendingJobs() == 1)
+        #expect(jobs.runAll(on: server) == 1)
         let value = try #require(answer(to: 2)?["contents"]?["value"]?.stringValue)
         #expect(value.hasPrefix("todo\n\nAdded by Alice Doe, 4 months ago ("), "\(value)")
 
         // The document changed since: its version asks git again, once; then a hover of that version asks nothing.
         server.handle(.request(id: RequestID(4), method: "textDocument/hover", params: hover))
-        #expect(runPendingJobs() == 1)
+        #expect(jobs.runAll(on: server) == 1)
         #expect(answer(to: 4)?["contents"]?["value"]?.stringValue == value)
         server.handle(.request(id: RequestID(5), method: "textDocument/hover", params: hover))
-        #expect(jobs.pending.withLock { $0.count } == 0)
+        #expect(jobs.count == 0)
         #expect(answer(to: 5)?["contents"]?["value"]?.stringValue == value)
     }
 }

@@ -9,8 +9,6 @@ import Testing
 /// Faults inside the server, in process: failing handlers, clients that never answer, and the
 /// seeded edit-sequence fuzzer (the same code as `highlight-fuzz` with HIGHLIGHT_FUZZ_TARGET=edits).
 @Suite struct ServerFaultTests {
-    final class Outbox { var messages: [Message] = [] }
-
     private func makeServer() -> (Server, Outbox) {
         let outbox = Outbox()
         let server = Server(send: { outbox.messages.append($0) }, log: { _ in })

@@ -58,11 +58,17 @@ enum JavaScriptRegex {
     /// regex) and in RE2 alike: each character that either reads as an operator gets a backslash.
     static func literalPattern(_ text: String) -> String {
         var out = ""
-        for character in text {
-            if "\\^$.*+?()[]{}|".contains(character) { out.append("\\") }
-            out.append(character)
+        for scalar in text.unicodeScalars {
+            if readsAsOperator(scalar) { out.append("\\") }
+            out.unicodeScalars.append(scalar)
         }
         return out
+    }
+
+    /// Whether `scalar` reads as an operator in JavaScript and in RE2 alike, so that it needs a
+    /// backslash to stand for itself.
+    static func readsAsOperator(_ scalar: Unicode.Scalar) -> Bool {
+        "\\^$.*+?()[]{}|".unicodeScalars.contains(scalar)
     }
 
     /// The characters JavaScript's `\s` matches (ECMAScript's WhiteSpace and LineTerminator), as the inside of a class.
@@ -177,7 +183,7 @@ private struct Translator {
     /// A character standing for itself, escaped where RE2 would read it otherwise; `following` is what the pattern
     /// has after it, which may make it optional.
     mutating func literal(_ scalar: Unicode.Scalar, following: Unicode.Scalar?) {
-        if "\\^$.*+?()[]{}|".unicodeScalars.contains(scalar) { out += "\\" }
+        if JavaScriptRegex.readsAsOperator(scalar) { out += "\\" }
         out.unicodeScalars.append(scalar)
         lastIsWordLiteral = Self.isASCIIWord(scalar) && !(following.map { "*?{".unicodeScalars.contains($0) } ?? false)
     }

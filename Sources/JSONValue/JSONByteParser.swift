@@ -130,31 +130,47 @@ struct JSONByteParser {
     mutating func string(atPath path: ArraySlice<String>) -> String? {
         do {
             skipByteOrderMark()
-            return try findString(atPath: path)
+            guard try findString(atPath: path) else { return nil }
+            return try parseString()
         } catch {
             return nil
         }
     }
 
-    private mutating func findString(atPath path: ArraySlice<String>) throws(JSONSyntaxError) -> String? {
+    /// The string at `path`, as `string(atPath:)` finds it, as UTF-8 bytes that never were a
+    /// `String`, with the range of its literal (quotes included) in the input.
+    mutating func stringBytes(atPath path: ArraySlice<String>) -> (bytes: [UInt8], literal: Range<Int>)? {
+        do {
+            skipByteOrderMark()
+            guard try findString(atPath: path) else { return nil }
+            let start = offset
+            let bytes = try parseStringBytes()
+            return (bytes, start..<offset)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Moves to the string at `path`; false when there is none.
+    private mutating func findString(atPath path: ArraySlice<String>) throws(JSONSyntaxError) -> Bool {
         try skipWhitespace()
-        guard let key = path.first else { return peek == ASCII.quote && offset < bytes.count ? try parseString() : nil }
-        guard peek == ASCII.openBrace, offset < bytes.count else { return nil }
+        guard let key = path.first else { return peek == ASCII.quote && offset < bytes.count }
+        guard peek == ASCII.openBrace, offset < bytes.count else { return false }
         offset += 1
         try skipWhitespace()
         while peek == ASCII.quote, offset < bytes.count {
             let name = try parseString()
             try skipWhitespace()
-            guard peek == ASCII.colon, offset < bytes.count else { return nil }
+            guard peek == ASCII.colon, offset < bytes.count else { return false }
             offset += 1
             if name == key { return try findString(atPath: path.dropFirst()) }
             try skipValue()
             try skipWhitespace()
-            guard peek == ASCII.comma, offset < bytes.count else { return nil }
+            guard peek == ASCII.comma, offset < bytes.count else { return false }
             offset += 1
             try skipWhitespace()
         }
-        return nil
+        return false
     }
 
     /// Skips the value at `offset` (after whitespace) and everything nested in it, without checking
@@ -488,7 +504,7 @@ struct JSONByteParser {
             offset = index + 1
             return try makeString(utf8Range: start..<index, isASCII: unionOfBytes < 0x80)
         case ASCII.backslash:
-            return try parseEscapedString(start: start, firstEscape: index, openingQuote: openingQuote)
+            return try parseEscapedString(start: start, openingQuote: openingQuote)
         default:
             throw controlCharacterInString(at: index)
         }
@@ -576,45 +592,78 @@ struct JSONByteParser {
     /// The path of `parseString` for strings with escapes: the closing quote is found and the raw
     /// bytes checked first, then the string is written once, straight into its own storage (an
     /// escape never decodes to more bytes than it takes, so the input's length bounds it).
-    private mutating func parseEscapedString(
-        start: Int, firstEscape: Int, openingQuote: Int
-    ) throws(JSONSyntaxError) -> String {
-        var unionOfBytes: UInt8 = 0
-        let close = try closingQuote(from: start, openingQuote: openingQuote, unionOfBytes: &unionOfBytes)
-        // Escapes always produce valid UTF-8, so only the raw input bytes need a check.
-        if unionOfBytes >= 0x80, let invalid = UTF8Decoding.firstInvalidOffset(in: bytes, range: start..<close) {
-            throw error("invalid UTF-8", at: invalid)
-        }
+    private mutating func parseEscapedString(start: Int, openingQuote: Int) throws(JSONSyntaxError) -> String {
+        let close = try checkedClosingQuote(from: start, openingQuote: openingQuote)
         var failure: JSONSyntaxError?
         // The closure takes the bytes alone: capturing `self` would copy the parser and its stacks.
         let bytes = self.bytes
         let usesAVX2 = options.usesAVX2
         let string = String(unsafeUninitializedCapacity: close - start) { output in
-            var written = 0
-            var runStart = start
-            var index = firstEscape
-            var ignored: UInt8 = 0
             do throws(JSONSyntaxError) {
-                while index < close {
-                    let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
-                    _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: run)
-                    written += run.count
-                    index = try Self.decodeEscape(in: bytes, at: index, openingQuote: openingQuote, into: output, at: &written)
-                    runStart = index
-                    // Between here and the closing quote, only a backslash stops the scan.
-                    index = Self.plainStringBytesEnd(in: bytes, from: index, usesAVX2: usesAVX2, unionOfBytes: &ignored)
-                }
+                return try Self.unescape(bytes, start..<close, openingQuote: openingQuote, usesAVX2: usesAVX2, into: output)
             } catch {
                 failure = error
                 return 0
             }
-            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<close])
-            _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: run)
-            return written + run.count
         }
         if let failure { throw failure }
         offset = close + 1
         return string
+    }
+
+    /// Parses a string at `offset` (which is at its opening quote) into UTF-8 bytes, written once
+    /// and never made a `String` (whose own check would read them all again).
+    private mutating func parseStringBytes() throws(JSONSyntaxError) -> [UInt8] {
+        let openingQuote = offset
+        let close = try checkedClosingQuote(from: offset + 1, openingQuote: openingQuote)
+        var failure: JSONSyntaxError?
+        let bytes = self.bytes
+        let usesAVX2 = options.usesAVX2
+        let result = [UInt8](unsafeUninitializedCapacity: close - openingQuote - 1) { output, count in
+            do throws(JSONSyntaxError) {
+                count = try Self.unescape(bytes, (openingQuote + 1)..<close, openingQuote: openingQuote, usesAVX2: usesAVX2, into: output)
+            } catch {
+                failure = error
+                count = 0
+            }
+        }
+        if let failure { throw failure }
+        offset = close + 1
+        return result
+    }
+
+    /// The closing quote of the string whose bytes start at `start`, after checking that its raw
+    /// bytes are UTF-8 (escapes always decode to valid UTF-8, so they need no check).
+    private func checkedClosingQuote(from start: Int, openingQuote: Int) throws(JSONSyntaxError) -> Int {
+        var unionOfBytes: UInt8 = 0
+        let close = try closingQuote(from: start, openingQuote: openingQuote, unionOfBytes: &unionOfBytes)
+        if unionOfBytes >= 0x80, let invalid = UTF8Decoding.firstInvalidOffset(in: bytes, range: start..<close) {
+            throw error("invalid UTF-8", at: invalid)
+        }
+        return close
+    }
+
+    /// Writes the bytes of `range` (a string's, up to its closing quote) with their escapes decoded
+    /// into `output`, which has room for `range.count` bytes; returns how many it wrote.
+    private static func unescape(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, openingQuote: Int, usesAVX2: Bool,
+        into output: UnsafeMutableBufferPointer<UInt8>
+    ) throws(JSONSyntaxError) -> Int {
+        var written = 0
+        var runStart = range.lowerBound
+        var ignored: UInt8 = 0
+        // Before the closing quote, only a backslash stops the scan.
+        var index = plainStringBytesEnd(in: bytes, from: runStart, usesAVX2: usesAVX2, unionOfBytes: &ignored)
+        while true {
+            let runEnd = min(index, range.upperBound)
+            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])
+            _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: run)
+            written += run.count
+            guard index < range.upperBound else { return written }
+            index = try decodeEscape(in: bytes, at: index, openingQuote: openingQuote, into: output, at: &written)
+            runStart = index
+            index = plainStringBytesEnd(in: bytes, from: index, usesAVX2: usesAVX2, unionOfBytes: &ignored)
+        }
     }
 
     /// Decodes the escape sequence at `index` (a backslash) into `output` at `written`, which it

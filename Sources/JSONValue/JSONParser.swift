@@ -87,6 +87,18 @@ public enum JSONParser {
         }
     }
 
+    /// The string at `path`, found as `string(atPath:in:)` finds it, as UTF-8 bytes that never
+    /// were a `String` (a large document's text, kept as bytes), with the range of its literal,
+    /// quotes included, in `bytes`; nil when there is none or it is not a valid string.
+    ///
+    /// - Complexity: O(*n*) in the bytes up to the string's end.
+    public static func stringBytes(atPath path: [String], in bytes: [UInt8]) -> (bytes: [UInt8], literal: Range<Int>)? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONByteParser(bytes: buffer, options: .strict, recordsLocations: false)
+            return parser.stringBytes(atPath: path[...])
+        }
+    }
+
     /// Parses one JSON text and records where each value and key starts, for error messages
     /// that point into the text.
     ///

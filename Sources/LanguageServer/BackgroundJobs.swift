@@ -96,7 +96,7 @@ enum JobOutcome: Sendable {
     case openedDocument(Document, configurationGeneration: Int)
     case loadedConfigurations(ConfigurationLoad.Outcome)
     /// A large message about one document, decoded beside the loop.
-    case decodedMessage(IncomingMessage, aboutDocument: String)
+    case decodedMessage(DecodedDocumentMessage, aboutDocument: String)
     /// The blame of a hovered line, and the hover that waits for it.
     case hoverBlame(FileBlame, PendingHover, answering: RequestID)
 }
@@ -155,7 +155,7 @@ extension Server {
         case .workspaceSearch(let found, let requestID): finishWorkspaceSearch(found, answering: requestID)
         case .openedDocument(let document, let generation): finishOpening(document, configurationGeneration: generation)
         case .loadedConfigurations(let loaded): finishConfigurationLoad(loaded)
-        case .decodedMessage(let incoming, let uri): finishDecoding(incoming, aboutDocument: uri)
+        case .decodedMessage(let decoded, let uri): finishDecoding(decoded, aboutDocument: uri)
         case .hoverBlame(let blame, let hover, let requestID): finishHoverBlame(blame, hover, answering: requestID)
         }
     }
@@ -170,14 +170,18 @@ extension Server {
             return
         }
         documentsOpening[uri] = []
-        startJob(.decodeMessage, answering: nil) { _ in .decodedMessage(Self.decodeIncoming(body: body), aboutDocument: uri) }
+        startJob(.decodeMessage, answering: nil) { _ in .decodedMessage(Self.decodeDocumentMessage(body: body), aboutDocument: uri) }
     }
 
     /// Handles a message a job decoded, then the messages about its document that waited for it
     /// (after a job that the message itself started, such as a large document's opening).
-    private func finishDecoding(_ incoming: IncomingMessage, aboutDocument uri: String) {
+    private func finishDecoding(_ decoded: DecodedDocumentMessage, aboutDocument uri: String) {
         let held = documentsOpening.removeValue(forKey: uri) ?? []
-        handle(incoming)
+        switch decoded {
+        case .incoming(let incoming): handle(incoming)
+        // Never held for its document: its waiting list was taken just above.
+        case .opening(let message, let text): handle(message, openingText: text)
+        }
         if let opening = documentsOpening[uri] {
             documentsOpening[uri] = opening + held
         } else {

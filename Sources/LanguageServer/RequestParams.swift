@@ -91,13 +91,20 @@ struct ColorPresentationParams {
 /// `textDocument/didOpen`.
 struct DidOpenParams {
     var uri: String
-    var text: String
+    /// The document's text as UTF-8.
+    var text: [UInt8]
     var version: Int
     var languageID: String
 
-    init(_ params: JSON?) throws(ResponseError) {
+    /// The params of `params`, with the text from `text` when a large message's text was decoded
+    /// straight into bytes (`Server.decodeDocumentMessage(body:)`; `params` has null there).
+    init(_ params: JSON?, text: [UInt8]? = nil) throws(ResponseError) {
         uri = try params.requiredString("textDocument.uri")
-        text = try params.requiredString("textDocument.text")
+        if let text {
+            self.text = text
+        } else {
+            self.text = Array(try params.requiredString("textDocument.text").utf8)
+        }
         version = params.value(at: "textDocument.version")?.integerValue ?? 0
         languageID = params.value(at: "textDocument.languageId")?.stringValue ?? ""
     }

@@ -29,8 +29,8 @@ extension Server {
             startPendingConfigurationLoad()
             return
         }
-        guard text.utf8.count >= backgroundOpenUTF8Count, jobRunner != nil else {
-            documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: Array(text.utf8))
+        guard text.count >= backgroundOpenUTF8Count, jobRunner != nil else {
+            documents[uri] = Document(uri: uri, languageId: languageId, version: version, text: text)
             documentsNeedingDecorations.insert(uri)
             configurationDocumentChanged(uri)
             return
@@ -43,7 +43,7 @@ extension Server {
         let filter = ruleFilter(forDocument: uri, languageId: languageId, config: config)
         let generation = configuration.generation
         startJob(.openDocument, answering: nil) { _ in
-            var document = Document(uri: uri, languageId: languageId, version: version, text: Array(text.utf8))
+            var document = Document(uri: uri, languageId: languageId, version: version, text: text)
             var syntax: SyntaxIndex?
             let list = document.text.withUnsafeBytes { filter.matches(of: config.ruleSet, in: $0, syntax: &syntax) }
             document.syntax = syntax

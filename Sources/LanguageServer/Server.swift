@@ -85,8 +85,28 @@ public final class Server {
         }
     }
 
+    /// Decodes a large message about one document (`receive(undecoded:aboutDocument:)`) as
+    /// `decodeIncoming(body:)` does, except that a `didOpen`'s text is decoded straight into the
+    /// bytes the document keeps: it never becomes a `String`, whose own UTF-8 check and copy into
+    /// an array would read it twice more. The rest of the message is decoded with null in its place.
+    static func decodeDocumentMessage(body: [UInt8]) -> DecodedDocumentMessage {
+        if let (text, literal) = JSONParser.stringBytes(atPath: ["params", "textDocument", "text"], in: body) {
+            let rest = Array(body[..<literal.lowerBound]) + Array("null".utf8) + body[literal.upperBound...]
+            if case .valid(let message) = decodeIncoming(body: rest), case .notification("textDocument/didOpen", _) = message {
+                return .opening(message, text: text)
+            }
+        }
+        return .incoming(decodeIncoming(body: body))
+    }
+
     /// Handles one message. Every request gets exactly one response.
     public func handle(_ message: Message) {
+        handle(message, openingText: nil)
+    }
+
+    /// Handles one message; `openingText` is the text of a `didOpen` whose params hold null for it
+    /// (`DecodedDocumentMessage.opening`).
+    func handle(_ message: Message, openingText: [UInt8]?) {
         if holdIfDocumentIsOpening(message) { return }
         // Configuration files noted as changed are read before any other kind of message, so
         // that every answer sees them; a burst of file events reloads once.
@@ -96,7 +116,7 @@ public final class Server {
             answer(id, method: method) { () throws -> Reply in try respond(to: method, id: id, params: params) }
         case .notification(let method, let params):
             do {
-                try receive(method, params: params)
+                try receive(method, params: params, openingText: openingText)
             } catch {
                 log(.warning, "\(method): \(error.message)")
             }
@@ -168,7 +188,7 @@ public final class Server {
     }
 
     /// The one dispatch site for notifications. Unknown ones (and other `$/` ones) are ignored.
-    private func receive(_ method: String, params: JSON?) throws(ResponseError) {
+    private func receive(_ method: String, params: JSON?, openingText: [UInt8]?) throws(ResponseError) {
         if method == "exit" {
             exitCode = lifecycle == .shutDown ? 0 : 1
             return
@@ -179,7 +199,7 @@ public final class Server {
         }
         switch method {
         case "initialized": initialized()
-        case "textDocument/didOpen": didOpen(try DidOpenParams(params))
+        case "textDocument/didOpen": didOpen(try DidOpenParams(params, text: openingText))
         case "textDocument/didChange": didChange(try DidChangeParams(params))
         case "textDocument/didClose": didClose(try DocumentParams(params))
         case "textDocument/didSave": didSave(try DocumentParams(params))
@@ -247,4 +267,11 @@ public final class Server {
 public enum IncomingMessage: Sendable {
     case valid(Message)
     case invalid(errorResponse: Message)
+}
+
+/// A large message about one document, decoded by a job (`Server.decodeDocumentMessage(body:)`).
+enum DecodedDocumentMessage: Sendable {
+    case incoming(IncomingMessage)
+    /// A `didOpen` whose text was decoded into bytes; its params hold null for the text.
+    case opening(Message, text: [UInt8])
 }

@@ -371,4 +371,16 @@ func checkFails(
         let (text, path, expected) = Self.table[index]
         #expect(JSONParser.string(atPath: path, in: Array(text.utf8)) == expected, "\(text)")
     }
+
+    /// The same string as bytes, and where its literal is: the literal parses back to it.
+    @Test(arguments: table.indices)
+    func stringBytesAtPath(_ index: Int) throws {
+        let (text, path, expected) = Self.table[index]
+        let bytes = Array(text.utf8)
+        let found = JSONParser.stringBytes(atPath: path, in: bytes)
+        #expect(found?.bytes == expected.map { Array($0.utf8) }, "\(text)")
+        if let found {
+            #expect(try JSONParser.parse(Array(bytes[found.literal])) == .string(try #require(expected)))
+        }
+    }
 }

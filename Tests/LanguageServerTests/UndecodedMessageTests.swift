@@ -71,6 +71,39 @@ import Testing
         #expect(matches.arrayValue?.count == 80_000)
     }
 
+    /// A large `didOpen`'s text is decoded straight into the document's bytes, never a `String`:
+    /// escapes, non-ASCII and a lone surrogate come out as the whole decode gives them, and a
+    /// message that is no `didOpen` is decoded whole.
+    @Test func aLargeDidOpensTextBecomesTheDocumentsBytes() throws {
+        let session = Session()
+        let uri = "file:///large.txt"
+        let text = String(repeating: "TODO \"é\" \\ \t 👍 line\r\n", count: 40_000) + "\u{FFFD} end"
+        let params: JSON = ["textDocument": ["uri": .string(uri), "languageId": "plaintext", "version": 3, "text": .string(text)]]
+        var opening = Self.body(.notification(method: "textDocument/didOpen", params: params))
+        // A lone surrogate escape, which decodes to U+FFFD, in place of the one written above.
+        let replacement = Array("\u{FFFD}".utf8)
+        let at = try #require(opening.indices.last { Array(opening[$0...].prefix(3)) == replacement })
+        opening.replaceSubrange(at..<(at + 3), with: Array(#"\udc00"#.utf8))
+        guard case .opening(let message, let bytes) = Server.decodeDocumentMessage(body: opening) else {
+            Issue.record("the didOpen was decoded whole")
+            return
+        }
+        #expect(bytes == Array(text.utf8))
+        #expect(message.json["params"]?["textDocument"]?["text"] == .null)
+        session.server.receive(undecoded: opening, aboutDocument: uri)
+        session.runJobs()
+        #expect(session.server.documents[uri]?.text.utf8 == Array(text.utf8))
+        #expect(session.server.documents[uri]?.version == 3)
+
+        let change = Self.body(.notification(method: "textDocument/didChange", params: [
+            "textDocument": ["uri": .string(uri), "version": 4, "text": .string(text)], "contentChanges": [],
+        ]))
+        guard case .incoming(.valid) = Server.decodeDocumentMessage(body: change) else {
+            Issue.record("a didChange was decoded as an opening")
+            return
+        }
+    }
+
     @Test func anUndecodableLargeMessageIsAnsweredWithItsError() {
         let session = Session()
         var body = Array(#"{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///a"}},"x":""#.utf8)

@@ -502,7 +502,7 @@ struct JSONByteParser {
         switch bytes[index] {
         case ASCII.quote:
             offset = index + 1
-            return try makeString(utf8Range: start..<index, isASCII: unionOfBytes < 0x80)
+            return try makeString(utf8Range: start..<index, unionOfBytes: unionOfBytes)
         case ASCII.backslash:
             return try parseEscapedString(start: start, openingQuote: openingQuote)
         default:
@@ -581,11 +581,9 @@ struct JSONByteParser {
     /// `String(validating:as:)` would do both at once but is not specialized for buffers and
     /// costs a generic metadata lookup per string.
     @inline(__always)
-    private func makeString(utf8Range: Range<Int>, isASCII: Bool) throws(JSONSyntaxError) -> String {
+    private func makeString(utf8Range: Range<Int>, unionOfBytes: UInt8) throws(JSONSyntaxError) -> String {
         if utf8Range.isEmpty { return "" }
-        if !isASCII, let invalid = UTF8Decoding.firstInvalidOffset(in: bytes, range: utf8Range) {
-            throw error("invalid UTF-8", at: invalid)
-        }
+        try checkUTF8(utf8Range, unionOfBytes: unionOfBytes)
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[utf8Range]), as: UTF8.self)
     }
 
@@ -593,14 +591,17 @@ struct JSONByteParser {
     /// bytes checked first, then the string is written once, straight into its own storage (an
     /// escape never decodes to more bytes than it takes, so the input's length bounds it).
     private mutating func parseEscapedString(start: Int, openingQuote: Int) throws(JSONSyntaxError) -> String {
-        let close = try checkedClosingQuote(from: start, openingQuote: openingQuote)
+        var unionOfBytes: UInt8 = 0
+        let close = try closingQuote(from: start, openingQuote: openingQuote, unionOfBytes: &unionOfBytes)
+        try checkUTF8(start..<close, unionOfBytes: unionOfBytes)
         var failure: JSONSyntaxError?
         // The closure takes the bytes alone: capturing `self` would copy the parser and its stacks.
         let bytes = self.bytes
         let usesAVX2 = options.usesAVX2
         let string = String(unsafeUninitializedCapacity: close - start) { output in
             do throws(JSONSyntaxError) {
-                return try Self.unescape(bytes, start..<close, openingQuote: openingQuote, usesAVX2: usesAVX2, into: output)
+                var ignored: UInt8 = 0
+                return try Self.unescape(bytes, from: start, openingQuote: openingQuote, usesAVX2: usesAVX2, unionOfBytes: &ignored, into: output).count
             } catch {
                 failure = error
                 return 0
@@ -611,58 +612,69 @@ struct JSONByteParser {
         return string
     }
 
-    /// Parses a string at `offset` (which is at its opening quote) into UTF-8 bytes, written once
-    /// and never made a `String` (whose own check would read them all again).
+    /// Parses a string at `offset` (which is at its opening quote) into UTF-8 bytes in one pass,
+    /// never made a `String` (whose own check would read them all again). The array has room for
+    /// the rest of the input, which bounds the string: this is for a string that is most of it,
+    /// such as a document's text.
     private mutating func parseStringBytes() throws(JSONSyntaxError) -> [UInt8] {
         let openingQuote = offset
-        let close = try checkedClosingQuote(from: offset + 1, openingQuote: openingQuote)
+        let start = offset + 1
         var failure: JSONSyntaxError?
+        var close = start
+        var unionOfBytes: UInt8 = 0
         let bytes = self.bytes
         let usesAVX2 = options.usesAVX2
-        let result = [UInt8](unsafeUninitializedCapacity: close - openingQuote - 1) { output, count in
+        let result = [UInt8](unsafeUninitializedCapacity: max(0, bytes.count - start)) { output, count in
             do throws(JSONSyntaxError) {
-                count = try Self.unescape(bytes, (openingQuote + 1)..<close, openingQuote: openingQuote, usesAVX2: usesAVX2, into: output)
+                (count, close) = try Self.unescape(
+                    bytes, from: start, openingQuote: openingQuote, usesAVX2: usesAVX2, unionOfBytes: &unionOfBytes, into: output)
             } catch {
                 failure = error
                 count = 0
             }
         }
         if let failure { throw failure }
+        try checkUTF8(start..<close, unionOfBytes: unionOfBytes)
         offset = close + 1
         return result
     }
 
-    /// The closing quote of the string whose bytes start at `start`, after checking that its raw
-    /// bytes are UTF-8 (escapes always decode to valid UTF-8, so they need no check).
-    private func checkedClosingQuote(from start: Int, openingQuote: Int) throws(JSONSyntaxError) -> Int {
-        var unionOfBytes: UInt8 = 0
-        let close = try closingQuote(from: start, openingQuote: openingQuote, unionOfBytes: &unionOfBytes)
-        if unionOfBytes >= 0x80, let invalid = UTF8Decoding.firstInvalidOffset(in: bytes, range: start..<close) {
+    /// Throws at the first byte of `range` that is not UTF-8, when `unionOfBytes` (the OR of its
+    /// bytes) says any is not ASCII. Escapes always decode to valid UTF-8, so only raw bytes need it.
+    private func checkUTF8(_ range: Range<Int>, unionOfBytes: UInt8) throws(JSONSyntaxError) {
+        if unionOfBytes >= 0x80, let invalid = UTF8Decoding.firstInvalidOffset(in: bytes, range: range) {
             throw error("invalid UTF-8", at: invalid)
         }
-        return close
     }
 
-    /// Writes the bytes of `range` (a string's, up to its closing quote) with their escapes decoded
-    /// into `output`, which has room for `range.count` bytes; returns how many it wrote.
+    /// Writes the string whose bytes start at `start`, its escapes decoded, into `output` (room
+    /// enough), up to its closing quote; returns how many bytes it wrote and where the quote is.
+    /// A control byte, or no closing quote, is an error; the OR of the raw bytes goes into
+    /// `unionOfBytes`.
     private static func unescape(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, openingQuote: Int, usesAVX2: Bool,
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, openingQuote: Int, usesAVX2: Bool, unionOfBytes: inout UInt8,
         into output: UnsafeMutableBufferPointer<UInt8>
-    ) throws(JSONSyntaxError) -> Int {
+    ) throws(JSONSyntaxError) -> (count: Int, close: Int) {
         var written = 0
-        var runStart = range.lowerBound
-        var ignored: UInt8 = 0
-        // Before the closing quote, only a backslash stops the scan.
-        var index = plainStringBytesEnd(in: bytes, from: runStart, usesAVX2: usesAVX2, unionOfBytes: &ignored)
+        var runStart = start
+        var index = start
         while true {
-            let runEnd = min(index, range.upperBound)
-            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])
+            index = plainStringBytesEnd(in: bytes, from: index, usesAVX2: usesAVX2, unionOfBytes: &unionOfBytes)
+            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<min(index, bytes.count)])
             _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: run)
             written += run.count
-            guard index < range.upperBound else { return written }
-            index = try decodeEscape(in: bytes, at: index, openingQuote: openingQuote, into: output, at: &written)
-            runStart = index
-            index = plainStringBytesEnd(in: bytes, from: index, usesAVX2: usesAVX2, unionOfBytes: &ignored)
+            guard index < bytes.count else {
+                throw JSONSyntaxError(message: "unterminated string", utf8Offset: openingQuote, in: bytes)
+            }
+            switch bytes[index] {
+            case ASCII.quote:
+                return (written, index)
+            case ASCII.backslash:
+                index = try decodeEscape(in: bytes, at: index, openingQuote: openingQuote, into: output, at: &written)
+                runStart = index
+            default:
+                throw controlCharacterInString(in: bytes, at: index)
+            }
         }
     }
 
@@ -768,11 +780,15 @@ struct JSONByteParser {
     }
 
     private func controlCharacterInString(at index: Int) -> JSONSyntaxError {
+        Self.controlCharacterInString(in: bytes, at: index)
+    }
+
+    private static func controlCharacterInString(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> JSONSyntaxError {
         let byte = bytes[index]
         if byte == ASCII.lineFeed || byte == ASCII.carriageReturn {
-            return error("line break in a string (a missing closing quote?)", at: index)
+            return JSONSyntaxError(message: "line break in a string (a missing closing quote?)", utf8Offset: index, in: bytes)
         }
-        return error("control character \(unicodeName(of: byte)) in a string must be escaped", at: index)
+        return JSONSyntaxError(message: "control character \(unicodeName(of: byte)) in a string must be escaped", utf8Offset: index, in: bytes)
     }
 
     /// An error for the byte at `offset`, which is not what the grammar allows there.
@@ -794,13 +810,13 @@ struct JSONByteParser {
         case 0x21...0x7E:
             found = "'\(Character(Unicode.Scalar(byte)))'"
         default:
-            found = unicodeName(of: byte)
+            found = Self.unicodeName(of: byte)
         }
         return error("expected \(expected), found \(found)", at: offset)
     }
 
     /// `U+000A` style name of an ASCII byte.
-    private func unicodeName(of byte: UInt8) -> String {
+    private static func unicodeName(of byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF".utf8)
         let high = digits[Int(byte >> 4)]
         let low = digits[Int(byte & 0x0F)]

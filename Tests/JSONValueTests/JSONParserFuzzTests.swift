@@ -88,6 +88,11 @@ import Testing
             }
             #expect(outcomes[0] == outcomes[1], "\(bytes)")
             if decoded != nil { #expect(outcomes[0].hasPrefix("value")) }
+            // The same string found by path, as bytes in one pass and as a `String`.
+            let member = Array(#"{"s":"#.utf8) + bytes[1...] + Array("}".utf8)
+            let found = JSONParser.stringBytes(atPath: ["s"], in: member)
+            #expect(found?.bytes == JSONParser.string(atPath: ["s"], in: member).map { Array($0.utf8) }, "\(member)")
+            if let decoded { #expect(found?.bytes == Array(decoded.utf8)) }
         }
     }
 }

@@ -41,6 +41,25 @@
 // Each search reads past the match it returns by less than the longest word,
 // so finding all matches costs O(n + k·m) for k matches and words of at most
 // m bytes; words of bounded length make it linear in the text.
+//
+// Two walks at once
+// -----------------
+// Each step loads the next state from the table at an address that depends on
+// the state before, so one walk waits on its loads one after the other. All
+// the matches of a long text are found by two walks stepped together, one
+// from the start and one from the middle: the processor overlaps their loads.
+// The second walk finds the matches of a search that began at the middle. If
+// the first half's last match ends past the middle, the search goes on from
+// that end until it finds a match the second walk found; from there on both
+// agree, since each match is found from the end of the one before.
+//
+//     words    parse token tokenizer en izer
+//     text     parse token tokenizer parse
+//     middle                  ^
+//     first    [   ] [   ] [       ]
+//     second                  [][  ] [   ]
+//     resumed from the end of "tokenizer": [parse], the second walk's, so the
+//     rest is the second walk's
 
 /// One word ending at a state: which pattern, and the exact bytes to compare when folding is not enough.
 struct AutomatonOutput: Sendable {
@@ -80,6 +99,9 @@ final class LiteralAutomaton: Sendable {
         /// them off to run the baseline ones. With `forcesFingerprintSearch`, Teddy's tables replace two or more
         /// fingerprints whatever the estimates.
         var usesAVX2 = true
+        /// Texts at least this long are searched as two walks stepped together (`matches(in:from:startLimit:)`);
+        /// tests make it 1 to split every text.
+        var twoWalksFrom = 16 << 10
 
         /// Creates a configuration; the fingerprint search follows `usesPrefilter` unless given.
         init(kind: Kind?, usesPrefilter: Bool, denseByteBudget: Int, usesFingerprintSearch: Bool? = nil) {
@@ -125,6 +147,8 @@ final class LiteralAutomaton: Sendable {
     /// For a few words, the search that replaces the automaton's (same matches, no states).
     let fingerprintSearch: FingerprintSearch?
     let maximumPatternUTF8Length: Int
+    /// See `Configuration.twoWalksFrom`.
+    let twoWalksFrom: Int
     /// The number of states.
     var stateCount: Int { depth.count }
 
@@ -134,6 +158,7 @@ final class LiteralAutomaton: Sendable {
     init(patternSet: LiteralPatternSet, configuration: Configuration) {
         patterns = patternSet.patterns
         maximumPatternUTF8Length = patternSet.maximumVariantUTF8Length
+        twoWalksFrom = configuration.twoWalksFrom
 
         // Byte classes: one per distinct (folded) byte on an edge, one for everything else.
         var used = [Bool](repeating: false, count: 256)
@@ -439,23 +464,64 @@ extension LiteralAutomaton {
         }
         let limit = min(startLimit, text.count)
         guard utf8Offset >= 0, utf8Offset < limit, matchStateCount > 0 else { return nil }
+        return withSearch(NextMatch(from: utf8Offset, startLimit: limit), in: text, accept: accept)
+    }
+
+    /// Every match that starts in `utf8Offset..<startLimit`, in order: the first leftmost-longest one, then the first
+    /// from its end, and so on, as `nextMatch` gives them one by one (without a filter, which may expect its candidates
+    /// in order, as scopes do).
+    ///
+    /// A long text is searched as two halves whose walks step together: each step's table load waits for the one
+    /// before, so two independent walks take little more time than one. The second half's matches are those of a
+    /// search that begins at its start; where the first half's last match runs past that start, the search goes on
+    /// from its end until it meets one of them, after which the rest are the same.
+    ///
+    /// - Complexity: O(n + k·m) for k matches and words of at most m bytes, as successive `nextMatch` calls.
+    func matches(in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int) -> [Match] {
+        let limit = min(startLimit, text.count)
+        guard utf8Offset >= 0, utf8Offset < limit else { return [] }
+        if fingerprintSearch != nil || matchStateCount == 0 || limit - utf8Offset < twoWalksFrom {
+            var found: [Match] = []
+            var position = utf8Offset
+            while let match = nextMatch(in: text, from: position, startLimit: limit) {
+                found.append(match)
+                position = match.utf8Range.upperBound
+            }
+            return found
+        }
+        return withSearch(AllMatches(from: utf8Offset, startLimit: limit), in: text, accept: nil)
+    }
+
+    /// Runs `task` with a search over `text` specialised for this automaton's transitions.
+    private func withSearch<Task: SearchTask>(
+        _ task: Task, in text: UnsafeBufferPointer<UInt8>, accept: RuleSet.MatchFilter?
+    ) -> Task.Result {
+        // Bound once per search: reading `prefilter` inside the loop copied it (192 bytes, and a retain of each of its
+        // arrays) at every hit it reported.
+        let prefilter = self.prefilter
+        let firstBytes = prefilter?.firstBytes ?? []
         return byteClasses.withUnsafeBufferPointer { classes in
-            switch kind {
-            case .dense:
-                return denseTable.withUnsafeBufferPointer { table in
-                    search(DenseTransitions(table: table, classes: classes), text, utf8Offset, limit, accept)
-                }
-            case .sparse:
-                return firstChild.withUnsafeBufferPointer { firstChild in
-                    nextSibling.withUnsafeBufferPointer { nextSibling in
-                        edgeClass.withUnsafeBufferPointer { edgeClass in
-                            failure.withUnsafeBufferPointer { failure in
-                                startRow.withUnsafeBufferPointer { startRow in
-                                    search(
-                                        SparseTransitions(
-                                            firstChild: firstChild, nextSibling: nextSibling, edgeClass: edgeClass,
-                                            failure: failure, startRow: startRow, classes: classes),
-                                        text, utf8Offset, limit, accept)
+            firstBytes.withUnsafeBufferPointer { firstBytes in
+                depth.withUnsafeBufferPointer { depth in
+                    func run<Transitions: AutomatonTransitions>(_ transitions: Transitions) -> Task.Result {
+                        task.run(Search(
+                            automaton: self, transitions: transitions, text: text, depth: depth, prefilter: prefilter,
+                            firstBytes: firstBytes, accept: accept))
+                    }
+                    switch kind {
+                    case .dense:
+                        return denseTable.withUnsafeBufferPointer { run(DenseTransitions(table: $0, classes: classes)) }
+                    case .sparse:
+                        return firstChild.withUnsafeBufferPointer { firstChild in
+                            nextSibling.withUnsafeBufferPointer { nextSibling in
+                                edgeClass.withUnsafeBufferPointer { edgeClass in
+                                    failure.withUnsafeBufferPointer { failure in
+                                        startRow.withUnsafeBufferPointer { startRow in
+                                            run(SparseTransitions(
+                                                firstChild: firstChild, nextSibling: nextSibling, edgeClass: edgeClass,
+                                                failure: failure, startRow: startRow, classes: classes))
+                                        }
+                                    }
                                 }
                             }
                         }
@@ -466,87 +532,272 @@ extension LiteralAutomaton {
     }
 
     /// The best match so far while the search is still looking for a longer or earlier one.
-    private struct Candidate {
+    fileprivate struct Candidate {
         var start: Int
         var end: Int
         var ruleIndex: Int
     }
+}
 
-    /// The search loop, specialised per transition representation.
-    @inline(__always)
-    private func search<Transitions: AutomatonTransitions>(
-        _ transitions: Transitions, _ text: UnsafeBufferPointer<UInt8>, _ from: Int, _ startLimit: Int,
-        _ accept: RuleSet.MatchFilter?
-    ) -> Match? {
-        // No match starting before `startLimit` can end after `scanEnd`.
-        let scanEnd = min(text.count, startLimit &+ maximumPatternUTF8Length)
-        let shift = strideShift
-        let matchLimit = UInt32(truncatingIfNeeded: matchStateCount << shift)
-        // With a prefilter, the start state is interesting too (the prefilter takes over there):
-        // a state is special when `state &- specialOffset < specialLimit`.
-        let specialOffset: UInt32 = prefilter == nil ? 1 : 0
-        let specialLimit: UInt32 = prefilter == nil ? matchLimit : matchLimit &+ 1
+/// An automaton's matches from a position, found at once and handed out to a search that asks from later positions.
+///
+/// The first match from `p` is the first found at or after `p` when the one found before it ends at or before `p`: no
+/// match starts between that end and it, or it would have been found instead. Inside a found match, the automaton
+/// searches from `p`.
+struct FoundLiterals {
+    let automaton: LiteralAutomaton
+    let matches: [Match]
+    /// The first found match that may start at or after the positions asked so far.
+    var index = 0
 
-        // Bound once per search: `if let prefilter` on the stored property inside the loop below copied the
-        // prefilter (192 bytes, and a retain of each of its arrays) at every hit it reported.
-        let prefilter = self.prefilter
-        let firstBytes = prefilter?.firstBytes ?? []
-        return firstBytes.withUnsafeBufferPointer { firstBytes in depth.withUnsafeBufferPointer { depth in
-            var state: UInt32 = 0
-            var position = from
-            var candidate: Candidate?
-            // The prefilter is not asked again before the automaton has passed its last hit.
-            var prefilterResume = from
-
-            // Phase 1: no candidate yet; step quickly until a match state.
-            while candidate == nil {
-                if state == 0 {
-                    if position >= startLimit { return nil }
-                    if let prefilter, position >= prefilterResume {
-                        guard let next = prefilter.firstCandidate(
-                            in: text, from: position, startLimit: startLimit, firstBytes: firstBytes) else {
-                            return nil
-                        }
-                        position = next.start
-                        prefilterResume = next.hit &+ 1
-                    }
-                }
-                var interesting = false
-                while position < scanEnd {
-                    state = transitions.next(state, text[position])
-                    position &+= 1
-                    if state &- specialOffset < specialLimit {
-                        interesting = true
-                        break
-                    }
-                }
-                guard interesting else { return nil }
-                if state != 0 {
-                    candidate = bestOutput(
-                        at: Int(state &>> UInt32(shift)), end: position, text: text, startLimit: startLimit,
-                        improving: nil, accept: accept)
-                }
-            }
-
-            // Phase 2: a candidate exists; stop once no match in progress can start at or before it.
-            guard var best = candidate else { return nil }
-            while position < scanEnd {
-                state = transitions.next(state, text[position])
-                position &+= 1
-                let index = Int(state &>> UInt32(shift))
-                if position &- Int(depth[index]) > best.start { break }
-                if state &- 1 < matchLimit,
-                   let better = bestOutput(
-                    at: index, end: position, text: text, startLimit: startLimit, improving: best, accept: accept) {
-                    best = better
-                }
-            }
-            return Match(ruleIndex: best.ruleIndex, utf8Range: best.start..<best.end)
-        } }
+    init(automaton: LiteralAutomaton, in text: UnsafeBufferPointer<UInt8>, from utf8Offset: Int, startLimit: Int) {
+        self.automaton = automaton
+        matches = automaton.matches(in: text, from: utf8Offset, startLimit: startLimit)
     }
 
+    /// The first match that starts in `utf8Offset..<startLimit`, as `LiteralAutomaton.nextMatch` finds it; positions
+    /// are asked in increasing order, from the one the matches were found from.
+    mutating func first(from utf8Offset: Int, in text: UnsafeBufferPointer<UInt8>, startLimit: Int) -> Match? {
+        while index < matches.count, matches[index].utf8Range.lowerBound < utf8Offset { index += 1 }
+        if index > 0, matches[index - 1].utf8Range.upperBound > utf8Offset {
+            return automaton.nextMatch(in: text, from: utf8Offset, startLimit: startLimit)
+        }
+        return index < matches.count ? matches[index] : nil
+    }
+}
+
+/// Something to do with a search, whatever its transitions.
+private protocol SearchTask {
+    associatedtype Result
+    func run<Transitions: AutomatonTransitions>(_ search: Search<Transitions>) -> Result
+}
+
+/// The first match from a position.
+private struct NextMatch: SearchTask {
+    let from: Int
+    let startLimit: Int
+
+    func run<Transitions: AutomatonTransitions>(_ search: Search<Transitions>) -> Match? {
+        var cursor = search.cursor(from: from, startLimit: startLimit)
+        return search.next(&cursor)
+    }
+}
+
+/// Every match from a position, in two halves.
+private struct AllMatches: SearchTask {
+    let from: Int
+    let startLimit: Int
+
+    func run<Transitions: AutomatonTransitions>(_ search: Search<Transitions>) -> [Match] {
+        search.all(from: from, startLimit: startLimit)
+    }
+}
+
+/// One walk of the automaton over the text: where it is, and where it stops.
+private struct Cursor {
+    var state: UInt32 = 0
+    var position: Int
+    /// The prefilter is not asked again before the automaton has passed its last hit.
+    var prefilterResume: Int
+    /// Matches start before this.
+    let startLimit: Int
+    /// No match starting before `startLimit` ends after this.
+    let scanEnd: Int
+}
+
+/// A search's constants, specialised per transition representation.
+///
+/// A walk stops at *special* states: those that end a word (themselves or through their suffix links), and, with a
+/// prefilter, the start state, where the prefilter takes over. Until a candidate match exists the walk only steps
+/// (`step`); from a candidate it reads on until no match in progress can start at or before it (`settle`).
+private struct Search<Transitions: AutomatonTransitions> {
+    let automaton: LiteralAutomaton
+    let transitions: Transitions
+    let text: UnsafeBufferPointer<UInt8>
+    let depth: UnsafeBufferPointer<Int32>
+    let prefilter: LiteralPrefilter?
+    let firstBytes: UnsafeBufferPointer<UInt8>
+    let accept: RuleSet.MatchFilter?
+    let shift: UInt32
+    let matchLimit: UInt32
+    /// A state is special when `state &- specialOffset < specialLimit`.
+    let specialOffset: UInt32
+    let specialLimit: UInt32
+
+    init(
+        automaton: LiteralAutomaton, transitions: Transitions, text: UnsafeBufferPointer<UInt8>,
+        depth: UnsafeBufferPointer<Int32>, prefilter: LiteralPrefilter?, firstBytes: UnsafeBufferPointer<UInt8>,
+        accept: RuleSet.MatchFilter?
+    ) {
+        self.automaton = automaton
+        self.transitions = transitions
+        self.text = text
+        self.depth = depth
+        self.prefilter = prefilter
+        self.firstBytes = firstBytes
+        self.accept = accept
+        shift = UInt32(truncatingIfNeeded: automaton.strideShift)
+        matchLimit = UInt32(truncatingIfNeeded: automaton.matchStateCount << automaton.strideShift)
+        specialOffset = prefilter == nil ? 1 : 0
+        specialLimit = prefilter == nil ? matchLimit : matchLimit &+ 1
+    }
+
+    /// A walk from `position` in the start state, for matches that start before `startLimit`.
+    func cursor(from position: Int, startLimit: Int) -> Cursor {
+        Cursor(
+            position: position, prefilterResume: position, startLimit: startLimit,
+            scanEnd: min(text.count, startLimit &+ automaton.maximumPatternUTF8Length))
+    }
+
+    /// The next match of `cursor`'s walk, or nil; the cursor is left where the search ended.
+    func next(_ cursor: inout Cursor) -> Match? {
+        while prepare(&cursor) {
+            guard step(&cursor) else { return nil }
+            if let match = settle(&cursor) { return match }
+        }
+        return nil
+    }
+
+    /// Every match from `from`, searched as two halves stepped together (see `LiteralAutomaton.matches`).
+    func all(from: Int, startLimit: Int) -> [Match] {
+        let middle = from + (startLimit - from) / 2
+        var first = cursor(from: from, startLimit: middle), second = cursor(from: middle, startLimit: startLimit)
+        var firstMatches: [Match] = [], secondMatches: [Match] = []
+        // Together while both walk; then the one left on its own.
+        var live = (true, true)
+        while live.0, live.1 {
+            live = (prepare(&first), prepare(&second))
+            guard live.0, live.1 else { break }
+            let stops = stepTogether(&first, &second)
+            live = (advance(&first, stopped: stops.0, into: &firstMatches), advance(&second, stopped: stops.1, into: &secondMatches))
+        }
+        if live.0 { finish(&first, into: &firstMatches) }
+        if live.1 { finish(&second, into: &secondMatches) }
+
+        // Where the first half's last match ends past the middle, search on from there until a match of the second half.
+        guard let end = firstMatches.last?.utf8Range.upperBound, end > middle else { return firstMatches + secondMatches }
+        var index = secondMatches.startIndex
+        var resumed = cursor(from: end, startLimit: startLimit)
+        while let match = next(&resumed) {
+            while index < secondMatches.endIndex, secondMatches[index].utf8Range.lowerBound < match.utf8Range.lowerBound {
+                index += 1
+            }
+            if index < secondMatches.endIndex, secondMatches[index] == match {
+                return firstMatches + secondMatches[index...]
+            }
+            firstMatches.append(match)
+            resumed = cursor(from: match.utf8Range.upperBound, startLimit: startLimit)
+        }
+        return firstMatches
+    }
+
+    /// After two walks stepped together: settles `cursor` if it stopped at a special state (a match starts a new walk
+    /// from its end), and whether it still walks.
+    @inline(__always)
+    func advance(_ cursor: inout Cursor, stopped: Bool, into found: inout [Match]) -> Bool {
+        guard stopped else { return cursor.position < cursor.scanEnd }
+        if let match = settle(&cursor) {
+            found.append(match)
+            cursor = self.cursor(from: match.utf8Range.upperBound, startLimit: cursor.startLimit)
+        }
+        return true
+    }
+
+    /// Walks `cursor` on alone to its end.
+    func finish(_ cursor: inout Cursor, into found: inout [Match]) {
+        while let match = next(&cursor) {
+            found.append(match)
+            cursor = self.cursor(from: match.utf8Range.upperBound, startLimit: cursor.startLimit)
+        }
+    }
+
+    /// Before a walk steps on: in the start state, whether a match may still start, and the prefilter's jump to where.
+    @inline(__always)
+    func prepare(_ cursor: inout Cursor) -> Bool {
+        guard cursor.state == 0 else { return true }
+        if cursor.position >= cursor.startLimit { return false }
+        if let prefilter, cursor.position >= cursor.prefilterResume {
+            guard let next = prefilter.firstCandidate(
+                in: text, from: cursor.position, startLimit: cursor.startLimit, firstBytes: firstBytes) else {
+                return false
+            }
+            cursor.position = next.start
+            cursor.prefilterResume = next.hit &+ 1
+        }
+        return true
+    }
+
+    /// Steps until a special state (true) or the end of the scan (false).
+    @inline(__always)
+    func step(_ cursor: inout Cursor) -> Bool {
+        // In locals, so that the loop keeps them in registers rather than reading them through `self` at every byte.
+        let (text, transitions, offset, limit) = (text, transitions, specialOffset, specialLimit)
+        var (state, position) = (cursor.state, cursor.position)
+        let end = cursor.scanEnd
+        var stopped = false
+        while position < end {
+            state = transitions.next(state, text[position])
+            position &+= 1
+            if state &- offset < limit {
+                stopped = true
+                break
+            }
+        }
+        (cursor.state, cursor.position) = (state, position)
+        return stopped
+    }
+
+    /// Steps two walks a byte each at a time until either reaches a special state (and which did) or one its end.
+    @inline(__always)
+    func stepTogether(_ first: inout Cursor, _ second: inout Cursor) -> (Bool, Bool) {
+        let (text, transitions, offset, limit) = (text, transitions, specialOffset, specialLimit)
+        var (firstState, firstPosition) = (first.state, first.position)
+        var (secondState, secondPosition) = (second.state, second.position)
+        let end = firstPosition &+ min(first.scanEnd &- firstPosition, second.scanEnd &- secondPosition)
+        var stops = (false, false)
+        while firstPosition < end {
+            firstState = transitions.next(firstState, text[firstPosition])
+            secondState = transitions.next(secondState, text[secondPosition])
+            firstPosition &+= 1
+            secondPosition &+= 1
+            stops = (firstState &- offset < limit, secondState &- offset < limit)
+            if stops.0 || stops.1 { break }
+        }
+        (first.state, first.position) = (firstState, firstPosition)
+        (second.state, second.position) = (secondState, secondPosition)
+        return stops
+    }
+
+    /// At a special stop: the match found from here, or nil when the walk goes on.
+    ///
+    /// The first word ending here that passes its checks is a candidate; the walk reads on until no match in progress
+    /// can start at or before it (`position - depth` has passed its start), taking better ones as they end.
+    func settle(_ cursor: inout Cursor) -> Match? {
+        var state = cursor.state
+        guard state != 0, var best = automaton.bestOutput(
+            at: Int(state &>> shift), end: cursor.position, text: text, startLimit: cursor.startLimit, improving: nil,
+            accept: accept) else { return nil }
+        var position = cursor.position
+        while position < cursor.scanEnd {
+            state = transitions.next(state, text[position])
+            position &+= 1
+            let index = Int(state &>> shift)
+            if position &- Int(depth[index]) > best.start { break }
+            if state &- 1 < matchLimit,
+               let better = automaton.bestOutput(
+                at: index, end: position, text: text, startLimit: cursor.startLimit, improving: best, accept: accept) {
+                best = better
+            }
+        }
+        cursor.state = state
+        cursor.position = position
+        return Match(ruleIndex: best.ruleIndex, utf8Range: best.start..<best.end)
+    }
+}
+
+extension LiteralAutomaton {
     /// The best valid word ending at `end` in state `stateIndex` that beats `current` (earlier start, or same start and longer).
-    private func bestOutput(
+    fileprivate func bestOutput(
         at stateIndex: Int, end: Int, text: UnsafeBufferPointer<UInt8>, startLimit: Int, improving current: Candidate?,
         accept: RuleSet.MatchFilter?
     ) -> Candidate? {

@@ -279,6 +279,10 @@ public struct RuleSet: Sendable {
         // A stream's state: its candidate, or whether it is exhausted.
         var literalCandidate: Match?
         var literalExhausted = literalAutomaton == nil
+        // Without a filter (which may expect its candidates in order) or a limit, the automaton's matches are found at
+        // once, two walks at a time (see `LiteralAutomaton.matches`), and handed out as candidates.
+        var literals = accept == nil && limits.maximumMatchCount == nil
+            ? literalAutomaton.map { FoundLiterals(automaton: $0, in: text, from: lower, startLimit: upper) } : nil
         // Each regex's search buffers are checked out once for the whole scan (and carry its look-ahead memo).
         var cursors = regexStreams.map { RegexCursor(stream: $0, scan: $0.regex.beginScan()) }
         defer {
@@ -292,7 +296,11 @@ public struct RuleSet: Sendable {
             // Refresh the streams whose candidate is gone or overlapped.
             if !literalExhausted, literalCandidate.map({ $0.utf8Range.lowerBound < position }) ?? true,
                let automaton = literalAutomaton {
-                literalCandidate = automaton.nextMatch(in: text, from: position, startLimit: upper, accept: accept)
+                if literals != nil {
+                    literalCandidate = literals?.first(from: position, in: text, startLimit: upper)
+                } else {
+                    literalCandidate = automaton.nextMatch(in: text, from: position, startLimit: upper, accept: accept)
+                }
                 literalExhausted = literalCandidate == nil
             }
             // The cursors are changed in place (`cursors[index].…`): a copy of one retained its regex, shared by every

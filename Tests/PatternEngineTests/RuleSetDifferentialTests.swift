@@ -109,6 +109,46 @@ import Testing
         }
     }
 
+    /// Two walks stepped together find what one walk finds: long texts of words and their pieces, where the middle falls
+    /// inside matches and between them, so that the second half's matches are often taken up again only after some.
+    @Test func twoWalksFindWhatOneFinds() {
+        let baseSeed: UInt64 = 0x54_57_4F
+        var compared = 0
+        let vocabulary = ["parse", "Parse", "parser", "arse", "token", "tok", "en", "ToKeN", "node", "no", "de", "é", "中文", "_", " ", "\n", "x"]
+        for iteration in 0..<40 {
+            let seed = baseSeed &+ UInt64(iteration)
+            var generator = SplitMix64(seed: seed)
+            func piece() -> String { vocabulary.randomElement(using: &generator) ?? "x" }
+            let words = (0..<Int.random(in: 1...40, using: &generator)).map { _ in
+                (0..<Int.random(in: 1...3, using: &generator)).map { _ in piece() }.joined()
+            }
+            let rules = [Rule(
+                name: "words", pattern: .words(words), caseSensitive: Bool.random(using: &generator),
+                wholeWord: Int.random(in: 0..<4, using: &generator) == 0)]
+            let text = Array((0..<Int.random(in: 500...8_000, using: &generator)).map { _ in piece() }.joined().utf8)
+            let lower = Int.random(in: 0...text.count / 4, using: &generator)
+            let upper = Int.random(in: text.count / 2...text.count, using: &generator)
+            for kind in LiteralAutomaton.Kind.allCases {
+                for usesPrefilter in [false, true] {
+                    var configuration = LiteralAutomaton.Configuration(
+                        kind: kind, usesPrefilter: usesPrefilter, denseByteBudget: 16 << 20, usesFingerprintSearch: false)
+                    configuration.twoWalksFrom = .max
+                    let oneWalk = RuleSet(rules: rules, limits: .default, automatonConfiguration: configuration)
+                    configuration.twoWalksFrom = 1
+                    let twoWalks = RuleSet(rules: rules, limits: .default, automatonConfiguration: configuration)
+                    let (expected, actual) = text.withUnsafeBufferPointer {
+                        (oneWalk.matches(in: $0, startingIn: lower..<upper).matches,
+                         twoWalks.matches(in: $0, startingIn: lower..<upper).matches)
+                    }
+                    compared += expected.count
+                    #expect(actual == expected, "seed \(seed), \(kind), prefilter \(usesPrefilter), words \(words)")
+                    if actual != expected { return }
+                }
+            }
+        }
+        #expect(compared > 10_000, "the words should occur")
+    }
+
     /// Regexes with long look-aheads on long runs, competing with words and each other: the regexes' look-ahead
     /// memo (recorded past 32 bytes) must survive searches that restart after another rule's match.
     @Test func longLookAheadsAgreeWithTheReference() {

@@ -26,13 +26,14 @@ import Testing
         var end: Int
     }
 
-    /// Every automaton variant: dense or sparse, with or without a prefilter.
-    /// Every automaton kind bare, with its prefilter, and with the fingerprint search whenever the words allow it.
+    /// Every automaton kind bare and with its prefilter, each as one walk and as two walks stepped together whatever
+    /// the text's length, and with the fingerprint search whenever the words allow it.
     static let configurations: [LiteralAutomaton.Configuration] = LiteralAutomaton.Kind.allCases.flatMap { kind in
-        [(false, false), (true, false), (true, true)].map {
+        [(false, false, false), (true, false, false), (false, false, true), (true, false, true), (true, true, false)].map {
             var configuration = LiteralAutomaton.Configuration(
                 kind: kind, usesPrefilter: $0.0, denseByteBudget: 16 << 20, usesFingerprintSearch: $0.1)
             configuration.forcesFingerprintSearch = $0.1
+            if $0.2 { configuration.twoWalksFrom = 1 }
             return configuration
         }
     }

@@ -124,19 +124,21 @@ public struct MarkerFields: Sendable, Hashable {
         case malformedDate(utf8Offset: Int, written: String)
     }
 
+    /// Where a group of fields opens after a marker whose match ends at `utf8Offset`: the offset of its `(` or `[`,
+    /// after spaces and tabs; nil when none does. Searches that want only markers with fields ask this before reading.
+    public static func groupOpening(in text: UnsafeBufferPointer<UInt8>, after utf8Offset: Int) -> Int? {
+        var index = utf8Offset
+        while index < text.count, text[index] == UInt8(ascii: " ") || text[index] == UInt8(ascii: "\t") { index += 1 }
+        guard index < text.count, text[index] == UInt8(ascii: "(") || text[index] == UInt8(ascii: "[") else { return nil }
+        return index
+    }
+
     /// Reads the fields in `text` from `utf8Offset`, the end of a marker's match.
     /// - Complexity: O(n) for the n bytes of the group, at most to the end of the line.
     public static func read(_ text: UnsafeBufferPointer<UInt8>, after utf8Offset: Int) -> Reading {
-        var index = utf8Offset
-        while index < text.count, text[index] == UInt8(ascii: " ") || text[index] == UInt8(ascii: "\t") { index += 1 }
-        guard index < text.count else { return .none }
-        let close: UInt8
-        switch text[index] {
-        case UInt8(ascii: "("): close = UInt8(ascii: ")")
-        case UInt8(ascii: "["): close = UInt8(ascii: "]")
-        default: return .none
-        }
-        let start = index + 1
+        guard let opening = groupOpening(in: text, after: utf8Offset) else { return .none }
+        let close = text[opening] == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "]")
+        let start = opening + 1
         var end = start
         while end < text.count, text[end] != close {
             if text[end] == UInt8(ascii: "\n") || text[end] == UInt8(ascii: "\r") { return .none }

@@ -88,7 +88,7 @@ public struct RuleFilter: Sendable, Equatable {
     /// The comment and string syntax of the text's language (a declared language's, else the
     /// table's), which decides scopes; nil when no syntax is known, and scoped rules match anywhere.
     public internal(set) var syntax: LanguageSyntax?
-    /// Whether only candidates followed (after spaces and tabs) by `(` or `[` are accepted: `check`'s search for
+    /// Whether only candidates a group of fields follows (`MarkerFields.groupOpening`) are accepted: `check`'s search for
     /// deadlines, where a marker without a group of fields (`MarkerFields`) has nothing to say. Rejected before
     /// scopes are looked at, most files need no syntax pass at all.
     public var requiresFieldGroup = false
@@ -132,18 +132,11 @@ public struct RuleFilter: Sendable, Equatable {
         let cursor = scoped ? syntax.map(SyntaxIndex.Cursor.init) : nil
         return { ruleIndex, utf8Range in
             guard ruleIndex >= 0, ruleIndex < enabled.count, enabled[ruleIndex] else { return false }
-            if requiresFieldGroup, !Self.isFollowedByFieldGroup(utf8Range.upperBound, in: text) { return false }
+            if requiresFieldGroup, MarkerFields.groupOpening(in: text, after: utf8Range.upperBound) == nil { return false }
             let allowed = scopes[ruleIndex]
             guard allowed != .anywhere, let cursor else { return true }
             return Self.allows(allowed, cursor.scope(ofUTF8Range: utf8Range))
         }
-    }
-
-    /// Whether `(` or `[` follows `utf8Offset`, after spaces and tabs, as a group of fields starts (`MarkerFields`).
-    public static func isFollowedByFieldGroup(_ utf8Offset: Int, in text: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = utf8Offset
-        while index < text.count, text[index] == UInt8(ascii: " ") || text[index] == UInt8(ascii: "\t") { index += 1 }
-        return index < text.count && (text[index] == UInt8(ascii: "(") || text[index] == UInt8(ascii: "["))
     }
 
     /// Whether a rule limited to `allowed` matches in text of `scope`.

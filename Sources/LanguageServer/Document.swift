@@ -231,7 +231,7 @@ struct DocumentHighlights {
         let applicability = configuration.applicability
         return matches.compactMap { match in
             applicability.indices.contains(match.ruleIndex) && applicability[match.ruleIndex].readsFields
-                && RuleFilter.isFollowedByFieldGroup(match.utf8Range.upperBound, in: text) ? match.utf8Range.lowerBound : nil
+                && MarkerFields.groupOpening(in: text, after: match.utf8Range.upperBound) != nil ? match.utf8Range.lowerBound : nil
         }
     }
 

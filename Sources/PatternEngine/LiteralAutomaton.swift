@@ -675,7 +675,10 @@ private struct Search<Transitions: AutomatonTransitions> {
         if live.1 { finish(&second, into: &secondMatches) }
 
         // Where the first half's last match ends past the middle, search on from there until a match of the second half.
-        guard let end = firstMatches.last?.utf8Range.upperBound, end > middle else { return firstMatches + secondMatches }
+        guard let end = firstMatches.last?.utf8Range.upperBound, end > middle else {
+            firstMatches.append(contentsOf: secondMatches)
+            return firstMatches
+        }
         var index = secondMatches.startIndex
         var resumed = cursor(from: end, startLimit: startLimit)
         while let match = next(&resumed) {
@@ -683,7 +686,8 @@ private struct Search<Transitions: AutomatonTransitions> {
                 index += 1
             }
             if index < secondMatches.endIndex, secondMatches[index] == match {
-                return firstMatches + secondMatches[index...]
+                firstMatches.append(contentsOf: secondMatches[index...])
+                return firstMatches
             }
             firstMatches.append(match)
             resumed = cursor(from: match.utf8Range.upperBound, startLimit: startLimit)

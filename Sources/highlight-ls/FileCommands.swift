@@ -222,7 +222,8 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     // Text and JSON lines need nothing of the run to write a file: each file's report is written by the worker that
     // scanned it, which frees the matches where it made them (`FinishedFile`).
     // With a baseline, each match's line is looked up on this thread, which needs the matches.
-    // With blame, each file waits for git on this thread; grouping and counting gather every file here.
+    // With blame, the worker asks git after the file's report would be written, and `--older-than` keeps matches by
+    // it here; grouping and counting gather every file here.
     let writesOnWorkers: (any ReportWriter & Sendable)? = switch request.format {
     case _ where request.quiet || comparison != nil || request.blame || request.listing != .matches: nil
     case .text: TextWriter(colours: request.colours)
@@ -260,25 +261,6 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     // Which files a baseline's entries could be judged stale in (`BaselineScope`).
     var searchedPaths: Set<String> = []
     var unsearchedPaths: Set<String> = []
-    // With blame, git runs for the files that have matches, one process a thread of the search (one a core unless
-    // --threads says), and each file waits for its blame and for those before it (`OrderedJobs`).
-    var blaming = OrderedJobs<(finished: FinishedFile, isStandardInput: Bool), FileBlame>(width: request.threads)
-    func deliver(_ finished: FinishedFile, isStandardInput: Bool = false) {
-        guard request.blame else {
-            report(finished, isStandardInput: isStandardInput, blame: .notAsked)
-            return
-        }
-        var job: (@Sendable () -> FileBlame)?
-        if !isStandardInput, !finished.scanned.matches.isEmpty {
-            let path = finished.scanned.file.undecodedPath ?? Array(finished.scanned.file.path.utf8)
-            let lineNumbers = finished.scanned.matches.map { $0.start.line + 1 }
-            job = { Blaming.blame(path: path, lineNumbers: lineNumbers) }
-        }
-        blaming.add((finished, isStandardInput), job: job) { item, blame in
-            report(item.finished, isStandardInput: item.isStandardInput, blame: blame ?? .notAsked)
-        }
-    }
-
     // Why blame could not be had, each said once (a message for every file outside a repository would bury the list).
     var blameProblemsSaid: Set<String> = []
     func blameProblem(of blame: FileBlame, for file: WalkedFile) -> (kind: String, message: String)? {
@@ -299,8 +281,9 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     func configurationAtPosition() -> HighlightConfiguration {
         configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
     }
-    func report(_ finished: FinishedFile, isStandardInput: Bool, blame: FileBlame) {
+    func report(_ finished: FinishedFile, isStandardInput: Bool = false) {
         var finished = finished
+        let blame = finished.blame
         var blames = blame.blames(of: finished.scanned.matches)
         // Standard input has no file for git to blame: its matches carry blame all the same, unknown, so that every
         // match of a run with --blame has the same fields.
@@ -426,7 +409,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             // not read: its bytes cannot be read again.
             var read = DeadlineReadingResult(scanned: scanned, fields: [], warnings: [])
             read.keepOnly { changedLines.map { lines in request.standardInputName.map { lines.change(ofFileAt: Array($0.utf8)) } ?? .whole } }
-            deliver(FinishedFile(read, of: item, writer: writesOnWorkers), isStandardInput: true)
+            report(FinishedFile(read, of: item, writer: writesOnWorkers), isStandardInput: true)
             continue
         }
         WorkspaceScanner.scan(
@@ -446,14 +429,21 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
                 }
                 return item
             },
-            finish: { [writesOnWorkers, changedLines] scanned, item in
+            finish: { [writesOnWorkers, changedLines, blames = request.blame] scanned, item in
                 var read = deadlines.read(scanned, item: item)
                 read.keepOnly { changedLines?.change(ofFileAt: scanned.file.undecodedPath ?? Array(scanned.file.path.utf8)) }
-                return FinishedFile(read, of: item, writer: writesOnWorkers)
+                var finished = FinishedFile(read, of: item, writer: writesOnWorkers)
+                // With blame, the worker that searched a file with matches asks git about their lines: one git
+                // process a search thread, while the walk goes on.
+                if blames, !finished.scanned.matches.isEmpty {
+                    finished.blame = Blaming.blame(
+                        path: finished.scanned.file.undecodedPath ?? Array(finished.scanned.file.path.utf8),
+                        lineNumbers: finished.scanned.matches.map { $0.start.line + 1 })
+                }
+                return finished
             },
-            deliver: { deliver($0) })
+            deliver: { report($0) })
     }
-    blaming.finish { item, blame in report(item.finished, isStandardInput: item.isStandardInput, blame: blame ?? .notAsked) }
 
     // A gate fails closed: what it could not read fails the run unless the user says it may pass.
     let unsearchedCount = counts.tooLarge + counts.unreadable
@@ -877,6 +867,8 @@ struct FinishedFile: Sendable {
     /// The report written for the file (empty when it had no matches), or nil when it is the calling thread's to write.
     var report: [UInt8]?
     var matchCount: Int
+    /// Who last changed the lines of its matches (`--blame`), asked by the worker that searched it.
+    var blame = FileBlame.notAsked
 
     init(_ read: DeadlineReadingResult, of item: ScanItem, writer: (any ReportWriter & Sendable)?) {
         scanned = read.scanned

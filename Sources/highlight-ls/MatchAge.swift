@@ -33,7 +33,7 @@ struct AgeLimit: Equatable {
 }
 
 /// The buckets of `list --group-by age`, newest first, each a span back from now.
-enum AgeBucket: Int, CaseIterable, Comparable {
+enum AgeBucket: Int, CaseIterable {
     case notCommitted, underAWeek, underAMonth, underThreeMonths, underAYear, aYearOrMore, unknown
 
     /// The bucket of a match with `blame` at `now`.
@@ -65,6 +65,4 @@ enum AgeBucket: Int, CaseIterable, Comparable {
         case .unknown: "no blame"
         }
     }
-
-    static func < (left: AgeBucket, right: AgeBucket) -> Bool { left.rawValue < right.rawValue }
 }

@@ -69,8 +69,7 @@ public enum ColorLiteral {
     public static func presentations(of color: RGBAColor, exactAlpha: Double? = nil, replacing original: String = "") -> [String] {
         let alphaFraction = min(max(exactAlpha ?? Double(color.alpha) / 255, 0), 1)
         let opaque = exactAlpha.map { $0 >= 1 } ?? (color.alpha == 255)
-        var hex = color.hexString
-        if opaque { hex.removeLast(2) }
+        var hex = opaque ? color.hexStringWithoutAlpha : color.hexString
         if original.hasPrefix("#"), original.uppercased() == original { hex = hex.uppercased() }
         let spaceSyntax = original.contains("(") && !original.contains(",")
         let percentAlpha = original.contains("/") && original.reversed().first(where: { !") \t".contains($0) }) == "%"

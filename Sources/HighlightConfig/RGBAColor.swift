@@ -1,7 +1,8 @@
 /// An sRGB colour with 8-bit channels and alpha, as written in `.highlights.json`.
 ///
 /// The file accepts the four CSS hex forms `#rgb`, `#rgba`, `#rrggbb` and `#rrggbbaa`
-/// (hex digits in either case); `hexString` always writes the long, lower-case form.
+/// (hex digits in either case); `hexString` always writes the long, lower-case form, and
+/// `hexStringOmittingOpaqueAlpha` leaves out an opaque alpha.
 public struct RGBAColor: Hashable, Sendable {
     /// The red channel, 0...255.
     public var red: UInt8
@@ -57,6 +58,17 @@ public struct RGBAColor: Hashable, Sendable {
             text.append(Self.hexDigits[Int(channel & 0x0f)])
         }
         return text
+    }
+
+    /// The colour as `#rrggbb` in lower case, its alpha left out, e.g. `#ffcc00`.
+    public var hexStringWithoutAlpha: String {
+        String(hexString.dropLast(2))
+    }
+
+    /// The colour as `#rrggbb` when it is opaque and `#rrggbbaa` otherwise, in lower case: the form a rule
+    /// written for people uses (not the `#rgb` short form, which only some colours have).
+    public var hexStringOmittingOpaqueAlpha: String {
+        alpha == 0xFF ? hexStringWithoutAlpha : hexString
     }
 
     private static let hexDigits: [Character] = Array("0123456789abcdef")

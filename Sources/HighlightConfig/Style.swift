@@ -78,7 +78,7 @@ public struct Style: Hashable, Sendable {
     }
 
     /// The translucent grey of the neutral highlight.
-    static let neutralBackground = RGBAColor(red: 0x80, green: 0x80, blue: 0x80, alpha: 0x4d)
+    public static let neutralBackground = RGBAColor(red: 0x80, green: 0x80, blue: 0x80, alpha: 0x4d)
 
     /// The neutral highlight used by a rule that names no style and has no style named after it:
     /// a translucent grey background that reads on light and dark themes.

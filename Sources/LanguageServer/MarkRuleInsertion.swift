@@ -31,15 +31,10 @@ public enum MarkRuleInsertion {
         var members = ["\"name\": \(JSON.string(name).jsonText)", "\"words\": [\(JSON.string(text).jsonText)]"]
         if wholeWord { members.append("\"wholeWord\": true") }
         var styleMembers: [String] = []
-        if let color = style.color { styleMembers.append("\"color\": \"\(shortHex(color))\"") }
-        if let background = style.backgroundColor { styleMembers.append("\"backgroundColor\": \"\(shortHex(background))\"") }
+        if let color = style.color { styleMembers.append("\"color\": \"\(color.hexStringOmittingOpaqueAlpha)\"") }
+        if let background = style.backgroundColor { styleMembers.append("\"backgroundColor\": \"\(background.hexStringOmittingOpaqueAlpha)\"") }
         if !styleMembers.isEmpty { members.append("\"style\": { \(styleMembers.joined(separator: ", ")) }") }
         return "{ " + members.joined(separator: ", ") + " }"
-    }
-
-    /// `#rrggbb` for an opaque colour, `#rrggbbaa` otherwise.
-    private static func shortHex(_ color: RGBAColor) -> String {
-        color.alpha == 0xFF ? String(color.hexString.dropLast(2)) : color.hexString
     }
 
     /// The whole text of a new `.highlights.json` holding one rule.

@@ -532,10 +532,12 @@ extension RuleSet.RegexCursor {
     }
 }
 
-/// Writing a literal word as a regex, for case-insensitive words with too many case variants.
-enum RegexEscaping {
-    /// `word` with every regex metacharacter escaped.
-    static func escaped(_ word: String) -> String {
+/// Writing a literal word as a regex, for case-insensitive words with too many case variants (and for importers
+/// that build a regex around a literal tag).
+public enum RegexEscaping {
+    /// `word` with every regex metacharacter escaped: each of `\ ^ $ . | ? * + ( ) [ ] { }` gets a backslash, which
+    /// makes it stand for itself in RE2 and in JavaScript alike.
+    public static func escaped(_ word: String) -> String {
         var result = ""
         for scalar in word.unicodeScalars {
             if "\\^$.|?*+()[]{}".unicodeScalars.contains(scalar) {

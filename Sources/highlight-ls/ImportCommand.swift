@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HighlightConfig
+import TextIndex
 
 // `highlight-ls import FILE`: the settings of another highlighter as a `.highlights.json`. The
 // readers make an `ImportResult` from the file's text (ImportVSCode.swift, ImportTodoComments.swift,
@@ -74,7 +75,7 @@ func runImportCommand(_ request: ImportRequest) -> Int32 {
 
 /// Why a settings file could not be read at all, and where.
 struct ImportFailure: Error {
-    var place: ImportPlace
+    var place: TextLocation
     var message: String
 }
 
@@ -83,7 +84,7 @@ func importResult(of utf8: [UInt8], from source: ImportSource) -> Result<ImportR
     switch source {
     case .vscode:
         return VSCodeImport.run(utf8).mapError {
-            ImportFailure(place: ImportPlace(utf8Offset: $0.utf8Offset, in: utf8), message: "invalid JSON: \($0.message)")
+            ImportFailure(place: LineIndex(utf8: utf8).textLocation(ofUTF8Offset: $0.utf8Offset), message: "invalid JSON: \($0.message)")
         }
     case .todoComments:
         return TodoCommentsImport.run(utf8)

@@ -1,5 +1,6 @@
 import HighlightConfig
 import PatternEngine
+import TextIndex
 
 // hl-todo, read from an Emacs init file: the value given to `hl-todo-keyword-faces` by `setq`,
 // `setq-default`, `setopt`, `customize-set-variable`, `custom-set-variables` or use-package's
@@ -19,6 +20,8 @@ import PatternEngine
 /// Reads hl-todo's settings from the text of an Emacs Lisp file.
 struct HlTodoImport {
     let utf8: [UInt8]
+    /// The lines of `utf8`, indexed once for the places of all problems and rules.
+    let lines: LineIndex
     var result = ImportResult()
     var names = ImportedRuleNames()
 
@@ -34,9 +37,9 @@ struct HlTodoImport {
         do {
             forms = try ElispReader.forms(of: utf8)
         } catch {
-            return .failure(ImportFailure(place: ImportPlace(utf8Offset: error.utf8Offset, in: utf8), message: "cannot read the Emacs Lisp: \(error.message)"))
+            return .failure(ImportFailure(place: LineIndex(utf8: utf8).textLocation(ofUTF8Offset: error.utf8Offset), message: "cannot read the Emacs Lisp: \(error.message)"))
         }
-        var importer = HlTodoImport(utf8: utf8)
+        var importer = HlTodoImport(utf8: utf8, lines: LineIndex(utf8: utf8))
         importer.convert(forms)
         return .success(importer.result)
     }
@@ -44,7 +47,7 @@ struct HlTodoImport {
     /// Names `construct` at `utf8Offset` of the file.
     mutating func problem(_ utf8Offset: Int, _ construct: String, _ reason: String, nearest: String) {
         result.problems.append(ImportProblem(
-            place: ImportPlace(utf8Offset: utf8Offset, in: utf8), construct: construct, reason: reason, nearest: nearest))
+            place: lines.textLocation(ofUTF8Offset: utf8Offset), construct: construct, reason: reason, nearest: nearest))
     }
 
     /// The forms that set `variable`: the symbol's offset and the value form, in the order of the file.
@@ -81,7 +84,7 @@ struct HlTodoImport {
             form.visit { node in
                 guard node.symbolName == Self.variable, !handled.contains(node.utf8Offset) else { return }
                 result.problems.append(ImportProblem(
-                    place: ImportPlace(utf8Offset: node.utf8Offset, in: utf8), construct: "this use of \(Self.variable)",
+                    place: lines.textLocation(ofUTF8Offset: node.utf8Offset), construct: "this use of \(Self.variable)",
                     reason: "only a value given by setq, setopt, customize-set-variable, custom-set-variables or :custom is read",
                     nearest: "the keyword written into that value"))
             }
@@ -151,11 +154,11 @@ struct HlTodoImport {
     mutating func convertEntry(_ regexp: String, at utf8Offset: Int, face: ElispNode) {
         let translation = EmacsRegex.translate(regexp)
         for problem in translation.problems {
-            // The place inside the string literal: its opening quote plus the pattern offset, escapes aside.
+            // An Emacs regexp problem carries no offset within the pattern, so it is named at the keyword's string.
             self.problem(utf8Offset, "\(problem.construct) in the keyword \"\(regexp)\"", problem.reason, nearest: problem.nearest)
         }
         guard let pattern = translation.pattern else { return }
-        let isLiteral = JavaScriptRegex.literalPattern(regexp) == pattern
+        let isLiteral = RegexEscaping.escaped(regexp) == pattern
         if !isLiteral {
             do {
                 _ = try CompiledRegex(pattern)
@@ -168,7 +171,7 @@ struct HlTodoImport {
         var rule = ImportedRule(
             name: names.name(for: regexp, fallback: "keyword"), pattern: isLiteral ? .words([regexp]) : .regex(pattern),
             wholeWord: wholeWord, style: faceStyle(face), comment: "hl-todo keyword \"\(regexp)\"",
-            place: ImportPlace(utf8Offset: utf8Offset, in: utf8))
+            place: lines.textLocation(ofUTF8Offset: utf8Offset))
         rule.scopes = [.comments, .strings]
         result.rules.append(rule)
     }
@@ -331,7 +334,7 @@ enum EmacsRegex {
                         fatal = true
                     }
                 default:
-                    out += JavaScriptRegex.literalPattern(String(next))
+                    out += RegexEscaping.escaped(String(next))
                 }
             case "[":
                 var body = ""
@@ -391,7 +394,7 @@ enum EmacsRegex {
                 out += "."
                 canRepeat = true
             default:
-                out += JavaScriptRegex.literalPattern(String(character))
+                out += RegexEscaping.escaped(String(character))
                 canRepeat = true
             }
         }

@@ -1,4 +1,6 @@
 import HighlightConfig
+import PatternEngine
+import TextIndex
 
 // todo-comments.nvim, read from the table a Lua file passes to `require("todo-comments").setup`
 // (or the `opts` table of a lazy.nvim spec naming folke/todo-comments.nvim), merged over the
@@ -22,6 +24,8 @@ import HighlightConfig
 /// Reads todo-comments.nvim's settings from the text of a Lua file.
 struct TodoCommentsImport {
     let utf8: [UInt8]
+    /// The lines of `utf8`, indexed once for the places of all problems and rules.
+    let lines: LineIndex
     var result = ImportResult()
     var names = ImportedRuleNames()
 
@@ -57,7 +61,7 @@ struct TodoCommentsImport {
 
     /// The import of a Lua text, or why its settings table cannot be read.
     static func run(_ utf8: [UInt8]) -> Result<ImportResult, ImportFailure> {
-        var importer = TodoCommentsImport(utf8: utf8)
+        var importer = TodoCommentsImport(utf8: utf8, lines: LineIndex(utf8: utf8))
         guard let place = settingsPlace(in: utf8) else { return .success(importer.result) }
         importer.result.tools.append("todo-comments.nvim")
         var table = LuaTable()
@@ -68,7 +72,7 @@ struct TodoCommentsImport {
             do {
                 table = try reader.readTable()
             } catch {
-                return .failure(ImportFailure(place: ImportPlace(utf8Offset: error.utf8Offset, in: utf8), message: "cannot read the Lua table: \(error.message)"))
+                return .failure(ImportFailure(place: importer.lines.textLocation(ofUTF8Offset: error.utf8Offset), message: "cannot read the Lua table: \(error.message)"))
             }
             tableOffset = start
         case .defaults(let setup):
@@ -143,7 +147,7 @@ struct TodoCommentsImport {
     /// Names `construct` at `utf8Offset` of the file.
     mutating func problem(_ utf8Offset: Int, _ construct: String, _ reason: String, nearest: String) {
         result.problems.append(ImportProblem(
-            place: ImportPlace(utf8Offset: utf8Offset, in: utf8), construct: construct, reason: reason, nearest: nearest))
+            place: lines.textLocation(ofUTF8Offset: utf8Offset), construct: construct, reason: reason, nearest: nearest))
     }
 
     /// The value of a field, or nil (named) when it is an expression the import does not evaluate.
@@ -205,13 +209,12 @@ struct TodoCommentsImport {
         }
         let pattern = patternNode?.stringValue ?? #".*<(KEYWORDS)\s*:"#
         let known: [String: String] = [#".*<(KEYWORDS)\s*:"#: "[ \t]*:", #".*<(KEYWORDS)\s*"#: "[ \t]*", #".*<(KEYWORDS)>"#: ""]
-        var suffix = known[pattern] ?? "[ \t]*:"
+        let suffix = known[pattern] ?? "[ \t]*:"
         if known[pattern] == nil {
             problem(patternNode?.utf8Offset ?? tableOffset, "the highlight pattern \(pattern)",
                 "only the default .*<(KEYWORDS)\\s*:, and .*<(KEYWORDS)\\s* and .*<(KEYWORDS)>, are read as Vim means them",
                 nearest: "the default .*<(KEYWORDS)\\s*:, used")
         }
-        if pattern == #".*<(KEYWORDS)>"# { suffix = "" }
         let keywordMode = literal(highlight["keyword"], "highlight.keyword")?.stringValue ?? "wide"
         let afterMode = literal(highlight["after"], "highlight.after")?.stringValue ?? "fg"
         let beforeMode = literal(highlight["before"], "highlight.before")?.stringValue ?? ""
@@ -246,7 +249,7 @@ struct TodoCommentsImport {
             // Longest first, as the plugin sorts them, so that a keyword that starts another never cuts it short.
             let words = ([keyword.name] + keyword.alternatives).enumerated()
                 .sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
-                .map { JavaScriptRegex.literalPattern($0.element) }.joined(separator: "|")
+                .map { RegexEscaping.escaped($0.element) }.joined(separator: "|")
             var regex = "(?P<keyword>\(words))\(suffix)"
             if afterMode != "" { regex += ".*" }
             let keywordStyle: ImportedRule.StyleReference
@@ -266,7 +269,7 @@ struct TodoCommentsImport {
                 name: names.name(for: keyword.name, fallback: "keyword"), pattern: .regex(regex),
                 wholeWord: true, style: .inline(afterStyle),
                 comment: "todo-comments.nvim keyword \(keyword.name)" + (keyword.utf8Offset == nil ? " (a default)" : ""),
-                place: ImportPlace(utf8Offset: offset, in: utf8))
+                place: lines.textLocation(ofUTF8Offset: offset))
             rule.groups = [("keyword", keywordStyle)]
             if commentsOnly { rule.scopes = [.comments] }
             result.rules.append(rule)
@@ -275,7 +278,8 @@ struct TodoCommentsImport {
 
     /// The style of a highlight mode: `fg` colours the text, `bg` (and `wide`) is a label in the colour, "" draws nothing.
     func modeStyle(_ mode: String, color: RGBAColor?, bold: Bool) -> Style {
-        let color = color ?? RGBAColor(red: 0x80, green: 0x80, blue: 0x80, alpha: 0x4d)
+        // Without a colour of its own, a mode takes the grey of the neutral highlight.
+        let color = color ?? Style.neutralBackground
         switch mode {
         case "fg": return Style(color: color, bold: bold)
         case "": return Style()

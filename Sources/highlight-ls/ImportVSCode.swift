@@ -1,6 +1,7 @@
 import HighlightConfig
 import JSONValue
 import PatternEngine
+import TextIndex
 
 // The VS Code highlighters, read from a `settings.json` (JSON with comments and trailing commas):
 //
@@ -19,6 +20,8 @@ struct VSCodeSettings {
     let root: JSON
     let map: JSONSourceMap
     let utf8: [UInt8]
+    /// The lines of `utf8`, indexed once for the places of all problems and rules.
+    let lines: LineIndex
 
     /// The setting `dottedName` and its path: `"todo-tree.general.tags"` flat, or nested as `todo-tree` → `general` → `tags`.
     func setting(_ dottedName: String) -> (value: JSON, path: [JSONPathComponent])? {
@@ -40,22 +43,22 @@ struct VSCodeSettings {
     }
 
     /// Where the value at `path` starts.
-    func place(ofValueAt path: [JSONPathComponent]) -> ImportPlace {
-        ImportPlace(utf8Offset: map.utf8Offset(ofValueAt: path) ?? 0, in: utf8)
+    func place(ofValueAt path: [JSONPathComponent]) -> TextLocation {
+        lines.textLocation(ofUTF8Offset: map.utf8Offset(ofValueAt: path) ?? 0)
     }
 
     /// Where the key of the member at `path` starts (its value's place for an array element).
-    func place(ofKeyAt path: [JSONPathComponent]) -> ImportPlace {
-        ImportPlace(utf8Offset: map.utf8Offset(ofKeyAt: path) ?? map.utf8Offset(ofValueAt: path) ?? 0, in: utf8)
+    func place(ofKeyAt path: [JSONPathComponent]) -> TextLocation {
+        lines.textLocation(ofUTF8Offset: map.utf8Offset(ofKeyAt: path) ?? map.utf8Offset(ofValueAt: path) ?? 0)
     }
 
     /// Where byte `patternUTF8Offset` of a regex written as the string literal at `literalUTF8Offset` is in the file.
-    func place(ofPatternUTF8Offset patternUTF8Offset: Int?, literalUTF8Offset: Int?) -> ImportPlace {
-        guard let literalUTF8Offset else { return ImportPlace(utf8Offset: 0, in: utf8) }
-        guard let patternUTF8Offset else { return ImportPlace(utf8Offset: literalUTF8Offset, in: utf8) }
+    func place(ofPatternUTF8Offset patternUTF8Offset: Int?, literalUTF8Offset: Int?) -> TextLocation {
+        guard let literalUTF8Offset else { return lines.textLocation(ofUTF8Offset: 0) }
+        guard let patternUTF8Offset else { return lines.textLocation(ofUTF8Offset: literalUTF8Offset) }
         let offset = JSONStringLiteral.fileUTF8Offset(
             ofDecodedUTF8Offset: patternUTF8Offset, literalUTF8Offset: literalUTF8Offset, in: utf8)
-        return ImportPlace(utf8Offset: offset, in: utf8)
+        return lines.textLocation(ofUTF8Offset: offset)
     }
 }
 
@@ -74,7 +77,7 @@ struct VSCodeImport {
         } catch {
             return .failure(error)
         }
-        var importer = VSCodeImport(settings: VSCodeSettings(root: root, map: map, utf8: utf8))
+        var importer = VSCodeImport(settings: VSCodeSettings(root: root, map: map, utf8: utf8, lines: LineIndex(utf8: utf8)))
         importer.importHighlight()
         importer.importTodoTree()
         importer.importTodoHighlight()
@@ -82,14 +85,14 @@ struct VSCodeImport {
     }
 
     /// Names `construct` at `place`.
-    mutating func problem(_ place: ImportPlace, _ construct: String, _ reason: String, nearest: String) {
+    mutating func problem(_ place: TextLocation, _ construct: String, _ reason: String, nearest: String) {
         result.problems.append(ImportProblem(place: place, construct: construct, reason: reason, nearest: nearest))
     }
 
     /// The translation of a JavaScript regex whose text is the string literal at `literalUTF8Offset`, with its
     /// problems named at their places; nil when the rule cannot be carried.
     mutating func translate(
-        _ source: String, flags: String, literalUTF8Offset: Int?, flagsPlace: ImportPlace, namesProblems: Bool = true,
+        _ source: String, flags: String, literalUTF8Offset: Int?, flagsPlace: TextLocation, namesProblems: Bool = true,
         patternOffsetShift: Int = 0
     ) -> JavaScriptRegexTranslation? {
         let translation = JavaScriptRegex.translate(source, flags: flags)
@@ -377,7 +380,7 @@ extension VSCodeImport {
         let tags = tagsSetting?.value.arrayValue?.compactMap(\.stringValue) ?? Self.todoTreeDefaultTags
         let source = regexSetting?.value.stringValue ?? Self.todoTreeDefaultRegex
         let caseSensitive = caseSetting?.value.boolValue ?? true
-        let regexPlace = regexSetting.map { settings.place(ofValueAt: $0.path) } ?? ImportPlace(utf8Offset: 0, in: settings.utf8)
+        let regexPlace = regexSetting.map { settings.place(ofValueAt: $0.path) } ?? settings.lines.textLocation(ofUTF8Offset: 0)
         let customs = customSetting?.value.objectValue ?? [:]
 
         // The regex's own problems are named once, at their places in the setting as written (`$TAGS` reads as an
@@ -398,7 +401,7 @@ extension VSCodeImport {
             let tagPlace = customs[tag] != nil ? settings.place(ofKeyAt: (customSetting?.path ?? []) + [.key(tag)])
                 : tagsSetting.map { settings.place(ofValueAt: $0.path) } ?? regexPlace
             // The tag becomes a group of its own, so that its style can be the tag's alone, as Todo Tree draws it.
-            let tagGroup = "(?<tag>\(JavaScriptRegex.literalPattern(tag)))"
+            let tagGroup = "(?<tag>\(RegexEscaping.escaped(tag)))"
             var tagged = source.contains("($TAGS)") ? source.replacingEvery("($TAGS)", with: tagGroup)
                 : source.replacingEvery("$TAGS", with: tagGroup)
             if type == "text" || type == "text-and-comment" { tagged += "(?<text>.*)" }
@@ -521,7 +524,7 @@ extension VSCodeImport {
         }
         if style.color == nil, style.backgroundColor == nil {
             // Todo Tree then takes its colours from the theme; the neutral highlight shows the tag all the same.
-            style.backgroundColor = RGBAColor(literal: Array("#8080804d".utf8))
+            style.backgroundColor = Style.neutralBackground
         }
         if !rulerColorWritten, highlight["background"] != nil {
             // The mark is in the background colour; without one, in the theme's, left to the style's own colour here.
@@ -577,7 +580,7 @@ extension VSCodeImport {
             return
         }
 
-        var keywords: [(text: String, style: Style, place: ImportPlace?)] = []
+        var keywords: [(text: String, style: Style, place: TextLocation?)] = []
         for (index, keyword) in (keywordsSetting?.value.arrayValue ?? []).enumerated() {
             let path = (keywordsSetting?.path ?? []) + [.index(index)]
             let place = settings.place(ofValueAt: path)
@@ -621,7 +624,7 @@ extension VSCodeImport {
                 name: names.name(for: keyword.text, fallback: "keyword"), pattern: .words([keyword.text]),
                 caseSensitive: caseSensitive, style: .inline(style),
                 comment: "TODO Highlight keyword \(keyword.text)" + (keyword.place.map { " (line \($0.line))" } ?? " (built in)"),
-                place: keyword.place ?? ImportPlace(line: 1, column: 1))
+                place: keyword.place ?? TextLocation(line: 1, column: 1))
             result.rules.append(rule)
         }
     }

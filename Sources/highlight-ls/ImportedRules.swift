@@ -29,28 +29,10 @@ enum ImportSource: String, CaseIterable {
     }
 }
 
-/// A place in the imported settings file, 1-based as compilers print it (columns count Unicode scalars).
-struct ImportPlace: Equatable {
-    var line: Int
-    var column: Int
-
-    /// The place at a 1-based `line` and `column`.
-    init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
-    }
-
-    /// The place of `utf8Offset` in `utf8`.
-    init(utf8Offset: Int, in utf8: [UInt8]) {
-        let location = TextLocation(utf8Offset: max(0, min(utf8Offset, utf8.count)), in: utf8)
-        line = location.line
-        column = location.column
-    }
-}
-
 /// Something in the settings that is not carried over as it was: left out, or carried as the nearest thing.
 struct ImportProblem: Equatable {
-    var place: ImportPlace
+    /// Where, 1-based as compilers print it (columns count Unicode scalars).
+    var place: TextLocation
     /// What it is, as the user wrote it or would name it: `the look-ahead (?!\w)`.
     var construct: String
     /// Why it cannot be carried over as it is.
@@ -93,7 +75,7 @@ struct ImportedRule {
     /// One line for the comment above the rule: where it came from, and what to know about it.
     var comment: String
     /// Where the settings wrote what the rule comes from.
-    var place: ImportPlace
+    var place: TextLocation
 }
 
 /// What one settings file gave.
@@ -139,9 +121,9 @@ extension ImportedRule {
     /// A style written inline: each attribute that differs from its default.
     static func jsonText(of style: Style) -> String {
         var members: [String] = []
-        if let color = style.color { members.append("\"color\": \"\(hex(color))\"") }
-        if let color = style.backgroundColor { members.append("\"backgroundColor\": \"\(hex(color))\"") }
-        if let color = style.borderColor { members.append("\"borderColor\": \"\(hex(color))\"") }
+        if let color = style.color { members.append("\"color\": \"\(color.hexStringOmittingOpaqueAlpha)\"") }
+        if let color = style.backgroundColor { members.append("\"backgroundColor\": \"\(color.hexStringOmittingOpaqueAlpha)\"") }
+        if let color = style.borderColor { members.append("\"borderColor\": \"\(color.hexStringOmittingOpaqueAlpha)\"") }
         if style.bold { members.append("\"bold\": true") }
         if style.italic { members.append("\"italic\": true") }
         if style.underline { members.append("\"underline\": true") }
@@ -149,23 +131,18 @@ extension ImportedRule {
         if style.rounded { members.append("\"rounded\": true") }
         if let mark = style.overviewRuler {
             var parts: [String] = []
-            if let color = mark.color { parts.append("\"color\": \"\(hex(color))\"") }
+            if let color = mark.color { parts.append("\"color\": \"\(color.hexStringOmittingOpaqueAlpha)\"") }
             if mark.lane != OverviewRulerMark.defaultLane { parts.append("\"lane\": \"\(mark.lane.rawValue)\"") }
             members.append("\"overviewRuler\": " + (parts.isEmpty ? "true" : "{ " + parts.joined(separator: ", ") + " }"))
         }
         if let sign = style.gutter {
             var parts: [String] = []
             if let text = sign.text { parts.append("\"text\": \(string(text))") }
-            if let color = sign.color { parts.append("\"color\": \"\(hex(color))\"") }
+            if let color = sign.color { parts.append("\"color\": \"\(color.hexStringOmittingOpaqueAlpha)\"") }
             members.append("\"gutter\": " + (parts.isEmpty ? "true" : "{ " + parts.joined(separator: ", ") + " }"))
         }
         if style.wholeLine { members.append("\"wholeLine\": true") }
         return members.isEmpty ? "{}" : "{ " + members.joined(separator: ", ") + " }"
-    }
-
-    /// `#rrggbb` for an opaque colour, `#rrggbbaa` otherwise.
-    static func hex(_ color: RGBAColor) -> String {
-        color.alpha == 0xFF ? String(color.hexString.dropLast(2)) : color.hexString
     }
 }
 
@@ -257,4 +234,12 @@ struct ImportedRuleNames {
         taken.insert(name)
         return name
     }
+}
+
+/// The value of hex `digits` as the settings files write them (a JavaScript `\u{…}`, a Lua `\x41`); nil when there are
+/// none, when one is not an ASCII hex digit (`UInt32(_:radix:)` alone would take a leading `+` or `-`), or when the
+/// value does not fit.
+func valueOfHexDigits(_ digits: some Collection<Unicode.Scalar>) -> UInt32? {
+    guard digits.allSatisfy({ $0.isASCII && Character($0).isHexDigit }) else { return nil }
+    return UInt32(String(String.UnicodeScalarView(digits)), radix: 16)
 }

@@ -54,23 +54,6 @@ enum JavaScriptRegex {
             problems: translator.problems)
     }
 
-    /// `text` as a pattern that matches it literally, in JavaScript (as extensions escape a tag before building a
-    /// regex) and in RE2 alike: each character that either reads as an operator gets a backslash.
-    static func literalPattern(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if readsAsOperator(scalar) { out.append("\\") }
-            out.unicodeScalars.append(scalar)
-        }
-        return out
-    }
-
-    /// Whether `scalar` reads as an operator in JavaScript and in RE2 alike, so that it needs a
-    /// backslash to stand for itself.
-    static func readsAsOperator(_ scalar: Unicode.Scalar) -> Bool {
-        "\\^$.*+?()[]{}|".unicodeScalars.contains(scalar)
-    }
-
     /// The characters JavaScript's `\s` matches (ECMAScript's WhiteSpace and LineTerminator), as the inside of a class.
     static let whiteSpaceClassBody = #"\t\n\x{b}\f\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}"#
 }
@@ -183,8 +166,7 @@ private struct Translator {
     /// A character standing for itself, escaped where RE2 would read it otherwise; `following` is what the pattern
     /// has after it, which may make it optional.
     mutating func literal(_ scalar: Unicode.Scalar, following: Unicode.Scalar?) {
-        if JavaScriptRegex.readsAsOperator(scalar) { out += "\\" }
-        out.unicodeScalars.append(scalar)
+        out += RegexEscaping.escaped(String(scalar))
         lastIsWordLiteral = Self.isASCIIWord(scalar) && !(following.map { "*?{".unicodeScalars.contains($0) } ?? false)
     }
 
@@ -333,7 +315,7 @@ private struct Translator {
             }
         case "u":
             if unicode, peek() == "{", let close = scalars[index...].firstIndex(of: "}"),
-                let value = UInt32(String(String.UnicodeScalarView(scalars[(index + 1)..<close])), radix: 16)
+                let value = valueOfHexDigits(scalars[(index + 1)..<close])
             {
                 out += "\\x{\(String(value, radix: 16))}"
                 index = close + 1
@@ -379,6 +361,7 @@ private struct Translator {
     /// The value of `digits` hex digits at `position`, not consumed.
     func peekHex(at position: Int, digits: Int) -> UInt32? {
         guard position + digits <= scalars.count else { return nil }
-        return UInt32(String(String.UnicodeScalarView(scalars[position..<(position + digits)])), radix: 16)
+        return valueOfHexDigits(scalars[position..<(position + digits)])
     }
+
 }

@@ -291,13 +291,13 @@ struct LuaReader {
             case UInt8(ascii: "z"):
                 while let next = byte(), next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D { index += 1 }
             case UInt8(ascii: "x"):
-                if index + 2 <= bytes.count, let value = UInt8(String(decoding: bytes[index..<(index + 2)], as: UTF8.self), radix: 16) {
+                if index + 2 <= bytes.count, let value = valueOfHexDigits(bytes[index..<(index + 2)].lazy.map(Unicode.Scalar.init)).flatMap(UInt8.init(exactly:)) {
                     out.append(value)
                     index += 2
                 }
             case UInt8(ascii: "u"):
                 if byte() == UInt8(ascii: "{"), let close = bytes[index...].firstIndex(of: UInt8(ascii: "}")),
-                    let value = UInt32(String(decoding: bytes[(index + 1)..<close], as: UTF8.self), radix: 16),
+                    let value = valueOfHexDigits(bytes[(index + 1)..<close].lazy.map(Unicode.Scalar.init)),
                     let scalar = Unicode.Scalar(value)
                 {
                     out.append(contentsOf: Array(String(Character(scalar)).utf8))

@@ -209,6 +209,8 @@ extension ImportCommandTests {
             (#"\\u{1F600}x"#, "gu", #"\\x{1f600}x"#),
             (#"\\uD83D\\uDE00y"#, "g", #"\\x{1f600}y"#),
             (#"\\cJ[\\b]"#, "g", #"\\x{a}[\\x{8}]"#),
+            // A sign is not a hex digit: \x and \u without their digits stand for the letters.
+            (#"\\x+1\\u+041"#, "g", #"x+1u+041"#),
         ]
         let members = cases.map { "\"\($0.source)\": { \"regexFlags\": \"\($0.flags)\", \"decorations\": [{}] }" }
         let imported = try Self.importing("{ \"highlight.regexes\": { " + members.joined(separator: ", ") + " } }", as: "settings.json")

@@ -30,16 +30,10 @@
 
 ;;; Code:
 
-(defconst highlight-ls-bench--client
-  (intern (or (getenv "HIGHLIGHT_LS_EMACS_CLIENT") "lsp-mode")))
-
-(unless (require highlight-ls-bench--client nil t)
-  (require 'package)
-  (package-initialize)
-  (require highlight-ls-bench--client))
 (load (expand-file-name "highlight-ls-test-support"
                         (file-name-directory (or load-file-name buffer-file-name)))
       nil t)
+(highlight-ls-test-require-client)
 
 (defconst highlight-ls-bench--lines
   (string-to-number (or (getenv "HIGHLIGHT_LS_LARGE_LINES") "40000")))
@@ -76,7 +70,7 @@
 Without deltas the server publishes the whole document again after the
 client's settings arrive, whatever was asked before: this waits until no
 notification came for half a second."
-  (highlight-ls-test-settle highlight-ls-bench--client)
+  (highlight-ls-test-settle highlight-ls-test-client)
   (let ((deadline (+ (float-time) highlight-ls-test-timeout)))
     (while (and (< (- (float-time) highlight-ls-bench--last-handled) 0.5)
                 (< (float-time) deadline))
@@ -108,7 +102,7 @@ notification came for half a second."
   (let ((buffer (find-file-noselect file)))
     (with-current-buffer buffer
       (text-mode)
-      (pcase highlight-ls-bench--client
+      (pcase highlight-ls-test-client
         ('lsp-mode
          ;; `highlight-ls-test-connect' sets lsp-mode's options and calls `lsp'; the clock
          ;; starts just before.
@@ -126,15 +120,11 @@ notification came for half a second."
 
 (defun highlight-ls-bench--shutdown ()
   "Stop the server of the current buffer, and wait until it is gone."
-  (pcase highlight-ls-bench--client
-    ('lsp-mode
-     (dolist (workspace (lsp--session-workspaces (lsp-session)))
-       (with-lsp-workspace workspace (lsp--shutdown-workspace)))
-     ;; The server takes every folder (`:multi-root'): the next round's folder would join
-     ;; this one if it were still running.
-     (highlight-ls-test-wait (lambda () (null (lsp--session-workspaces (lsp-session))))))
-    ('eglot
-     (ignore-errors (eglot-shutdown (eglot-current-server))))))
+  (highlight-ls-test-shutdown highlight-ls-test-client)
+  ;; lsp-mode's server takes every folder (`:multi-root'): the next round's folder would
+  ;; join this one if it were still running.
+  (when (eq highlight-ls-test-client 'lsp-mode)
+    (highlight-ls-test-wait (lambda () (null (lsp--session-workspaces (lsp-session)))))))
 
 (defun highlight-ls-bench--round (deltas)
   "Open, edit and close the file once, with DELTAS or without; return the figures.
@@ -168,7 +158,7 @@ A plist: :open, :started, :sent, :answered, :drawn, :edit, :key (seconds)."
       (let ((edited (float-time)))
         (goto-char (point-min))
         (insert "FIXME a new first line\n")
-        (highlight-ls-test-send-changes highlight-ls-bench--client)
+        (highlight-ls-test-send-changes highlight-ls-test-client)
         (highlight-ls-test-wait (lambda () (and (highlight-ls-test-caught-up-p)
                                                 (highlight-ls-bench--drawn-p (1+ lines) 1))))
         (highlight-ls-test-check (highlight-ls-bench--drawn-p (1+ lines) 1) "every line drawn after the edit")
@@ -180,7 +170,7 @@ A plist: :open, :started, :sent, :answered, :drawn, :edit, :key (seconds)."
       (let ((typed (float-time))
             (version (highlight-ls--client-version highlight-ls--client)))
         (insert "x")
-        (highlight-ls-test-send-changes highlight-ls-bench--client)
+        (highlight-ls-test-send-changes highlight-ls-test-client)
         (highlight-ls-test-wait (lambda () (and (highlight-ls-test-caught-up-p)
                                                 (not (equal highlight-ls-test-drawn-version version)))))
         (highlight-ls-test-check (highlight-ls-test-caught-up-p) "drawn after the key")
@@ -197,14 +187,14 @@ A plist: :open, :started, :sent, :answered, :drawn, :edit, :key (seconds)."
     (nth (/ (length sorted) 2) sorted)))
 
 (let ((binary (highlight-ls-test-binary))
-      (name (format "emacs-bench-%s" highlight-ls-bench--client))
+      (name (format "emacs-bench-%s" highlight-ls-test-client))
       (package (make-temp-file "highlight-ls-package" t))
       (results (list (cons t nil) (cons nil nil))))
   (unless (executable-find binary)
     (highlight-ls-test-check nil "highlight-ls binary not executable: %s (set HIGHLIGHT_LS)" binary)
     (highlight-ls-test-exit name))
   (highlight-ls-test-load-package package)
-  (require (if (eq highlight-ls-bench--client 'eglot) 'highlight-ls-eglot 'highlight-ls-lsp))
+  (require (if (eq highlight-ls-test-client 'eglot) 'highlight-ls-eglot 'highlight-ls-lsp))
   (setq highlight-ls-command (list binary))
   (when (getenv "HIGHLIGHT_LS_BENCH_GC")
     (setq gc-cons-threshold (string-to-number (getenv "HIGHLIGHT_LS_BENCH_GC"))))
@@ -213,7 +203,7 @@ A plist: :open, :started, :sent, :answered, :drawn, :edit, :key (seconds)."
   (set-face-background 'default "#000000")
   (set-frame-parameter nil 'background-mode 'dark)
   ;; The options of `highlight-ls-test-connect', without connecting.
-  (pcase highlight-ls-bench--client
+  (pcase highlight-ls-test-client
     ('lsp-mode
      (setq lsp-session-file (expand-file-name ".lsp-session" package)
            lsp-auto-guess-root nil lsp-restart 'ignore lsp-keep-workspace-alive nil
@@ -231,7 +221,7 @@ A plist: :open, :started, :sent, :answered, :drawn, :edit, :key (seconds)."
      (add-to-list 'eglot-server-programs '(text-mode . highlight-ls-eglot-contact))))
   (highlight-ls-test-say "%s: %d lines, server %s, Emacs %s, %s, read-process-output-max %d, gc-cons-threshold %d"
                          name highlight-ls-bench--lines binary emacs-version
-                         (file-name-directory (locate-library (symbol-name highlight-ls-bench--client)))
+                         (file-name-directory (locate-library (symbol-name highlight-ls-test-client)))
                          read-process-output-max gc-cons-threshold)
   (dotimes (round highlight-ls-bench--rounds)
     ;; The modes take turns, so that neither always runs first.

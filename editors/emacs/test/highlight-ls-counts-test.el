@@ -13,16 +13,10 @@
 
 ;;; Code:
 
-(defconst highlight-ls-counts--client
-  (intern (or (getenv "HIGHLIGHT_LS_EMACS_CLIENT") "lsp-mode")))
-
-(unless (require highlight-ls-counts--client nil t)
-  (require 'package)
-  (package-initialize)
-  (require highlight-ls-counts--client))
 (load (expand-file-name "highlight-ls-test-support"
                         (file-name-directory (or load-file-name buffer-file-name)))
       nil t)
+(highlight-ls-test-require-client)
 
 (defun highlight-ls-counts--wait-for (expected what)
   "Wait until `highlight-ls-mode-line' is EXPECTED; check it under WHAT."
@@ -31,7 +25,7 @@
                            "%s: expected %S, got %S" what expected highlight-ls-mode-line))
 
 (let* ((binary (highlight-ls-test-binary))
-       (name (format "emacs-counts-%s" highlight-ls-counts--client))
+       (name (format "emacs-counts-%s" highlight-ls-test-client))
        (workspace (file-name-as-directory (make-temp-file "highlight-ls-counts" t)))
        (sample (expand-file-name "notes.txt" workspace)))
   (unless (executable-find binary)
@@ -51,7 +45,7 @@
   (let ((buffer (find-file-noselect sample)))
     (with-current-buffer buffer
       (text-mode)
-      (highlight-ls-test-connect highlight-ls-counts--client workspace)
+      (highlight-ls-test-connect highlight-ls-test-client workspace)
       (highlight-ls-counts--wait-for " 3 TODO 1 FIXME" "counted when the buffer connects")
       (highlight-ls-test-check (equal highlight-ls-counts '(("todo" . 3) ("fixme" . 1)))
                                "highlight-ls-counts: %S" highlight-ls-counts)
@@ -68,12 +62,7 @@
       (insert "plain only\n")
       (let ((inhibit-message t)) (save-buffer))
       (highlight-ls-counts--wait-for " 1 FIXME 1 TODO" "an edit and a save take from the counts (ties by name)"))
-    (pcase highlight-ls-counts--client
-      ('lsp-mode
-       (dolist (workspace (lsp--session-workspaces (lsp-session)))
-         (with-lsp-workspace workspace (lsp--shutdown-workspace))))
-      ('eglot
-       (with-current-buffer buffer (ignore-errors (eglot-shutdown (eglot-current-server))))))
+    (highlight-ls-test-shutdown highlight-ls-test-client buffer)
     (highlight-ls-test-exit name)))
 
 ;;; highlight-ls-counts-test.el ends here

@@ -21,25 +21,10 @@
 
 ;;; Code:
 
-(defconst highlight-ls-delta--client
-  (intern (or (getenv "HIGHLIGHT_LS_EMACS_CLIENT") "lsp-mode")))
-
-(unless (require highlight-ls-delta--client nil t)
-  (require 'package)
-  (package-initialize)
-  (require highlight-ls-delta--client))
 (load (expand-file-name "highlight-ls-test-support"
                         (file-name-directory (or load-file-name buffer-file-name)))
       nil t)
-
-(defun highlight-ls-delta--shutdown ()
-  "Stop the server."
-  (pcase highlight-ls-delta--client
-    ('lsp-mode
-     (dolist (workspace (lsp--session-workspaces (lsp-session)))
-       (with-lsp-workspace workspace (lsp--shutdown-workspace))))
-    ('eglot
-     (ignore-errors (eglot-shutdown (eglot-current-server))))))
+(highlight-ls-test-require-client)
 
 (defun highlight-ls-delta--search (text &optional count)
   "Move point to the start of the COUNTth occurrence of TEXT from the top."
@@ -62,7 +47,7 @@
   "The document: ranges of several styles, signs, whole lines, no final newline.")
 
 (let* ((binary (highlight-ls-test-binary))
-       (client highlight-ls-delta--client)
+       (client highlight-ls-test-client)
        (workspace (file-name-as-directory (make-temp-file "highlight-ls-delta" t)))
        (sample (expand-file-name "sample.txt" workspace))
        (name (format "emacs-delta-%s" client)))
@@ -163,7 +148,7 @@
     (highlight-ls-test-wait #'highlight-ls-test-caught-up-p)
     (highlight-ls-test-check (highlight-ls-test-caught-up-p) "the burst's last version is drawn")
     (highlight-ls-test-check-as-whole "after a burst of edits")
-    (highlight-ls-delta--shutdown))
+    (highlight-ls-test-shutdown client))
   (highlight-ls-test-exit name))
 
 ;;; highlight-ls-delta-test.el ends here

@@ -17,17 +17,11 @@
 
 ;;; Code:
 
-(defconst highlight-ls-find--client
-  (intern (or (getenv "HIGHLIGHT_LS_EMACS_CLIENT") "lsp-mode")))
-
-(unless (require highlight-ls-find--client nil t)
-  (require 'package)
-  (package-initialize)
-  (require highlight-ls-find--client))
 (require 'imenu)
 (load (expand-file-name "highlight-ls-test-support"
                         (file-name-directory (or load-file-name buffer-file-name)))
       nil t)
+(highlight-ls-test-require-client)
 
 
 (defvar highlight-ls-find--messages nil
@@ -58,7 +52,7 @@
           index))
 
 (let* ((binary (highlight-ls-test-binary))
-       (name (format "emacs-find-%s" highlight-ls-find--client))
+       (name (format "emacs-find-%s" highlight-ls-test-client))
        (workspace (file-name-as-directory (make-temp-file "highlight-ls-find" t)))
        (sample (expand-file-name "notes.txt" workspace))
        (other (expand-file-name "sub/b.txt" workspace)))
@@ -78,7 +72,7 @@
   (let ((buffer (let ((coding-system-for-read 'utf-8-unix)) (find-file-noselect sample))))
     (with-current-buffer buffer
       (text-mode)
-      (highlight-ls-test-connect highlight-ls-find--client workspace)
+      (highlight-ls-test-connect highlight-ls-test-client workspace)
       (highlight-ls-test-wait (lambda () (and highlight-ls--client
                                               (= 5 (length (ignore-errors (highlight-ls-matches)))))))
       (let* ((at (lambda (text &optional nth)
@@ -189,12 +183,7 @@
           (dolist (entry wanted)
             (highlight-ls-test-check (member entry leaves) "imenu offers %S; it has %S" entry leaves))
           (highlight-ls-test-check (not (assoc "NOTE: 🔥 HACK x" leaves)) "imenu leaves out the unlisted NOTE"))))
-    (pcase highlight-ls-find--client
-      ('lsp-mode
-       (dolist (workspace (lsp--session-workspaces (lsp-session)))
-         (with-lsp-workspace workspace (lsp--shutdown-workspace))))
-      ('eglot
-       (with-current-buffer buffer (ignore-errors (eglot-shutdown (eglot-current-server))))))
+    (highlight-ls-test-shutdown highlight-ls-test-client buffer)
     (highlight-ls-test-exit name)))
 
 ;;; highlight-ls-find-test.el ends here

@@ -22,16 +22,10 @@
 
 ;;; Code:
 
-(defconst highlight-ls-large--client
-  (intern (or (getenv "HIGHLIGHT_LS_EMACS_CLIENT") "lsp-mode")))
-
-(unless (require highlight-ls-large--client nil t)
-  (require 'package)
-  (package-initialize)
-  (require highlight-ls-large--client))
 (load (expand-file-name "highlight-ls-test-support"
                         (file-name-directory (or load-file-name buffer-file-name)))
       nil t)
+(highlight-ls-test-require-client)
 
 
 (defconst highlight-ls-large--lines
@@ -123,27 +117,18 @@ package's own list.  Return the number of lines that are wrong."
          (funcall on-lines (highlight-ls--vector (highlight-ls--get edit :ranges)) 4)
          (funcall on-lines (highlight-ls--vector (highlight-ls--get edit :lines)) 3))))
 
-(defun highlight-ls-large--shutdown ()
-  "Stop the server."
-  (pcase highlight-ls-large--client
-    ('lsp-mode
-     (dolist (workspace (lsp--session-workspaces (lsp-session)))
-       (with-lsp-workspace workspace (lsp--shutdown-workspace))))
-    ('eglot
-     (ignore-errors (eglot-shutdown (eglot-current-server))))))
-
 (let* ((binary (highlight-ls-test-binary))
        (workspace (file-name-as-directory (make-temp-file "highlight-ls-large" t)))
        (sample (expand-file-name "large.txt" workspace))
        (lines highlight-ls-large--lines)
        (todo '(:foreground "#1a1a1a" :background "#f9a825" :weight bold))
        (fixme '(:foreground "#ffffff" :background "#d32f2f" :weight bold))
-       (name (format "emacs-large-%s" highlight-ls-large--client)))
+       (name (format "emacs-large-%s" highlight-ls-test-client)))
   (unless (executable-find binary)
     (highlight-ls-test-check nil "highlight-ls binary not executable: %s (set HIGHLIGHT_LS)" binary)
     (highlight-ls-test-exit name))
   (highlight-ls-test-load-package workspace)
-  (require (if (eq highlight-ls-large--client 'eglot) 'highlight-ls-eglot 'highlight-ls-lsp))
+  (require (if (eq highlight-ls-test-client 'eglot) 'highlight-ls-eglot 'highlight-ls-lsp))
   (setq highlight-ls-command (list binary))
   (set-face-background 'default "#000000")
   (set-frame-parameter nil 'background-mode 'dark)
@@ -159,7 +144,7 @@ package's own list.  Return the number of lines that are wrong."
   (with-current-buffer (find-file-noselect sample)
     (text-mode)
     (let ((opened (float-time)))
-      (highlight-ls-test-connect highlight-ls-large--client workspace)
+      (highlight-ls-test-connect highlight-ls-test-client workspace)
       (highlight-ls-test-wait (lambda () (highlight-ls-large--drawn-p lines (+ 1 highlight-ls-large--todo-column))))
       (let ((drawn (float-time))
             (draw (car highlight-ls-large--draws)))
@@ -176,7 +161,7 @@ package's own list.  Return the number of lines that are wrong."
 
     ;; The server publishes every document whole again once the client's settings arrive;
     ;; the edits below come after that.
-    (highlight-ls-test-check (highlight-ls-test-settle highlight-ls-large--client)
+    (highlight-ls-test-check (highlight-ls-test-settle highlight-ls-test-client)
                              "the server settled after its start")
 
     ;; An edit at the top: a new first line with a FIXME; every other line moves down.
@@ -184,7 +169,7 @@ package's own list.  Return the number of lines that are wrong."
           (edited (float-time)))
       (goto-char (point-min))
       (insert highlight-ls-large--first-line)
-      (highlight-ls-test-send-changes highlight-ls-large--client)
+      (highlight-ls-test-send-changes highlight-ls-test-client)
       (highlight-ls-test-wait (lambda () (highlight-ls-large--drawn-p (1+ lines) 1)))
       (let* ((drawn (float-time))
              (draw (car highlight-ls-large--draws))
@@ -228,26 +213,26 @@ package's own list.  Return the number of lines that are wrong."
       (goto-char (point-min))
       (forward-line middle)
       (dolist (char (string-to-list "BUG "))
-        (highlight-ls-test-edit highlight-ls-large--client (format "typing %c in the middle" char)
+        (highlight-ls-test-edit highlight-ls-test-client (format "typing %c in the middle" char)
                                 (lambda () (insert char))))
-      (highlight-ls-test-edit highlight-ls-large--client "a line with a FIXME inserted"
+      (highlight-ls-test-edit highlight-ls-test-client "a line with a FIXME inserted"
                               (lambda () (highlight-ls-test-goto-line (+ middle 3)) (insert "FIXME new\n")))
-      (highlight-ls-test-edit highlight-ls-large--client "two lines deleted"
+      (highlight-ls-test-edit highlight-ls-test-client "two lines deleted"
                               (lambda () (highlight-ls-test-goto-line (+ middle 10))
                                 (delete-region (point) (progn (forward-line 2) (point)))))
-      (highlight-ls-test-edit highlight-ls-large--client "two lines joined"
+      (highlight-ls-test-edit highlight-ls-test-client "two lines joined"
                               (lambda () (highlight-ls-test-goto-line (+ middle 20))
                                 (end-of-line) (delete-char 1)))
-      (highlight-ls-test-edit highlight-ls-large--client "a line split before its TODO"
+      (highlight-ls-test-edit highlight-ls-test-client "a line split before its TODO"
                               (lambda () (highlight-ls-test-goto-line (+ middle 30))
                                 (search-forward "the TODO") (backward-char 4) (insert "\n")))
-      (highlight-ls-test-edit highlight-ls-large--client "the last line deleted"
+      (highlight-ls-test-edit highlight-ls-test-client "the last line deleted"
                               (lambda () (goto-char (point-max)) (forward-line -1)
                                 (delete-region (point) (point-max))))
       (highlight-ls-test-check-as-whole "after edits in the middle and at the end")
       ;; Deltas that do not apply, and a notification lost.
-      (highlight-ls-test-chain highlight-ls-large--client))
-    (highlight-ls-large--shutdown))
+      (highlight-ls-test-chain highlight-ls-test-client))
+    (highlight-ls-test-shutdown highlight-ls-test-client))
   (highlight-ls-test-exit name))
 
 ;;; highlight-ls-large-file-test.el ends here

@@ -15,31 +15,16 @@
 
 ;;; Code:
 
-(defconst highlight-ls-line-indicators--client
-  (intern (or (getenv "HIGHLIGHT_LS_EMACS_CLIENT") "lsp-mode")))
-
-(unless (require highlight-ls-line-indicators--client nil t)
-  (require 'package)
-  (package-initialize)
-  (require highlight-ls-line-indicators--client))
 (load (expand-file-name "highlight-ls-test-support"
                         (file-name-directory (or load-file-name buffer-file-name)))
       nil t)
+(highlight-ls-test-require-client)
 
 
 (defun highlight-ls-line-indicators--send-changes ()
   "Send the buffer's changes now (Eglot sends them from an idle timer)."
-  (when (eq highlight-ls-line-indicators--client 'eglot)
+  (when (eq highlight-ls-test-client 'eglot)
     (eglot--signal-textDocument/didChange)))
-
-(defun highlight-ls-line-indicators--shutdown ()
-  "Stop the server."
-  (pcase highlight-ls-line-indicators--client
-    ('lsp-mode
-     (dolist (workspace (lsp--session-workspaces (lsp-session)))
-       (with-lsp-workspace workspace (lsp--shutdown-workspace))))
-    ('eglot
-     (ignore-errors (eglot-shutdown (eglot-current-server))))))
 
 (defun highlight-ls-line-indicators--sign (before)
   "The sign a `before-string' BEFORE draws, as (FACE TEXT), or nil.
@@ -95,7 +80,7 @@ Return CHURN."
 (let* ((binary (highlight-ls-test-binary))
        (workspace (file-name-as-directory (make-temp-file "highlight-ls-line-indicators" t)))
        (sample (expand-file-name "sample.txt" workspace))
-       (name (format "emacs-line-indicators-%s" highlight-ls-line-indicators--client))
+       (name (format "emacs-line-indicators-%s" highlight-ls-test-client))
        (bug-sign '((:foreground "#d32f2f") "B"))
        (owned-sign '((:foreground "#1976d2") "●"))
        ;; #f9a82580 over black.
@@ -104,7 +89,7 @@ Return CHURN."
     (highlight-ls-test-check nil "highlight-ls binary not executable: %s (set HIGHLIGHT_LS)" binary)
     (highlight-ls-test-exit name))
   (highlight-ls-test-load-package workspace)
-  (require (if (eq highlight-ls-line-indicators--client 'eglot) 'highlight-ls-eglot 'highlight-ls-lsp))
+  (require (if (eq highlight-ls-test-client 'eglot) 'highlight-ls-eglot 'highlight-ls-lsp))
   (setq highlight-ls-command (list binary))
   (set-face-background 'default "#000000")
   (set-frame-parameter nil 'background-mode 'dark)
@@ -130,7 +115,7 @@ Return CHURN."
     (insert "BUG and BUG\nTODO(ann) FOCUS\nplain\nRULER\nFOCUS"))
   (with-current-buffer (find-file-noselect sample)
     (text-mode)
-    (highlight-ls-test-connect highlight-ls-line-indicators--client workspace)
+    (highlight-ls-test-connect highlight-ls-test-client workspace)
     ;; Line 0: bug's sign; line 1: owned's sign and focus's whole line; line 3: a ruler mark
     ;; only (not drawn); line 4: the last line, without a newline, a whole line.
     (highlight-ls-line-indicators--wait-for
@@ -206,7 +191,7 @@ Return CHURN."
                              "drawing the same marks again makes and deletes nothing: %d" highlight-ls-line-indicators--churn)
     (highlight-ls-clear)
     (highlight-ls-test-check (null (highlight-ls-line-indicators--drawn)) "highlight-ls-clear removes the line indicators")
-    (highlight-ls-line-indicators--shutdown))
+    (highlight-ls-test-shutdown highlight-ls-test-client))
   (highlight-ls-test-exit name))
 
 ;;; highlight-ls-line-indicators-test.el ends here

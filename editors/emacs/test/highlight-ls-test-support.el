@@ -3,8 +3,11 @@
 ;;; Commentary:
 
 ;; Checks that count, bounded waits, the overlays drawn, loading the package through its
-;; autoloads, the server binary from $HIGHLIGHT_LS, and connecting a buffer with either
-;; client.  Used by the Eglot, large-file, find and line-indicators tests.
+;; autoloads, the server binary from $HIGHLIGHT_LS, the client from
+;; $HIGHLIGHT_LS_EMACS_CLIENT, and connecting a buffer with either client and stopping its
+;; server.  Used by the Eglot, large-file, find, line-indicators, delta and counts tests and
+;; the benchmark.  It needs neither client loaded: a test loads it first, then calls
+;; `highlight-ls-test-require-client'.
 
 ;;; Code:
 
@@ -38,11 +41,31 @@
 (defvar eglot-sync-connect)
 (defvar eglot-autoshutdown)
 (defvar eglot-send-changes-idle-time)
+(defvar lsp--cur-workspace)
 
 (declare-function lsp "lsp-mode")
 (declare-function lsp-workspace-folders-add "lsp-mode")
 (declare-function highlight-ls-mode "highlight-ls")
 (declare-function eglot--signal-textDocument/didChange "eglot")
+(declare-function lsp-session "lsp-mode")
+(declare-function lsp--session-workspaces "lsp-mode")
+(declare-function lsp--shutdown-workspace "lsp-mode")
+(declare-function eglot-current-server "eglot")
+(declare-function eglot-shutdown "eglot")
+
+(defconst highlight-ls-test-client
+  (intern (or (getenv "HIGHLIGHT_LS_EMACS_CLIENT") "lsp-mode"))
+  "The client the test runs under, `lsp-mode' or `eglot'.
+From $HIGHLIGHT_LS_EMACS_CLIENT; `lsp-mode' when unset.")
+
+(defun highlight-ls-test-require-client ()
+  "Load `highlight-ls-test-client', activating the installed packages if need be.
+Without -Q, Debian's site-start puts elpa-lsp-mode and elpa-eglot on the load
+path; elsewhere `package-initialize' does."
+  (unless (require highlight-ls-test-client nil t)
+    (require 'package)
+    (package-initialize)
+    (require highlight-ls-test-client)))
 
 (defun highlight-ls-test-connect (client workspace)
   "Connect the current buffer to highlight-ls in WORKSPACE with CLIENT (`lsp-mode' or `eglot')."
@@ -72,6 +95,21 @@
            eglot-autoshutdown nil
            eglot-send-changes-idle-time 0)
      (highlight-ls-mode 1))))
+
+;; `with-lsp-workspace' is written out as the `let' it stands for: this file is loaded
+;; before lsp-mode, when the macro is not yet defined.
+(defun highlight-ls-test-shutdown (client &optional buffer)
+  "Stop the server CLIENT (`lsp-mode' or `eglot') started.
+lsp-mode stops every workspace of its session; Eglot the server of BUFFER,
+the current buffer unless given."
+  (pcase client
+    ('lsp-mode
+     (dolist (workspace (lsp--session-workspaces (lsp-session)))
+       (let ((lsp--cur-workspace workspace))
+         (lsp--shutdown-workspace))))
+    ('eglot
+     (with-current-buffer (or buffer (current-buffer))
+       (ignore-errors (eglot-shutdown (eglot-current-server)))))))
 
 (defun highlight-ls-test-say (format-string &rest arguments)
   "Print FORMAT-STRING with ARGUMENTS on standard output."

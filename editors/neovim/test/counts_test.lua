@@ -1,6 +1,6 @@
 -- Headless end-to-end test of the status line counts: counts() and counts_text() before and after
--- an edit that adds a marker, without saving, then after the buffer is written, against a real
--- highlight-ls.
+-- an edit that adds a marker, without saving, then after the buffer is written, and with
+-- `counts = false`, against a real highlight-ls.
 --
 --   HIGHLIGHT_LS=/path/to/highlight-ls nvim --headless -u NONE -i NONE \
 --     --cmd 'set rtp^=editors/neovim' -c 'luafile editors/neovim/test/counts_test.lua'
@@ -85,5 +85,32 @@ wait_for("the counts follow the edit and the write", function()
   return counts.todo == 1 and counts.fixme == 1 and counts.hack == nil
 end)
 check(plugin.counts_text() == "1 FIXME | 1 TODO", "ties by name: " .. plugin.counts_text())
+
+-- `counts = false` stands for `{ enabled = false }` over the defaults: the separator stays, and a
+-- buffer the server attaches to asks for no counts. (A refresh the first buffer's timer still has
+-- pending asks for that buffer, not this one.)
+local asked_for = {}
+local refresh_counts = plugin.refresh_counts
+plugin.refresh_counts = function(for_buffer)
+  asked_for[#asked_for + 1] = for_buffer
+  return refresh_counts(for_buffer)
+end
+plugin.setup({ cmd = { binary }, counts = false })
+check(vim.deep_equal(plugin.options.counts, { enabled = false, debounce_ms = 500, separator = " | " }),
+  "counts = false keeps the other defaults: " .. vim.inspect(plugin.options.counts))
+check(plugin.counts_text() == "1 FIXME | 1 TODO", "counts = false, the default separator: " .. plugin.counts_text())
+write_file(workspace .. "/c.txt", "TODO seven\n")
+vim.cmd("edit " .. vim.fn.fnameescape(workspace .. "/c.txt"))
+local other = api.nvim_get_current_buf()
+-- A client marks a buffer attached after its on_attach, which is where the counts are asked for.
+check(vim.wait(timeout_ms, function()
+  for _, client in ipairs(plugin.clients(other)) do
+    if client.attached_buffers[other] then
+      return true
+    end
+  end
+  return false
+end, 20), "counts = false: the server attaches to another buffer")
+check(not vim.tbl_contains(asked_for, other), "counts = false: no counts asked for when the server attaches")
 
 finish()

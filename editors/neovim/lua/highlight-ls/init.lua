@@ -74,7 +74,8 @@ local defaults = {
   capabilities = nil,
   -- The workspace's counts per rule for status lines (`counts()`, `counts_text()`): asked for
   -- (`highlight/counts`) when the server attaches, after a write, and `debounce_ms` after the
-  -- last edit. `separator` joins the rules in `counts_text()`.
+  -- last edit. `separator` joins the rules in `counts_text()`. setup() merges a table given
+  -- over this one; a bare `true` or `false` stands for `{ enabled = ... }`.
   counts = { enabled = true, debounce_ms = 500, separator = " | " },
 }
 
@@ -1205,14 +1206,6 @@ local counts_timer = nil
 -- Buffers whose edits refresh the counts (an nvim_buf_attach each).
 local counts_watched = {}
 
-local function counts_options()
-  local options = M.options.counts
-  if type(options) ~= "table" then
-    return { enabled = options ~= false, debounce_ms = 500, separator = " | " }
-  end
-  return options
-end
-
 local function offers_counts(client)
   local capabilities = client.server_capabilities or client.resolved_capabilities or {}
   local experimental = capabilities.experimental
@@ -1231,7 +1224,7 @@ end
 --- (a function of rule and count) replaces `3 TODO` for each rule.
 function M.counts_text(opts)
   opts = opts or {}
-  local separator = opts.separator or counts_options().separator or " | "
+  local separator = opts.separator or M.options.counts.separator
   local parts = {}
   for _, entry in ipairs(counts_cache.list) do
     if opts.format then
@@ -1281,7 +1274,7 @@ end
 
 --- Refreshes the counts `debounce_ms` after the last call, so a burst of edits asks once.
 function M.schedule_counts(bufnr)
-  local options = counts_options()
+  local options = M.options.counts
   if not options.enabled then
     return
   end
@@ -1290,14 +1283,14 @@ function M.schedule_counts(bufnr)
     counts_timer = uv.new_timer()
   end
   counts_timer:stop()
-  counts_timer:start(options.debounce_ms or 500, 0, vim.schedule_wrap(function()
+  counts_timer:start(options.debounce_ms, 0, vim.schedule_wrap(function()
     M.refresh_counts(counts_buffer)
   end))
 end
 
 -- Refreshes the counts now and follows the buffer's edits and writes.
 local function watch_counts(client, bufnr)
-  if not counts_options().enabled or not offers_counts(client) then
+  if not M.options.counts.enabled or not offers_counts(client) then
     return
   end
   M.refresh_counts(bufnr)
@@ -1594,6 +1587,18 @@ function M.attach(bufnr)
   end
 end
 
+-- The `counts` option merged over its defaults, once, so that its readers need no fallbacks:
+-- a bare `true` or `false` stands for `{ enabled = ... }`, and a value of another type for
+-- the defaults.
+local function counts_options_over_defaults(counts)
+  if type(counts) == "boolean" then
+    counts = { enabled = counts }
+  elseif type(counts) ~= "table" then
+    counts = {}
+  end
+  return vim.tbl_extend("force", defaults.counts, counts)
+end
+
 local function use_lsp_enable()
   return has("nvim-0.11") and vim.lsp.config ~= nil and vim.lsp.enable ~= nil
 end
@@ -1612,10 +1617,11 @@ end
 --- Configures the plugin and attaches the server to every normal buffer, now and later.
 ---
 --- Options: cmd, name, decorations, semantic_tokens, follow_theme, root_markers, settings,
---- init_options, priority, on_attach, capabilities (see the table `defaults` above and
+--- init_options, priority, on_attach, capabilities, counts (see the table `defaults` above and
 --- `:help highlight-ls-setup`). On 0.11 this is vim.lsp.config + vim.lsp.enable.
 function M.setup(options)
   M.options = vim.tbl_deep_extend("force", vim.deepcopy(defaults), options or {})
+  M.options.counts = counts_options_over_defaults(options and options.counts)
   if options and options.root_markers then
     M.options.root_markers = options.root_markers
   end

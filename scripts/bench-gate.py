@@ -22,8 +22,8 @@ import random
 import shutil
 import subprocess
 import sys
-import sysconfig
-import time
+
+from bench_harness import copy_python_stdlib, median, time_in_turns
 
 CONFIG = '{ "rules": [ { "name": "fixme", "words": ["FIXME", "BUG", "XXX"], "wholeWord": true, "scope": "comments", "blocking": true } ] }\n'
 FILES = ["json/decoder.py", "email/utils.py", "argparse.py", "collections/__init__.py", "http/client.py"]
@@ -42,8 +42,7 @@ def make_repository(work):
     `path:line` the second commit adds."""
     repository = os.path.join(work, "stdlib")
     shutil.rmtree(repository, ignore_errors=True)
-    skipped = shutil.ignore_patterns("site-packages", "dist-packages", "__pycache__")
-    shutil.copytree(sysconfig.get_paths()["stdlib"], repository, ignore=skipped, symlinks=True)
+    copy_python_stdlib(repository)
     with open(os.path.join(repository, ".highlights.json"), "w") as handle:
         handle.write(CONFIG)
     git(repository, "init", "-q", "-b", "main")
@@ -73,25 +72,6 @@ def reported(binary, repository, *args):
     return sorted(":".join(line.split(":")[:2]) for line in output.splitlines())
 
 
-def run_once(args, cwd):
-    reading, writing = os.pipe()
-    actions = [(os.POSIX_SPAWN_DUP2, writing, 1), (os.POSIX_SPAWN_CLOSE, reading),
-               (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
-    start = time.perf_counter()
-    previous = os.getcwd()
-    os.chdir(cwd)
-    try:
-        pid = os.posix_spawn(args[0], args, os.environ, file_actions=actions)
-    finally:
-        os.chdir(previous)
-    os.close(writing)
-    while os.read(reading, 1 << 16):
-        pass
-    os.close(reading)
-    os.waitpid(pid, 0)
-    return time.perf_counter() - start
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=".build/release/highlight-ls")
@@ -117,20 +97,15 @@ def main():
                 ("check --staged", [binary, "check", "--allow-skipped", "-q", "--staged"])]
     if options.before:
         commands.append(("check, the --before build", [os.path.abspath(options.before), "check", "--allow-skipped", "-q"]))
-    times = {label: [] for label, _ in commands}
-    for _, args in commands:
-        run_once(args, repository)
-    for round in range(options.runs):
-        order = commands if round % 2 == 0 else list(reversed(commands))
-        for label, args in order:
-            times[label].append(run_once(args, repository))
-    base = sorted(times["check"])[len(times["check"]) // 2]
+    times = dict(zip([label for label, _ in commands],
+                     time_in_turns([args for _, args in commands], options.runs, cwd=repository)))
+    base = median(times["check"])
     print("| command | median ms (min-max) | ratio to check |")
     print("|---|---:|---:|")
-    for label, _ in commands:
-        values = sorted(times[label])
-        median = values[len(values) // 2]
-        print(f"| `{label}` | {median * 1000:.1f} ({values[0] * 1000:.1f}-{values[-1] * 1000:.1f}) | {median / base:.2f} |")
+    for label, values in times.items():
+        middle = median(values)
+        print(f"| `{label}` | {middle * 1000:.1f} ({min(values) * 1000:.1f}-{max(values) * 1000:.1f}) | "
+              f"{middle / base:.2f} |")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,8 @@ Corpora, none of them tuned for the engine (the generated ones are made once in 
     above but the single file;
   - real trees, each read once before its cases so that both commands search the page cache,
     not the disk: the Python standard library as installed, copied once into the work folder
-    without its `site-packages` and `dist-packages` (both commands search the copy),
+    without its `site-packages`, `dist-packages` and `__pycache__` (both commands search the copy,
+    the same tree as scripts/bench-gate.py's),
     `/usr/include` and `/opt/swift/usr/lib`; on each, `TODO FIXME XXX HACK BUG` as whole words,
     the built-in words as one whole-word rule (next to `rg -w` with the same words), the built-in
     rules themselves (comments only, so their counts differ from rg's by design), and 1, 10 and
@@ -48,6 +49,7 @@ Needs `rg` (Debian: `apt-get install -y ripgrep`).
 """
 
 import argparse
+import functools
 import itertools
 import json
 import os
@@ -57,7 +59,8 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import time
+
+from bench_harness import copy_python_stdlib, median, time_in_turns
 
 MARKERS = ["TODO", "FIXME", "XXX", "HACK", "BUG"]
 BUILT_IN_WORDS = ["FIXME", "BUG", "XXX", "TODO", "HACK", "NOTE", "INFO", "REVIEW", "OPTIMIZE", "DEPRECATED"]
@@ -86,13 +89,27 @@ def vocabulary(rng, count):
     return result
 
 
+def made_once(generate):
+    """A corpus generator `generate(directory, seed, ...)`, run only while `directory` holds no `.done` file: the
+    first call makes the folder, runs it and keeps the sorted identifiers it returns in `.done`; a later call returns
+    them from there without generating anything."""
+    @functools.wraps(generate)
+    def generate_once(directory, seed, **sizes):
+        marker = os.path.join(directory, ".done")
+        if os.path.exists(marker):
+            with open(marker) as handle:
+                return json.load(handle)
+        os.makedirs(directory, exist_ok=True)
+        ordered = sorted(generate(directory, seed, **sizes))
+        with open(marker, "w") as handle:
+            json.dump(ordered, handle)
+        return ordered
+    return generate_once
+
+
+@made_once
 def generate_corpus(directory, seed, total_bytes=100 << 20, files=16):
     """Writes `files` files of source-like lines (about `total_bytes` in all) and returns the identifiers used."""
-    marker = os.path.join(directory, ".done")
-    if os.path.exists(marker):
-        with open(marker) as handle:
-            return json.load(handle)
-    os.makedirs(directory, exist_ok=True)
     rng = random.Random(seed)
     vocab = vocabulary(rng, 5000)
     # A Zipf-like use of the vocabulary: a few identifiers are everywhere, most are rare.
@@ -125,10 +142,7 @@ def generate_corpus(directory, seed, total_bytes=100 << 20, files=16):
             size += len(line.encode()) + 1
         with open(os.path.join(directory, f"part{index:02}.src"), "w", encoding="utf-8") as handle:
             handle.write("\n".join(parts) + "\n")
-    ordered = sorted(used)
-    with open(marker, "w") as handle:
-        json.dump(ordered, handle)
-    return ordered
+    return used
 
 
 MORPHEMES = ["get", "set", "add", "remove", "find", "load", "save", "parse", "render", "build", "update", "handle",
@@ -185,15 +199,11 @@ def polyglot_vocabulary(rng, count):
     return result
 
 
+@made_once
 def generate_polyglot_corpus(directory, seed, total_bytes=100 << 20, files=16):
     """The second generator: C-, Java-, Python-, Go- and JavaScript-like statements, comments and string literals,
     minified lines of 200-2,000 bytes next to blank and brace-only ones, non-ASCII identifiers, comments and emoji in
     strings; `files` files of about `total_bytes` in all. Returns the identifiers used."""
-    marker = os.path.join(directory, ".done")
-    if os.path.exists(marker):
-        with open(marker) as handle:
-            return json.load(handle)
-    os.makedirs(directory, exist_ok=True)
     rng = random.Random(seed * 104729 + 17)
     vocab = polyglot_vocabulary(rng, 8000)
     weights = list(itertools.accumulate(1.0 / (rank + 1) ** 1.1 for rank in range(len(vocab))))
@@ -298,10 +308,7 @@ def generate_polyglot_corpus(directory, seed, total_bytes=100 << 20, files=16):
             size += len(line.encode()) + 1
         with open(os.path.join(directory, f"part{index:02}.{extensions[language]}"), "w", encoding="utf-8") as handle:
             handle.write("\n".join(parts) + "\n")
-    ordered = sorted(used)
-    with open(marker, "w") as handle:
-        json.dump(ordered, handle)
-    return ordered
+    return used
 
 
 def single_file(directory, target):
@@ -382,41 +389,14 @@ def shell_join(args):
     return " ".join(a if re.fullmatch(r"[A-Za-z0-9_./=:-]+", a) else "'" + a.replace("'", "'\\''") + "'" for a in args)
 
 
-def run_once(args):
-    """Wall time of one run of `args`, its output read through a pipe (as a terminal-less user's pipe would), its
-    errors discarded; the time runs from the spawn to the reaped exit."""
-    program = shutil.which(args[0]) or args[0]
-    reading, writing = os.pipe()
-    actions = [(os.POSIX_SPAWN_DUP2, writing, 1), (os.POSIX_SPAWN_CLOSE, reading),
-               (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
-    start = time.perf_counter()
-    pid = os.posix_spawn(program, args, os.environ, file_actions=actions)
-    os.close(writing)
-    while os.read(reading, 1 << 16):
-        pass
-    os.close(reading)
-    os.waitpid(pid, 0)
-    return time.perf_counter() - start
-
-
 def run_case(options, label, rg_args, hls_args):
-    """Times both commands in turns, on all cores and with `-j 1` (rg, ours, ours, rg, ...: each first in half the
-    rounds, so that a burst of load on this shared machine falls on both), after one warm-up run each."""
+    """Times both commands in turns, on all cores and with `-j 1` (rg, ours, rg -j 1, ours -j 1, then the reverse:
+    each first in half the rounds, so that a burst of load on this shared machine falls on both), after one warm-up
+    run each."""
     pairs = [(rg_args, hls_args), (one_core(rg_args), one_core(hls_args))]
     counts = [(count_lines(rg), count_lines(hls)) for rg, hls in pairs]
-    for rg, hls in pairs:
-        run_once(rg)
-        run_once(hls)
-    times = [([], []), ([], [])]
-    for round in range(options.runs):
-        for (rg, hls), (rg_times, hls_times) in zip(pairs, times):
-            if round % 2 == 0:
-                rg_times.append(run_once(rg))
-                hls_times.append(run_once(hls))
-            else:
-                hls_times.append(run_once(hls))
-                rg_times.append(run_once(rg))
-    median = lambda values: sorted(values)[len(values) // 2]
+    rg_all, hls_all, rg_one, hls_one = time_in_turns([args for pair in pairs for args in pair], options.runs)
+    times = [(rg_all, hls_all), (rg_one, hls_one)]
     spread = lambda values: (min(values), max(values))
     row = {"label": label, "rg_command": shell_join(rg_args), "hls_command": shell_join(hls_args)}
     for suffix, (rg_times, hls_times), (rg_count, hls_count) in zip(("", "_j1"), times, counts):
@@ -448,15 +428,16 @@ def matches_of(args, ours):
     return sorted(found)
 
 
-def copy_without_site_packages(source, target):
-    """A copy of the Python standard library without its `site-packages` and `dist-packages` folders (symbolic
-    links kept as links), made once: both commands then search the same files."""
+def cached_python_stdlib(target):
+    """The Python standard library copied to `target` without the folders `bench_harness.PYTHON_STDLIB_SKIPPED`
+    names (as bench-gate.py copies it), made once: `target + ".done"` marks a finished copy, and both commands then
+    search the same files. A copy made before `__pycache__` was skipped keeps its `__pycache__` folders (binary
+    files, which neither command reports but both read); delete `target + ".done"` to make it again."""
     marker = target + ".done"
     if not os.path.exists(marker):
         if os.path.exists(target):
             shutil.rmtree(target)
-        shutil.copytree(source, target, symlinks=True,
-                        ignore=lambda folder, names: [n for n in names if n in ("site-packages", "dist-packages")])
+        copy_python_stdlib(target)
         open(marker, "w").close()
     return target
 
@@ -569,7 +550,18 @@ def main():
     def plural(count):
         return f"{count:,} word{'s' if count > 1 else ''}"
 
-    def any_case_cases(prefix, tag, directory, draws):
+    def generated_corpus_cases(prefix, tag, directory, draws):
+        """The cases of both generators' corpora: 1 to 1,000 words, the ticket regex, 10 and 100 words in any case
+        (whole-word and not). `draws()` makes the corpus (once) and returns its drawn words by count, and by
+        "ci10" and "ci100" for the words in any case."""
+        for count in (1, 10, 100, 1000):
+            cases.append((f"{prefix}, {plural(count)}", lambda count=count:
+                          commands(f"{tag}-w{count}", directory, words=draws()[count])))
+
+        def regex_commands():
+            draws()  # makes the corpus the regex searches
+            return commands(f"{tag}-regex", directory, regex=TICKET_REGEX)
+        cases.append((f"{prefix}, regex {TICKET_REGEX}", regex_commands))
         for count in (10, 100):
             for whole in (False, True):
                 label = f"{prefix}, {plural(count)}, any case ({'rg -i -w, whole word' if whole else 'rg -i'})"
@@ -591,17 +583,13 @@ def main():
                 return samples
             return once(("generated", seed), make)
 
-        prefix = f"generated 100 MB / 16 files, seed {seed}"
-        for count in (1, 10, 100, 1000):
-            cases.append((f"{prefix}, {plural(count)}", lambda seed=seed, count=count, directory=directory, draws=draws:
-                          commands(f"s{seed}-w{count}", directory, words=draws()[count])))
-        cases.append((f"{prefix}, regex {TICKET_REGEX}", lambda seed=seed, directory=directory, draws=draws:
-                      (draws(), commands(f"s{seed}-regex", directory, regex=TICKET_REGEX))[1]))
-        any_case_cases(prefix, f"s{seed}", directory, draws)
-        cases.append((f"generated, seed {seed}, one 100 MB file, 10 words",
-                      lambda seed=seed, directory=directory, draws=draws: commands(
-                          f"s{seed}-single", (draws(), single_file(directory, os.path.join(
-                              options.work, f"single-{seed}.src")))[1], words=draws()["single"])))
+        generated_corpus_cases(f"generated 100 MB / 16 files, seed {seed}", f"s{seed}", directory, draws)
+
+        def single_file_commands(seed=seed, directory=directory, draws=draws):
+            words = draws()["single"]  # draws() also makes the corpus, which single_file joins into one file
+            target = single_file(directory, os.path.join(options.work, f"single-{seed}.src"))
+            return commands(f"s{seed}-single", target, words=words)
+        cases.append((f"generated, seed {seed}, one 100 MB file, 10 words", single_file_commands))
 
     for seed in seeds:
         directory = os.path.join(options.work, f"polyglot-{seed}")
@@ -615,20 +603,15 @@ def main():
                 return samples
             return once(("polyglot", seed), make)
 
-        prefix = f"polyglot 100 MB / 16 files, seed {seed}"
-        for count in (1, 10, 100, 1000):
-            cases.append((f"{prefix}, {plural(count)}", lambda seed=seed, count=count, directory=directory, draws=draws:
-                          commands(f"p{seed}-w{count}", directory, words=draws()[count])))
-        cases.append((f"{prefix}, regex {TICKET_REGEX}", lambda seed=seed, directory=directory, draws=draws:
-                      (draws(), commands(f"p{seed}-regex", directory, regex=TICKET_REGEX))[1]))
-        any_case_cases(prefix, f"p{seed}", directory, draws)
+        generated_corpus_cases(f"polyglot 100 MB / 16 files, seed {seed}", f"p{seed}", directory, draws)
 
     # Real trees, read once before their cases so that both commands search the page cache. The Python standard
-    # library is a copy without site-packages (as installed, with them, it is 941 MB and timed the disk).
+    # library is a copy without site-packages and __pycache__ (as installed, with them, it is 941 MB and timed the
+    # disk).
     stdlib = sysconfig.get_paths()["stdlib"]
     stdlib_copy = os.path.join(options.work, "python-stdlib")
     trees = [("Python stdlib without site-packages, cached", "python-stdlib",
-              lambda: copy_without_site_packages(stdlib, stdlib_copy), os.path.isdir(stdlib)),
+              lambda: cached_python_stdlib(stdlib_copy), os.path.isdir(stdlib)),
              ("/usr/include, cached", "usr-include", lambda: "/usr/include", os.path.isdir("/usr/include")),
              ("/opt/swift/usr/lib, cached", "opt-swift-usr-lib", lambda: "/opt/swift/usr/lib",
               os.path.isdir("/opt/swift/usr/lib"))]

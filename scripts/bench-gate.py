@@ -42,7 +42,7 @@ def make_repository(work):
     `path:line` the second commit adds."""
     repository = os.path.join(work, "stdlib")
     shutil.rmtree(repository, ignore_errors=True)
-    copy_python_stdlib(repository)
+    copy_python_stdlib(repository, repository=True)
     with open(os.path.join(repository, ".highlights.json"), "w") as handle:
         handle.write(CONFIG)
     git(repository, "init", "-q", "-b", "main")

@@ -429,10 +429,9 @@ def matches_of(args, ours):
 
 
 def cached_python_stdlib(target):
-    """The Python standard library copied to `target` without the folders `bench_harness.PYTHON_STDLIB_SKIPPED`
-    names (as bench-gate.py copies it), made once: `target + ".done"` marks a finished copy, and both commands then
-    search the same files. A copy made before `__pycache__` was skipped keeps its `__pycache__` folders (binary
-    files, which neither command reports but both read); delete `target + ".done"` to make it again."""
+    """The Python standard library as installed, copied to `target` without the folders
+    `bench_harness.PYTHON_STDLIB_SKIPPED` names, made once: `target + ".done"` marks a finished copy, and both
+    commands then search the same files."""
     marker = target + ".done"
     if not os.path.exists(marker):
         if os.path.exists(target):

@@ -6,16 +6,18 @@ import sysconfig
 import time
 
 # What a copy of the Python standard library leaves out: the installed packages (with them the tree is about 941 MB
-# and a benchmark times the disk) and the compiled caches (binary files that neither search reports). One rule, so
-# that every benchmark's "Python stdlib" is the same tree.
-PYTHON_STDLIB_SKIPPED = ("site-packages", "dist-packages", "__pycache__")
+# and a benchmark times the disk). The tree is otherwise as installed, compiled caches (`__pycache__`) included, as
+# the rows a user meets; a repository made of it leaves them out too (`repository=True`), as a repository would.
+PYTHON_STDLIB_SKIPPED = ("site-packages", "dist-packages")
 
 
-def copy_python_stdlib(target):
+def copy_python_stdlib(target, repository=False):
     """Copies the standard library as installed (`sysconfig`'s stdlib) to `target`, which must not exist, without
-    the folders named in `PYTHON_STDLIB_SKIPPED`; symbolic links are copied as links."""
+    the folders named in `PYTHON_STDLIB_SKIPPED`, and without `__pycache__` for a repository; symbolic links are
+    copied as links."""
+    skipped = PYTHON_STDLIB_SKIPPED + (("__pycache__",) if repository else ())
     shutil.copytree(sysconfig.get_paths()["stdlib"], target, symlinks=True,
-                    ignore=lambda folder, names: [name for name in names if name in PYTHON_STDLIB_SKIPPED])
+                    ignore=lambda folder, names: [name for name in names if name in skipped])
     return target
 
 

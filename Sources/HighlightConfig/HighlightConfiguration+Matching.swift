@@ -139,25 +139,26 @@ extension RuleFilter {
 
 extension RuleFilter {
     /// The matches of a whole text searched once (the command line, the workspace list): the same
-    /// as `matches(of:in:startingIn:syntax:)`, but the scopes of the first search's
-    /// matches come from one pass over the text up to the last of them that keeps nothing, and an
-    /// index is built (and the text searched again) only when one of them is out of its rule's scopes.
+    /// as `matches(of:in:startingIn:syntax:)`, but the scopes come from `LazyScopes`, lexed only as far as the
+    /// first search's scoped matches; the text is searched again, with those scopes (lexed further only where the
+    /// second search asks), only when one of them is out of its rule's scopes.
     ///
-    /// - Complexity: O(n) for the engine, plus O(n) for the pass over the text when a scoped rule
-    ///   matches; twice the engine and an index when a match is out of its scopes.
+    /// - Complexity: O(n) for the engine (twice when a match is out of its scopes), plus the lexing up to the last
+    ///   scoped match, when one matches.
     public func matches(of ruleSet: RuleSet, in text: UnsafeBufferPointer<UInt8>) -> MatchList {
         guard !isEmpty else { return MatchList(matches: [], truncated: false) }
-        let unscoped = (narrowedRuleSet ?? ruleSet).matches(in: text, startingIn: 0..<text.count, accept: acceptance(syntax: nil, text: text))
+        let ruleSet = narrowedRuleSet ?? ruleSet
+        let unscoped = ruleSet.matches(in: text, startingIn: 0..<text.count, accept: acceptance(syntax: nil, text: text))
         guard needsSyntax, !unscoped.truncated else {
             var syntax: SyntaxIndex?
             return needsSyntax ? matches(of: ruleSet, in: text, syntax: &syntax) : unscoped
         }
-        let scoped = unscoped.matches.filter { isScoped($0.ruleIndex) }
-        guard !scoped.isEmpty, let language = syntax else { return unscoped }
-        let found = SyntaxIndex.scopes(ofAscendingUTF8Offsets: scoped.map(\.utf8Range.lowerBound), in: text, syntax: language)
-        if zip(scoped, found).allSatisfy({ match, scope in Self.allows(scopes[match.ruleIndex], scope) }) { return unscoped }
-        let syntax = SyntaxIndex(syntax: language, text: text)
-        return (narrowedRuleSet ?? ruleSet).matches(in: text, startingIn: 0..<text.count, accept: acceptance(syntax: syntax, text: text))
+        guard let language = syntax, unscoped.matches.contains(where: { isScoped($0.ruleIndex) }) else { return unscoped }
+        let lexed = LazyScopes(syntax: language, text: text)
+        if unscoped.matches.allSatisfy({ !isScoped($0.ruleIndex) || Self.allows(scopes[$0.ruleIndex], lexed.scope(ofUTF8Range: $0.utf8Range)) }) {
+            return unscoped
+        }
+        return ruleSet.matches(in: text, startingIn: 0..<text.count, accept: acceptance(scopeOf: lexed.scope(ofUTF8Range:), text: text))
     }
 }
 

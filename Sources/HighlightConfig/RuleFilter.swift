@@ -123,19 +123,23 @@ public struct RuleFilter: Sendable, Equatable {
     ///
     /// Without a syntax index (a language not in the table), scoped rules match anywhere.
     func acceptance(syntax: SyntaxIndex?, text: UnsafeBufferPointer<UInt8>) -> RuleSet.MatchFilter? {
+        // A search asks for its candidates in order, so their lines are found by walking forward.
+        acceptance(scopeOf: needsSyntax ? syntax.map { SyntaxIndex.Cursor($0).scope(ofUTF8Range:) } : nil, text: text)
+    }
+
+    /// The predicate for `RuleSet.matches(in:startingIn:accept:)` with the scope of each candidate from `scopeOf`
+    /// (nil: scoped rules match anywhere), or nil when every candidate is acceptable.
+    func acceptance(scopeOf: ((Range<Int>) -> Scope)?, text: UnsafeBufferPointer<UInt8>) -> RuleSet.MatchFilter? {
         let enabled = enabled
         let scopes = scopes
-        let scoped = syntax != nil && needsSyntax
         let requiresFieldGroup = requiresFieldGroup
-        guard enabled.contains(false) || scoped || requiresFieldGroup else { return nil }
-        // A search asks for its candidates in order, so their lines are found by walking forward.
-        let cursor = scoped ? syntax.map(SyntaxIndex.Cursor.init) : nil
+        guard enabled.contains(false) || scopeOf != nil || requiresFieldGroup else { return nil }
         return { ruleIndex, utf8Range in
             guard ruleIndex >= 0, ruleIndex < enabled.count, enabled[ruleIndex] else { return false }
             if requiresFieldGroup, MarkerFields.groupOpening(in: text, after: utf8Range.upperBound) == nil { return false }
             let allowed = scopes[ruleIndex]
-            guard allowed != .anywhere, let cursor else { return true }
-            return Self.allows(allowed, cursor.scope(ofUTF8Range: utf8Range))
+            guard allowed != .anywhere, let scopeOf else { return true }
+            return Self.allows(allowed, scopeOf(utf8Range))
         }
     }
 

@@ -121,6 +121,9 @@ public struct LanguageSyntax: Sendable, Hashable {
     var textScope: Scope
     /// The bytes that can start an opener (or are the code escape), to skip the others in code.
     let codeSearch: ByteSearch
+    /// For each opener of a multi-line string or a block comment, the bytes that can end (or, nested, deepen) what it
+    /// opens, to skip the lines inside it that hold none (see `LazyScopes`); nil for the other openers.
+    let spanSearches: [ByteSearch?]
 
     /// Creates a syntax from its openers.
     init(languageIDs: [String], openers: [Opener], codeEscape: UInt8? = nil, textScope: Scope = .code) {
@@ -134,5 +137,13 @@ public struct LanguageSyntax: Sendable, Hashable {
         }
         if let codeEscape { first[Int(codeEscape)] = true }
         codeSearch = ByteSearch((0...255).filter { first[$0] }.map { UInt8($0) })
+        spanSearches = openers.map { opener in
+            guard let close = opener.closing.first else { return nil }
+            switch opener.kind {
+            case .string(_, let escape, true): return ByteSearch([close] + (escape.map { [$0] } ?? []))
+            case .blockComment(_, let nests): return ByteSearch([close] + (nests ? opener.text.prefix(1) : []))
+            default: return nil
+            }
+        }
     }
 }

@@ -194,39 +194,101 @@ public struct SyntaxIndex: Sendable {
         }
         return syntax.scan(line: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), from: state, into: &regions)
     }
+}
 
-    /// The scope of the byte at each of `utf8Offsets` (ascending) in `text`, as an index of the
-    /// text would give it, from one pass over the lines up to the last offset that keeps nothing
-    /// but the state between lines: for a search done once, where keeping an index costs more.
-    /// Offsets past the text's end get the language's text scope.
+/// The scopes of a text searched once (the command line, the workspace list), lexed from its start only as far as the
+/// offsets asked for: code is skipped up to the next byte that could open a comment or a string (`codeSearch`), and
+/// the lines inside a multi-line string or a block comment up to the next byte that could end it (`spanSearches`).
+///
+/// Answers as `SyntaxIndex.scope(atUTF8Offset:)` over the same text would. It holds the text's address: use it only
+/// while the text lives, as one search's acceptance does.
+public final class LazyScopes {
+    private let syntax: LanguageSyntax
+    private let text: UnsafeBufferPointer<UInt8>
+    /// The regions found so far, in order, with offsets from the text's start: a second search over the text, or a
+    /// question about an earlier offset, costs a lookup. One may span the lines of a multi-line string or comment;
+    /// line terminators are in none (`scope(atUTF8Offset:)` asks the byte).
+    private var regions: [ScopeRegion] = []
+    /// The line start where lexing goes on, and the state there.
+    private var lexedEnd = 0
+    private var state = LexState.code
+    /// One line's regions, reused from line to line.
+    private var lineRegions: [ScopeRegion] = []
+    /// How many lines were scanned one by one: the work the skips save is counted here (tests).
+    private(set) var scannedLines = 0
+
+    public init(syntax: LanguageSyntax, text: UnsafeBufferPointer<UInt8>) {
+        self.syntax = syntax
+        self.text = text
+    }
+
+    /// The scope of a match: that of its first byte.
+    public func scope(ofUTF8Range utf8Range: Range<Int>) -> Scope {
+        scope(atUTF8Offset: utf8Range.lowerBound)
+    }
+
+    /// The scope of the byte at `utf8Offset`: that of the comment or string region it is in, else the language's text
+    /// scope (as for offsets outside the text, and line terminators).
     ///
-    /// - Complexity: O(n) in the bytes up to the line of the last offset; no allocation per line.
-    public static func scopes(ofAscendingUTF8Offsets utf8Offsets: [Int], in text: UnsafeBufferPointer<UInt8>, syntax: LanguageSyntax) -> [Scope] {
-        var scopes: [Scope] = []
-        scopes.reserveCapacity(utf8Offsets.count)
-        var regions: [ScopeRegion] = []
-        var state = LexState.code
-        var start = 0
-        var next = 0
-        while scopes.count < utf8Offsets.count, start < text.count {
-            if state == .code {
-                // In code, the lines before the next byte that could open a comment or a string have no regions and
-                // end in code: the scan goes on from the line of that byte, or of the next offset if it comes first.
-                let target = min(utf8Offsets[scopes.count], text.count)
-                var lineStart = syntax.codeSearch.firstIndex(in: text, from: start, to: target)
+    /// - Complexity: the lexing up to the line of `utf8Offset` the first time it is passed, plus O(log regions).
+    public func scope(atUTF8Offset utf8Offset: Int) -> Scope {
+        guard utf8Offset >= 0, utf8Offset < text.count, text[utf8Offset] != 0x0A, text[utf8Offset] != 0x0D else {
+            return syntax.textScope
+        }
+        if utf8Offset >= lexedEnd { lex(through: utf8Offset) }
+        // The last region that starts at or before the offset.
+        var low = 0
+        var high = regions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if regions[middle].utf8Range.lowerBound <= utf8Offset { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0, regions[low - 1].utf8Range.contains(utf8Offset) else { return syntax.textScope }
+        return regions[low - 1].scope
+    }
+
+    /// Lexes on from `lexedEnd` through the line that holds `target`.
+    private func lex(through target: Int) {
+        // Worked on as locals and stored back: the object's own would be checked for exclusive access at each use.
+        var regions = self.regions
+        self.regions = []
+        var lineRegions = self.lineRegions
+        self.lineRegions = []
+        var state = self.state
+        var start = lexedEnd
+        var scanned = 0
+        while start <= target, start < text.count {
+            // The lines before the next byte that could change the state keep it and hold no region (in code) or one
+            // region each from start to end (inside a string or comment that spans lines): they are passed at once.
+            let stop: Int? = switch state {
+            case .code: syntax.codeSearch.firstIndex(in: text, from: start, to: target)
+            case .string(let opener), .blockComment(let opener, _):
+                syntax.spanSearches.indices.contains(opener)
+                    ? syntax.spanSearches[opener]?.firstIndex(in: text, from: start, to: target) : nil
+            case .rawText(_, let closing): closing.first.map { LanguageSyntax.firstIndex(of: $0, in: text, from: start, to: target) }
+            }
+            if let stop {
+                var lineStart = stop
                 while lineStart > start, text[lineStart - 1] != 0x0A { lineStart -= 1 }
+                if lineStart > start, state != .code {
+                    regions.append(ScopeRegion(utf8Range: start..<lineStart, scope: syntax.scope(of: state)))
+                }
                 start = lineStart
             }
-            next = nextLineStart(in: text, from: start)
-            regions.removeAll(keepingCapacity: true)
-            state = scanLine(syntax, text, start..<next, state, into: &regions)
-            while scopes.count < utf8Offsets.count, utf8Offsets[scopes.count] < next {
-                let relative = utf8Offsets[scopes.count] - start
-                scopes.append(regions.first { $0.utf8Range.contains(relative) }?.scope ?? syntax.textScope)
+            let next = SyntaxIndex.nextLineStart(in: text, from: start)
+            lineRegions.removeAll(keepingCapacity: true)
+            state = syntax.scan(line: UnsafeBufferPointer(rebasing: text[start..<next]), from: state, into: &lineRegions)
+            scanned += 1
+            for region in lineRegions {
+                regions.append(ScopeRegion(
+                    utf8Range: (region.utf8Range.lowerBound + start)..<(region.utf8Range.upperBound + start), scope: region.scope))
             }
             start = next
         }
-        while scopes.count < utf8Offsets.count { scopes.append(syntax.textScope) }
-        return scopes
+        lexedEnd = start
+        self.state = state
+        self.regions = regions
+        self.lineRegions = lineRegions
+        scannedLines += scanned
     }
 }

@@ -51,11 +51,13 @@ import Testing
         }
     }
 
-    /// The one-pass classification of offsets for texts searched once agrees with the index at every offset.
-    @Test func onePassScopesEqualTheIndex() {
-        let languages = ["c", "rust", "python", "lua", "ruby", "markdown", "elixir", "julia", "graphql", "shellscript"]
+    /// The lazily lexed scopes of texts searched once agree with the index at every offset, asked in ascending order
+    /// (every offset, half of them, a few far apart, so that lexing skips lines of code and lines inside strings and
+    /// comments on its way to each, and must not skip an opener or a closer in them) and then in any order.
+    @Test func lazyScopesEqualTheIndex() {
+        let languages = ["c", "rust", "python", "lua", "ruby", "markdown", "elixir", "julia", "graphql", "shellscript", "haskell", "html"]
         let baseSeed: UInt64 = 0x0F_F5_E7
-        for iteration in 0..<200 {
+        for iteration in 0..<300 {
             let seed = baseSeed &+ UInt64(iteration)
             var generator = SplitMix64(seed: seed)
             let languageID = languages[iteration % languages.count]
@@ -63,19 +65,50 @@ import Testing
                 Issue.record("no syntax for \(languageID)")
                 return
             }
-            let text = Self.randomText(&generator, pieces: Int.random(in: 0...80, using: &generator))
+            let text = Self.randomText(&generator, pieces: Int.random(in: 0...120, using: &generator))
             let index = SyntaxIndex(syntax: syntax, text: text)
-            // Every offset, then ascending subsets (the last one past the end): half of them, and a few, far apart, so
-            // that the pass skips lines of code on its way to each, and must not skip an opener in them.
             let all = Array(0..<text.count)
             let some = all.filter { _ in Bool.random(using: &generator) } + [text.count + 3]
             let few = all.filter { _ in Int.random(in: 0..<60, using: &generator) == 0 } + [text.count + 3]
-            for offsets in [all, some, few] {
+            let shuffled = (few + some.prefix(20)).shuffled(using: &generator)
+            for offsets in [all, some, few, few + shuffled] {
                 let expected = offsets.map { $0 < text.count ? index.scope(atUTF8Offset: $0) : syntax.textScope }
-                let actual = text.withUnsafeBufferPointer { SyntaxIndex.scopes(ofAscendingUTF8Offsets: offsets, in: $0, syntax: syntax) }
+                let actual = text.withUnsafeBufferPointer { text in
+                    let lazy = LazyScopes(syntax: syntax, text: text)
+                    return offsets.map { lazy.scope(atUTF8Offset: $0) }
+                }
                 #expect(actual == expected, "seed \(seed), \(languageID), \(offsets.count) offsets")
                 if actual != expected { return }
             }
+        }
+    }
+
+    /// Lexing a text searched once passes the lines that cannot change the state at once: the lines of code with no
+    /// opener, and those inside a multi-line string or comment with no closer, whatever their number.
+    @Test func lazyScopesScanOnlyTheLinesThatCanChangeTheState() throws {
+        let python = try #require(LanguageSyntax.forLanguageID("python"))
+        let c = try #require(LanguageSyntax.forLanguageID("c"))
+        let cases: [(LanguageSyntax, String, String)] = [
+            (python, "x = 1\n", "# TODO\n"),
+            (python, "def f():\n    \"\"\"Docs\n", "    TODO\n    \"\"\"\n# TODO\n"),
+            (c, "/* start\n", " * TODO */\nint x; // TODO\n"),
+        ]
+        for (syntax, opening, ending) in cases {
+            var scanned: [Int] = []
+            for lines in [10, 10_000] {
+                let body = opening.hasPrefix("x") ? String(repeating: opening, count: lines)
+                    : opening + String(repeating: "    more words, no closer\n", count: lines)
+                let text = Array((body + ending).utf8)
+                let (scope, count) = text.withUnsafeBufferPointer { buffer in
+                    let lazy = LazyScopes(syntax: syntax, text: buffer)
+                    let last = text.count - 4
+                    return (lazy.scope(atUTF8Offset: last), lazy.scannedLines)
+                }
+                let index = SyntaxIndex(syntax: syntax, text: text)
+                #expect(scope == index.scope(atUTF8Offset: text.count - 4))
+                scanned.append(count)
+            }
+            #expect(scanned[0] == scanned[1] && scanned[1] <= 4, "\(opening.debugDescription): \(scanned) lines scanned")
         }
     }
 

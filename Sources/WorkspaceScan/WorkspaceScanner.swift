@@ -89,8 +89,8 @@ public struct ScanOptions: Sendable {
     /// only, each match with an excerpt of `alsoExcerptBytes` (`ScannedFile.alsoMatches`): `check`'s deadlines, read
     /// after the rules that read fields.
     public var alsoSelecting: RuleSelection?
-    /// How many threads search (default: one a core); with 1, the calling thread walks and then searches, and
-    /// starts none (`--threads`).
+    /// How many threads search (default: one a core); with 1, the calling thread searches each file as the walk
+    /// finds it, and starts none (`--threads`).
     public var threads = WorkspaceScanner.cores
     /// Whether `alsoSelecting`'s rules match only where a group of fields follows (`RuleFilter.requiresFieldGroup`).
     public var alsoRequiresFieldGroup = false
@@ -394,8 +394,7 @@ public enum WorkspaceScanner {
     /// Walks and scans as `scan(walking:walkOptions:options:problem:prepare:)` does, turns each result into what
     /// `finish` makes of it (on the worker that scanned it, with its item: a report is written there, and the
     /// matches freed where they were made), and hands that to `deliver` (on the calling thread, in walk order)
-    /// once the walk is over, each as soon as it and those before it are done: a report is written while later
-    /// files are still searched, after every `problem` of the walk.
+    /// as `scanBoxed` says: a report is written while later files are still searched.
     ///
     /// - Complexity: O(total bytes) spread over the cores, plus the walk and one `prepare` per file.
     @inlinable
@@ -424,9 +423,10 @@ public enum WorkspaceScanner {
 
     /// The one scheduler of scans: `produce` hands over the files to scan (a walk as it goes, or a list), which are
     /// gathered in batches for the workers, one thread a core; each result is boxed by `finish` on its worker and
-    /// handed to `deliver` on the calling thread, in the order produced, once `produce` is over. Once `shouldStop`
-    /// says so, workers search nothing more. `sizedBatches` says whether the files' sizes are known, which lets a
-    /// batch hold more of them (see `ScanQueue`).
+    /// handed to `deliver` on the calling thread, in the order produced, once `produce` is over. With one thread
+    /// (`options.threads` 1), the calling thread searches each file as it is produced and delivers its result at
+    /// once, during `produce`. Once `shouldStop` says so, no more files are searched. `sizedBatches` says whether the
+    /// files' sizes are known, which lets a batch hold more of them (see `ScanQueue`).
     @usableFromInline
     static func scanBoxed(
         options: ScanOptions, sizedBatches: Bool, shouldStop: @escaping @Sendable () -> Bool,
@@ -434,8 +434,20 @@ public enum WorkspaceScanner {
         finish: @escaping @Sendable (ScannedFile, ScanItem) -> any AnyObject & Sendable,
         deliver: (any AnyObject & Sendable) -> Void
     ) {
-        let queue = ScanQueue<any AnyObject & Sendable>()
         let workers = max(1, options.threads)
+        if workers == 1 {
+            // One thread: each file is searched as soon as it is produced, and its result delivered at once, while the
+            // file's item and bytes are still in the core's caches and nothing waits in a queue.
+            let worker = ScanWorker()
+            withoutActuallyEscaping(deliver) { deliver in
+                produce { item in
+                    guard !shouldStop() else { return }
+                    deliver(finish(scan(item, worker: worker, options: options, streams: true), item))
+                }
+            }
+            return
+        }
+        let queue = ScanQueue<any AnyObject & Sendable>()
         let work: @Sendable () -> Void = {
             let worker = ScanWorker()
             while let (index, batch) = queue.take() {

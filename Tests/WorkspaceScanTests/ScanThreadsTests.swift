@@ -18,22 +18,31 @@ import Testing
         return try WorkspaceScanTests.tree(files)
     }
 
-    /// The threads that ran `finish`, and the matches found, for a scan of `root` with `threads`.
-    static func scan(_ root: String, threads: Int) -> (threads: Set<UInt>, matches: [String]) {
+    /// The threads that ran `finish`, the matches found, and how many files had been delivered as each was prepared,
+    /// for a scan of `root` with `threads`.
+    static func scan(_ root: String, threads: Int) -> (threads: Set<UInt>, matches: [String], deliveredBefore: [Int]) {
         var options = ScanOptions()
         options.threads = threads
         let seen = Mutex<Set<UInt>>([])
         var matches: [String] = []
+        var delivered = 0
+        var deliveredBefore: [Int] = []
         let shared = SharedConfiguration(.builtInOnly)
         WorkspaceScanner.scan(
             walking: [root], options: options,
-            prepare: { ScanItem(file: $0, shared: shared, maximumFileSize: Int.max) },
+            prepare: {
+                deliveredBefore.append(delivered)
+                return ScanItem(file: $0, shared: shared, maximumFileSize: Int.max)
+            },
             finish: { scanned, _ in
                 _ = seen.withLock { $0.insert(UInt(pthread_self())) }
                 return scanned
             },
-            deliver: { scanned in matches += scanned.matches.map { "\(scanned.file.relativePath):\($0.start.line)" } })
-        return (seen.withLock { $0 }, matches)
+            deliver: { scanned in
+                delivered += 1
+                matches += scanned.matches.map { "\(scanned.file.relativePath):\($0.start.line)" }
+            })
+        return (seen.withLock { $0 }, matches, deliveredBefore)
     }
 
     @Test func oneThreadSearchesOnTheCallingThreadOnly() throws {
@@ -46,5 +55,9 @@ import Testing
         #expect(two.threads.count <= 2)
         #expect(one.matches == two.matches)
         #expect(one.matches.count == 200 + (5 << 20) / 33)
+        // One thread delivers each file before the walk hands over the next: nothing waits in memory.
+        #expect(one.deliveredBefore == Array(0..<201))
+        // With workers, results wait for the walk's end.
+        #expect(two.deliveredBefore.allSatisfy { $0 == 0 })
     }
 }

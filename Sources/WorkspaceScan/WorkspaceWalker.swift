@@ -311,6 +311,9 @@ public enum WorkspaceWalker {
         // Entries in byte order, each directory walked where its name falls: a stable order without a global sort.
         entries.sort { $0.bytes.lexicographicallyPrecedes($1.bytes) }
 
+        // Each entry's path and relative path: the folder's, with the slash, made once, then the name.
+        let directoryPrefix = directory.hasSuffix("/") ? directory : directory + "/"
+        let relativePrefix = relative.isEmpty ? "" : relative + "/"
         var ignores = ignores
         if options.respectsIgnoreFiles {
             // Pushed shallowest-precedence first, so `.ignore` ends up above `.gitignore`.
@@ -319,15 +322,18 @@ public enum WorkspaceWalker {
                 case .success(let data):
                     ignores = ignores.pushing(IgnoreFile(text: String(decoding: data, as: UTF8.self), directory: relative))
                 case .failure(let reason):
-                    problem(WalkProblem(path: join(directory, name), reason: reason.text, kind: .ignoreFile))
+                    problem(WalkProblem(path: directoryPrefix + name, reason: reason.text, kind: .ignoreFile))
                 }
             }
         }
 
         var entrySegments = segments + [[]]
+        // Globs read the segments from the root, and an ignore file those below its folder: without either here, the
+        // entries' own are never read (an ignore file found deeper reads only those below it).
+        let readsSegments = options.globs != nil || !ignores.files.isEmpty
         for entry in entries {
-            let path = join(directory, entry.name)
-            let relativePath = relative.isEmpty ? entry.name : relative + "/" + entry.name
+            let path = directoryPrefix + entry.name
+            let relativePath = relativePrefix + entry.name
             // The path on disk, kept only when it differs from the one shown.
             var pathBytes: [UInt8]?
             if directoryBytes != nil || !entry.isValidUTF8 {
@@ -354,7 +360,7 @@ public enum WorkspaceWalker {
                 continue
             }
             let type = info.st_mode & S_IFMT
-            entrySegments[entrySegments.count - 1] = Array(entry.name.unicodeScalars)
+            if readsSegments { entrySegments[entrySegments.count - 1] = Array(entry.name.unicodeScalars) }
             if let globs = options.globs, type == S_IFDIR || type == S_IFREG,
                globs.leavesOut(segments: entrySegments[...], isDirectory: type == S_IFDIR) {
                 continue
@@ -405,10 +411,6 @@ public enum WorkspaceWalker {
             }
         }
         return .failure(IgnoreFileProblem(text: "larger than \(maximumIgnoreFileBytes >> 20) MiB"))
-    }
-
-    private static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     private static func nanoseconds(_ info: stat) -> Int64 {

@@ -112,14 +112,14 @@ final class ConfigurationLookup {
     /// one comparison of its folder with the previous file's and one concatenation.
     func configuration(forWalkedFile path: String, report: (ConfigDiagnostic) -> Void) -> (index: Int, relativePath: String) {
         let bytes = path.utf8
-        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else {
+        guard let slash = Self.lastSlash(in: path) else {
             // A bare name: a file in the current directory, spelt `.` here.
             return configuration(forWalkedFile: "./" + path, report: report)
         }
-        let name = String(Substring(bytes[bytes.index(after: slash)...]))
+        let name = Substring(bytes[bytes.index(after: slash)...])
         let folderBytes = bytes[..<slash]
         if let last = lastWalkedFolder, Self.sameBytes(last.spelling, folderBytes) {
-            return (last.answer.index, last.answer.relativePrefix + name)
+            return (last.answer.index, Self.joined(last.answer.relativePrefix, name))
         }
         let spelling = String(Substring(folderBytes))
         let answer: FolderAnswer
@@ -134,7 +134,24 @@ final class ConfigurationLookup {
             walkedFolders[spelling] = answer
         }
         lastWalkedFolder = (spelling, answer)
-        return (answer.index, answer.relativePrefix + name)
+        return (answer.index, Self.joined(answer.relativePrefix, name))
+    }
+
+    /// The last `/` of `path` (read from its bytes in memory for native strings).
+    private static func lastSlash(in path: String) -> String.Index? {
+        let bytes = path.utf8
+        let offset = bytes.withContiguousStorageIfAvailable { buffer in buffer.lastIndex(of: UInt8(ascii: "/")) }
+        guard let offset else { return bytes.lastIndex(of: UInt8(ascii: "/")) }
+        return offset.map { bytes.index(bytes.startIndex, offsetBy: $0) }
+    }
+
+    /// `prefix` then `name`, in one allocation.
+    private static func joined(_ prefix: String, _ name: Substring) -> String {
+        var joined = ""
+        joined.reserveCapacity(prefix.utf8.count + name.utf8.count)
+        joined += prefix
+        joined += name
+        return joined
     }
 
     /// Whether `string` is spelt with exactly `bytes` (one `memcmp` for native strings).

@@ -130,37 +130,73 @@ import VectorKernels
     }
 
     /// The UTF-8 check against the standard library on every pair of bytes, and on triples and quadruples around
-    /// each lead's limits, among ASCII, inside a block and across a block's edge.
+    /// each lead's limits, among ASCII: inside a block, cut by a block's, a group's (the next group ASCII or not) or a
+    /// segment's edge after each of its bytes, in the last block of thirty-two and in the last bytes. Both loops
+    /// (`validUTF8Prefix`, `validUTF8Counts`) must agree with the standard library, and where the text is valid the
+    /// counts must be those of the bytes checked.
     @Test func utf8ChecksEverySequenceAsTheStandardLibraryDoes() {
         var sequences: [[UInt8]] = []
-        for first in UInt8(0x80)...0xFF {
-            for second in UInt8.min...UInt8.max { sequences.append([first, second]) }
+        for first in UInt8.min...UInt8.max {
+            for second in UInt8.min...UInt8.max where first >= 0x80 || second >= 0x80 { sequences.append([first, second]) }
         }
-        let seconds = Array(UInt8(0x7E)...0xC2)
-        let lasts: [UInt8] = [0x41, 0x80, 0xBF, 0xC2]
-        for first in [UInt8(0xE0), 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF7, 0xFF] {
+        let seconds = Array(UInt8(0x7E)...0xC2) + [0xDF, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF]
+        let thirds: [UInt8] = [0x41, 0x80, 0xBF, 0xC2, 0xE0, 0xF0, 0xFF]
+        let fourths: [UInt8] = [0x41, 0x80, 0xC2]
+        for first in [UInt8(0xC0), 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF7, 0xFF] {
             for second in seconds {
-                for third in lasts {
+                for third in thirds {
                     sequences.append([first, second, third])
-                    if first >= 0xF0 { for fourth in lasts { sequences.append([first, second, third, fourth]) } }
+                    if first >= 0xE0, third < 0xE0 { for fourth in fourths { sequences.append([first, second, third, fourth]) } }
                 }
             }
         }
+        // The short text, from 3: a segment of two groups (3..<131, 131..<259), a block of thirty-two (..<291) and
+        // eight bytes. Each edge (of blocks, 35 and 195, of groups, of the last block) is cut after each byte of a
+        // sequence but its last; other places: inside blocks and the text's last bytes. The long one: a segment of
+        // 16 groups (3..<2051), one more group and eight bytes, for the segment's edge, with the sequences that
+        // start with a lead (every other pair is ASCII, or wrong at its first byte, there as anywhere).
+        let short = (length: 3 + 2 * 128 + 32 + 8, edges: [35, 131, 195, 259, 291], inside: [43, 270])
+        let long = (length: 3 + 17 * 128 + 8, edges: [2051], inside: [Int]())
         var disagreements: [String] = []
-        for sequence in sequences {
-            for place in [40, 33, 66] {
-                var text = [UInt8](repeating: UInt8(ascii: "a"), count: 128)
-                text.replaceSubrange(place..<place + sequence.count, with: sequence)
-                let stop = text.withUnsafeBytes { text in
-                    text.baseAddress.map { AVX2.validUTF8Prefix(text: $0, from: 3, count: text.count) }
-                } ?? -1
-                let checked = stop >= 0 && String(validating: text[stop...], as: UTF8.self) != nil
-                if checked != (String(validating: text, as: UTF8.self) != nil), disagreements.count < 10 {
-                    disagreements.append("\(sequence.map { String($0, radix: 16) }) at \(place): \(checked)")
+        var cases = 0
+        for (length, edges, inside) in [short, long] {
+            var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            for index in stride(from: 60, to: length - 8, by: 97) { text[index] = 0x0A }
+            let ends = length == short.length ? [length - 4, length - 3, length - 2] : []
+            for sequence in sequences where length == short.length || sequence[0] >= 0xC0 {
+                // Among ASCII, the text is valid exactly when the sequence is.
+                let valid = String(validating: sequence, as: UTF8.self) != nil
+                let cuts = edges.flatMap { edge in (1..<sequence.count).map { edge - $0 } }
+                for place in cuts + inside + ends where place + sequence.count <= length {
+                    let saved = Array(text[place..<place + sequence.count])
+                    text.replaceSubrange(place..<place + sequence.count, with: sequence)
+                    defer { text.replaceSubrange(place..<place + sequence.count, with: saved) }
+                    let (prefix, counted) = text.withUnsafeBytes { raw in
+                        (AVX2.validUTF8Prefix(text: raw.baseAddress!, from: 3, count: raw.count),
+                         AVX2.validUTF8Counts(text: raw.baseAddress!, from: 3, count: raw.count))
+                    }
+                    cases += 1
+                    for stop in Set([prefix, counted.position]) {
+                        // Where the loop stops, the rest is the caller's: the whole is valid exactly when the rest is,
+                        // and nothing before the stop may be wrong.
+                        let checked = stop >= 0 && String(validating: text[stop...], as: UTF8.self) != nil
+                        if checked != valid || (stop >= 0 && !valid && String(validating: text[..<stop], as: UTF8.self) == nil),
+                           disagreements.count < 10 {
+                            disagreements.append("\(sequence.map { String($0, radix: 16) }) at \(place): stop \(stop), valid \(valid)")
+                        }
+                    }
+                    guard valid else { continue }
+                    let bytes = text[3..<max(3, counted.position)]
+                    let expected = (bytes.count { $0 == 0x0A }, bytes.count { $0 & 0xC0 == 0x80 }, bytes.count { $0 >= 0xF0 })
+                    if prefix != counted.position || counted.lineFeeds != expected.0 || counted.continuations != expected.1
+                        || counted.fourByteLeads != expected.2, disagreements.count < 10 {
+                        disagreements.append("\(sequence) at \(place): \(prefix), counted \(counted), expected \(expected)")
+                    }
                 }
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements)")
+        #expect(cases > 700_000)
     }
 
     /// A character cut short, or whole, where a group of 128 bytes or a segment of 63 groups ends, and ASCII after it:

@@ -1,9 +1,20 @@
 // The UTF-8 check, thirty-two bytes a step (see AVX2.swift for the rules of this module).
 //
-// The same rules as WorkspaceScan's sixteen-byte check, on twice the lanes:
-// a continuation byte exactly where a lead in the three bytes before wants
-// one, no byte that never occurs, the narrow second-byte ranges of 0xE0,
-// 0xED, 0xF0 and 0xF4.
+// The same rules as WorkspaceScan's sixteen-byte check (a continuation byte
+// exactly where a lead in the three bytes before wants one, no byte that
+// never occurs, the narrow second-byte ranges of 0xE0, 0xED, 0xF0 and 0xF4),
+// found another way: each byte is judged with the byte before it by three
+// table lookups (`vpshufb`). The byte before's high nibble, its low nibble and
+// the byte's own high nibble each give the ways, a bit each, the pair could
+// be wrong (a lead then no continuation, ASCII then a continuation, two
+// continuations, an overlong, surrogate or too large second byte), and the
+// pair is wrong where a bit is in all three. Two continuations in a row are right
+// exactly where the byte two before is 0xE0 or above or the one three before
+// 0xF0 or above: their bit (0x80) is XORed with that, so it clears where
+// expected and sets where a lead's third or fourth byte is missing. A byte
+// that never occurs (0xC0, 0xC1, 0xF5 and above) shows as a lead the byte
+// after it does not fit; the last byte checked has none after it in a block,
+// and is tested on its own.
 //
 // Text goes in segments of up to 16 groups of 128 bytes. A first loop over a
 // segment reads each group once (four loads), and only notes whether it is
@@ -13,8 +24,8 @@
 // the core's first cache, and an ASCII group that follows one must not start
 // where a lead wants a continuation. `validUTF8Counts` also counts, while the
 // bytes are in registers, what TextIndex's walk would count (line feeds,
-// lane by lane, summed at each segment's end; continuation bytes and
-// four-byte leads, in the groups that are not ASCII), notes any `\r`, and
+// and continuation bytes and four-byte leads in the groups that are not
+// ASCII, lane by lane, summed at each segment's end), notes any `\r`, and
 // leaves a landmark at each segment's end: a streamed chunk is then checked
 // and measured in one pass, and its matches are located from the landmark
 // before each rather than by a walk from the one before.
@@ -69,7 +80,8 @@ extension AVX2 {
         let bytes = text.assumingMemoryBound(to: UInt8.self)
         let lineFeed = Bytes32(repeating: 0x0A)
         let carriageReturn = Bytes32(repeating: 0x0D)
-        let fourByteLead = Bytes32(repeating: 0xF0)
+        // A four-byte lead's high nibble.
+        let fourByteLead = Bytes32(repeating: 0x0F)
         var position = from
         var lineFeeds = 0
         var continuations = 0
@@ -98,8 +110,11 @@ extension AVX2 {
                 position &+= 128
             }
             if counts { lineFeeds &+= tally.sumOfLanes }
-            // The groups that are not all ASCII, block by block (each block reads the three bytes before it).
+            // The groups that are not all ASCII, block by block (each block reads the three bytes before it). Their
+            // continuation bytes and four-byte leads are tallied lane by lane too (at most 64 blocks a segment).
             var errors = Bytes32(repeating: 0)
+            var continuationTally = Bytes32(repeating: 0)
+            var fourByteLeadTally = Bytes32(repeating: 0)
             var left = nonASCII
             while left != 0 {
                 let start = segmentStart &+ left.trailingZeroBitCount &<< 7
@@ -107,14 +122,19 @@ extension AVX2 {
                 for block in 0..<4 {
                     let at = start &+ block &<< 5
                     let current = Bytes32(loading: text, at: at)
-                    errors = errors | blockErrors(text, at, current)
+                    let high = current.highNibbles
+                    errors = errors | blockErrors(text, at, high)
                     if counts {
-                        continuations &+= current.continuationLanes.highBits.nonzeroBitCount
-                        fourByteLeads &+= (current .>= fourByteLead).highBits.nonzeroBitCount
+                        continuationTally = continuationTally &- current.continuationLanes
+                        fourByteLeadTally = fourByteLeadTally &- (high .== fourByteLead)
                     }
                 }
             }
             guard errors.isZero else { return invalid }
+            if counts && nonASCII != 0 {
+                continuations &+= continuationTally.sumOfLanes
+                fourByteLeads &+= fourByteLeadTally.sumOfLanes
+            }
             // An ASCII group that follows one that is not (or starts the segment) must not start where a lead wants a
             // continuation; one that follows an ASCII group cannot.
             let taken: UInt64 = (1 &<< UInt64(groups)) &- 1
@@ -135,15 +155,19 @@ extension AVX2 {
         // Fewer than 128 bytes: thirty-two at a time.
         while count &- position >= 32 {
             let block = Bytes32(loading: text, at: position)
-            guard blockErrors(text, position, block).isZero else { return invalid }
+            let high = block.highNibbles
+            guard blockErrors(text, position, high).isZero else { return invalid }
             if counts {
                 lineFeeds &+= (block .== lineFeed).highBits.nonzeroBitCount
                 returns = returns | (block .== carriageReturn)
                 continuations &+= block.continuationLanes.highBits.nonzeroBitCount
-                fourByteLeads &+= (block .>= fourByteLead).highBits.nonzeroBitCount
+                fourByteLeads &+= (high .== fourByteLead).highBits.nonzeroBitCount
             }
             position &+= 32
         }
+        // A byte that never occurs (0xC0, 0xC1, 0xF5 and above) is found by the byte after it, as a lead that byte
+        // does not fit; the last byte checked has no byte after it in a block.
+        if position > from, neverOccurs(bytes[position &- 1]) { return invalid }
         // A character that starts in the last three bytes and ends beyond them is the caller's to check and count:
         // its bytes (a lead and continuations, none a line break) come off the counts.
         if let start = characterCut(bytes, at: position) {
@@ -181,22 +205,53 @@ extension AVX2 {
         return nil
     }
 
-    /// The lanes of the thirty-two bytes at `position` (`current`) that break a rule they and the three bytes before
-    /// them show: zero where none does.
+    /// Whether `byte` occurs nowhere in UTF-8.
     @inline(__always)
-    private static func blockErrors(_ text: UnsafeRawPointer, _ position: Int, _ current: Bytes32) -> Bytes32 {
+    private static func neverOccurs(_ byte: UInt8) -> Bool { byte == 0xC0 || byte == 0xC1 || byte >= 0xF5 }
+
+    /// The lanes of the thirty-two bytes at `position` (`high`: their high nibbles) that break a rule they and the
+    /// three bytes before them show: zero where none does.
+    @inline(__always)
+    private static func blockErrors(_ text: UnsafeRawPointer, _ position: Int, _ high: Bytes32) -> Bytes32 {
+        // What can be wrong with a byte after the one before it, a bit each: the tables below give, for the byte
+        // before, the bits its high nibble allows and those its low nibble allows, and for the byte, those its high
+        // nibble allows; a lane keeps the bits all three allow.
+        let tooShort: UInt8 = 0x01  // a lead, then no continuation byte
+        let tooLong: UInt8 = 0x02  // ASCII, then a continuation byte
+        let overlong2: UInt8 = 0x04  // 0xC0 or 0xC1, then a continuation byte
+        let overlong3: UInt8 = 0x08  // 0xE0, then 0x80...0x9F
+        let surrogate: UInt8 = 0x10  // 0xED, then 0xA0...0xBF
+        let lowAfterF0: UInt8 = 0x20  // 0xF0 (overlong) or 0xF5...0xFF (too large), then 0x80...0x8F
+        let tooLarge: UInt8 = 0x40  // 0xF4...0xFF, then 0x90...0xBF
+        let twoContinuations: UInt8 = 0x80  // a continuation byte, then another
+        let ascii = tooLong, continuation = twoContinuations
+        let firstHigh = Bytes32(table: SIMD16(
+            ascii, ascii, ascii, ascii, ascii, ascii, ascii, ascii,
+            continuation, continuation, continuation, continuation,
+            tooShort | overlong2, tooShort, tooShort | overlong3 | surrogate, tooShort | lowAfterF0 | tooLarge))
+        let every = tooShort | tooLong | twoContinuations
+        let f5Up = every | lowAfterF0 | tooLarge  // the low nibbles of 0xF5...0xFF
+        let firstLow = Bytes32(table: SIMD16(
+            every | overlong2 | overlong3 | lowAfterF0, every | overlong2, every, every,
+            every | tooLarge, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up | surrogate, f5Up, f5Up))
+        let notContinuation = tooShort, anyContinuation = tooLong | twoContinuations | overlong2
+        let secondHigh = Bytes32(table: SIMD16(
+            notContinuation, notContinuation, notContinuation, notContinuation,
+            notContinuation, notContinuation, notContinuation, notContinuation,
+            anyContinuation | overlong3 | lowAfterF0, anyContinuation | overlong3 | tooLarge,
+            anyContinuation | surrogate | tooLarge, anyContinuation | surrogate | tooLarge,
+            notContinuation, notContinuation, notContinuation, notContinuation))
         let before1 = Bytes32(loading: text, at: position &- 1)
+        let found = firstHigh.shuffled(by: before1.highNibbles) & firstLow.shuffled(by: before1.lowNibbles)
+            & secondHigh.shuffled(by: high)
+        // Two bytes after a lead of three or four bytes, or three after a lead of four, a continuation must follow a
+        // continuation: bit 7 is set there (0xE0 and above less 0x60, 0xF0 and above less 0x70, are 0x80 or more),
+        // and the XOR clears the two continuations' bit where it is expected and sets it where it is missing.
         let before2 = Bytes32(loading: text, at: position &- 2)
         let before3 = Bytes32(loading: text, at: position &- 3)
-        let wantsContinuation = (before1 .>= Bytes32(repeating: 0xC0)) | (before2 .>= Bytes32(repeating: 0xE0))
-            | (before3 .>= Bytes32(repeating: 0xF0))
-        let never = (current .>= Bytes32(repeating: 0xF5))
-            | ((current & Bytes32(repeating: 0xFE)) .== Bytes32(repeating: 0xC0))
-        let outOfRange = ((before1 .== Bytes32(repeating: 0xE0)) & (current .< Bytes32(repeating: 0xA0)))
-            | ((before1 .== Bytes32(repeating: 0xED)) & (current .> Bytes32(repeating: 0x9F)))
-            | ((before1 .== Bytes32(repeating: 0xF0)) & (current .< Bytes32(repeating: 0x90)))
-            | ((before1 .== Bytes32(repeating: 0xF4)) & (current .> Bytes32(repeating: 0x8F)))
-        return (current.continuationLanes ^ wantsContinuation) | never | outOfRange
+        let thirdOrFourth = (before2.subtractingToZero(Bytes32(repeating: 0x60))
+            | before3.subtractingToZero(Bytes32(repeating: 0x70))) & Bytes32(repeating: twoContinuations)
+        return found ^ thirdOrFourth
     }
 }
 #endif

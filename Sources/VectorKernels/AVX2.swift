@@ -50,6 +50,10 @@ struct Bytes32 {
     @inline(__always)
     init(repeating byte: UInt8) { value = SIMD32<UInt8>(repeating: byte)._storage._value }
 
+    /// `table` in each 128-bit half: a table for `shuffled(by:)`.
+    @inline(__always)
+    init(table: SIMD16<UInt8>) { value = SIMD32<UInt8>(lowHalf: table, highHalf: table)._storage._value }
+
     @inline(__always)
     static func & (a: Bytes32, b: Bytes32) -> Bytes32 { Bytes32(Builtin.and_Vec32xInt8(a.value, b.value)) }
 
@@ -112,6 +116,10 @@ struct Bytes32 {
     /// Lane-wise wrapping subtraction (`vpsubb`).
     @inline(__always)
     static func &- (a: Bytes32, b: Bytes32) -> Bytes32 { Bytes32(Builtin.sub_Vec32xInt8(a.value, b.value)) }
+
+    /// Lane-wise subtraction of unsigned bytes that stops at zero (`vpsubusb`).
+    @inline(__always)
+    func subtractingToZero(_ other: Bytes32) -> Bytes32 { Bytes32(Builtin.int_usub_sat_Vec32xInt8(value, other.value)) }
 
     /// The sum of the thirty-two lanes as unsigned bytes (`vpsadbw` against zero, then the four partial sums).
     @inline(__always)

@@ -46,7 +46,9 @@ extension Server {
             hover.lines += Self.blameLines(blame, now: hover.now, markdown: hover.markdown)
             return .now(Self.hoverJSON(hover))
         }
-        guard !gitUnavailableSaid, let path = filePath(fromURI: hover.uri) else { return .now(Self.hoverJSON(hover)) }
+        guard !gitUnavailableSaid, !documentsOutsideRepository.contains(hover.uri), let path = filePath(fromURI: hover.uri) else {
+            return .now(Self.hoverJSON(hover))
+        }
         // A newer hover makes an older one's answer moot.
         cancelJobs(answering: .requestCancelled) { $0.kind == .hoverBlame }
         let text = document.text.utf8
@@ -66,12 +68,17 @@ extension Server {
         case .lines(let lines): lineBlame = lines[hover.line + 1]
         case .untracked: lineBlame = .uncommitted
         case .notAsked, .failed: lineBlame = nil
-        case .outsideRepository, .gitUnavailable:
+        case .outsideRepository:
+            // Only this file's: another may be in a repository.
+            lineBlame = nil
+            if documents[hover.uri] != nil, documentsOutsideRepository.insert(hover.uri).inserted {
+                log(.info, "hover shows no author in \(hover.uri): the file is not in a git repository")
+            }
+        case .gitUnavailable(let reason):
             lineBlame = nil
             if !gitUnavailableSaid {
                 gitUnavailableSaid = true
-                let why = if case .gitUnavailable(let reason) = blame { reason } else { "the file is not in a git repository" }
-                log(.info, "hover shows no author: \(why)")
+                log(.info, "hover shows no author: \(reason)")
             }
         }
         if let lineBlame {

@@ -119,6 +119,7 @@ extension Server {
         sentDecorations[uri] = nil
         // A document opened again may start at the same version with another text.
         hoverBlames[uri] = nil
+        documentsOutsideRepository.remove(uri)
         documentsNeedingDecorations.remove(uri)
         if closed.text.utf8Count >= backgroundOpenUTF8Count {
             // Hands the large document's memory back to the system, not only to the allocator.

@@ -52,8 +52,10 @@ public final class Server {
     var jobs: [Int: BackgroundJob] = [:]
     /// The lines hover has blamed, per open document (Server+Blame.swift).
     var hoverBlames: [String: HoverBlames] = [:]
-    /// Whether the log has said once why hover shows no author (no repository, or no git).
+    /// Whether git cannot be run: hover then asks it nothing more, and the log has said why once.
     var gitUnavailableSaid = false
+    /// Open documents whose files are in no git repository: hover asks git nothing more about them.
+    var documentsOutsideRepository: Set<String> = []
     var nextJobID = 1
     /// Documents a job is opening, with the messages about them that wait until they are ready.
     var documentsOpening: [String: [Message]] = [:]

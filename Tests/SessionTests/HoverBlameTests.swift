@@ -62,4 +62,63 @@ import Testing
         #expect(jobs.count == 0)
         #expect(answer(to: 5)?["contents"]?["value"]?.stringValue == value)
     }
+
+    /// A file in no repository stops hover asking git about that file only: a file of a repository opened after it
+    /// still shows who wrote its line.
+    @Test func aFileOutsideARepositoryLeavesTheOthersBlamed() throws {
+        let root = try CommandLineTests.tree(["a.py": "y = 2  # TODO: committed\n"])
+        let outside = try CommandLineTests.tree(["b.py": "y = 2  # TODO: nowhere\n"])
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: outside)
+        }
+        let environment = TestProcess.gitEnvironment(name: "Alice Doe", email: "alice@example.invalid", date: "2026-01-10T12:00:00Z")
+        for arguments in [["init", "-q", "-b", "main"], ["add", "a.py"], ["commit", "-qm", "one"]] {
+            #expect(try TestProcess.run("/usr/bin/git", arguments, in: root, environment: environment).status == 0)
+        }
+        let jobs = ManualJobs()
+        let outbox = Outbox()
+        let server = jobs.server(sendingTo: outbox)
+        func answer(to id: Int) -> String? {
+            for message in outbox.messages {
+                if case .response(let answered, let result) = message, answered == RequestID(id), case .success(let json) = result {
+                    return json["contents"]?["value"]?.stringValue
+                }
+            }
+            return nil
+        }
+        server.handle(.request(id: RequestID(1), method: "initialize", params: [
+            "rootUri": .string(root.absoluteString), "initializationOptions": ["today": "2026-05-20"],
+            "capabilities": ["textDocument": ["hover": ["contentFormat": ["plaintext"]]]],
+        ]))
+        server.handle(.notification(method: "initialized", params: [:]))
+        jobs.runAll(on: server)
+        func open(_ uri: String, text: String) {
+            server.handle(.notification(method: "textDocument/didOpen", params: [
+                "textDocument": ["uri": .string(uri), "languageId": "python", "version": 1, "text": .string(text)],
+            ]))
+            jobs.runAll(on: server)
+        }
+        var id = 2
+        func hover(_ uri: String) -> (asksGit: Bool, value: String?) {
+            id += 1
+            server.handle(.request(id: RequestID(id), method: "textDocument/hover", params: [
+                "textDocument": ["uri": .string(uri)], "position": ["line": 0, "character": 10],
+            ]))
+            let asksGit = jobs.runAll(on: server) == 1
+            return (asksGit, answer(to: id))
+        }
+        let nowhere = outside.appendingPathComponent("b.py").absoluteString
+        open(nowhere, text: "y = 2  # TODO: nowhere\n")
+        let unblamed = hover(nowhere)
+        #expect(unblamed.asksGit)
+        #expect(unblamed.value == "todo")
+        // Asked again, that file costs git nothing.
+        #expect(hover(nowhere) == (false, "todo"))
+        let committed = root.appendingPathComponent("a.py").absoluteString
+        open(committed, text: "y = 2  # TODO: committed\n")
+        let blamed = hover(committed)
+        #expect(blamed.asksGit)
+        #expect(blamed.value?.hasPrefix("todo\n\nAdded by Alice Doe, 4 months ago (") == true, "\(blamed.value ?? "no answer")")
+    }
 }

@@ -8,29 +8,44 @@ import Testing
 /// Hover's blame runs beside the loop: with the job held back, keystrokes and their tokens are answered at once, and
 /// the hover is answered when git is; a second hover on the same version asks git nothing.
 @Suite struct HoverBlameTests {
-    @Test func aKeystrokeIsAnsweredWhileHoverWaitsForGit() throws {
-        let root = try CommandLineTests.tree(["a.py": "x = 1\ny = 2  # TODO: committed\n"])
-        defer { try? FileManager.default.removeItem(at: root) }
+    /// A repository holding `a.py` (`text`), committed by Alice Doe on 2026-01-10.
+    static func committedTree(_ text: String) throws -> URL {
+        let root = try CommandLineTests.tree(["a.py": text])
         let environment = TestProcess.gitEnvironment(name: "Alice Doe", email: "alice@example.invalid", date: "2026-01-10T12:00:00Z")
         for arguments in [["init", "-q", "-b", "main"], ["add", "a.py"], ["commit", "-qm", "one"]] {
             #expect(try TestProcess.run("/usr/bin/git", arguments, in: root, environment: environment).status == 0)
         }
-        let jobs = ManualJobs()
-        let outbox = Outbox()
+        return root
+    }
+
+    /// A server whose jobs run when the test says, initialized on `root` (today 2026-05-20, plain-text hovers).
+    static func initializedServer(root: URL, jobs: ManualJobs, outbox: Outbox) -> Server {
         let server = jobs.server(sendingTo: outbox)
-        let uri = root.appendingPathComponent("a.py").absoluteString
-        func answer(to id: Int) -> JSON? {
-            for message in outbox.messages {
-                if case .response(let answered, let result) = message, answered == RequestID(id), case .success(let json) = result { return json }
-            }
-            return nil
-        }
         server.handle(.request(id: RequestID(1), method: "initialize", params: [
             "rootUri": .string(root.absoluteString), "initializationOptions": ["today": "2026-05-20"],
             "capabilities": ["textDocument": ["hover": ["contentFormat": ["plaintext"]]]],
         ]))
         server.handle(.notification(method: "initialized", params: [:]))
         jobs.runAll(on: server)
+        return server
+    }
+
+    /// The result of the request `id`, once answered.
+    static func answer(to id: Int, in outbox: Outbox) -> JSON? {
+        for message in outbox.messages {
+            if case .response(let answered, let result) = message, answered == RequestID(id), case .success(let json) = result { return json }
+        }
+        return nil
+    }
+
+    @Test func aKeystrokeIsAnsweredWhileHoverWaitsForGit() throws {
+        let root = try Self.committedTree("x = 1\ny = 2  # TODO: committed\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let jobs = ManualJobs()
+        let outbox = Outbox()
+        let server = Self.initializedServer(root: root, jobs: jobs, outbox: outbox)
+        let uri = root.appendingPathComponent("a.py").absoluteString
+        func answer(to id: Int) -> JSON? { Self.answer(to: id, in: outbox) }
         server.handle(.notification(method: "textDocument/didOpen", params: [
             "textDocument": ["uri": .string(uri), "languageId": "python", "version": 1, "text": "x = 1\ny = 2  # TODO: committed\n"],
         ]))
@@ -66,33 +81,15 @@ import Testing
     /// A file in no repository stops hover asking git about that file only: a file of a repository opened after it
     /// still shows who wrote its line.
     @Test func aFileOutsideARepositoryLeavesTheOthersBlamed() throws {
-        let root = try CommandLineTests.tree(["a.py": "y = 2  # TODO: committed\n"])
+        let root = try Self.committedTree("y = 2  # TODO: committed\n")
         let outside = try CommandLineTests.tree(["b.py": "y = 2  # TODO: nowhere\n"])
         defer {
             try? FileManager.default.removeItem(at: root)
             try? FileManager.default.removeItem(at: outside)
         }
-        let environment = TestProcess.gitEnvironment(name: "Alice Doe", email: "alice@example.invalid", date: "2026-01-10T12:00:00Z")
-        for arguments in [["init", "-q", "-b", "main"], ["add", "a.py"], ["commit", "-qm", "one"]] {
-            #expect(try TestProcess.run("/usr/bin/git", arguments, in: root, environment: environment).status == 0)
-        }
         let jobs = ManualJobs()
         let outbox = Outbox()
-        let server = jobs.server(sendingTo: outbox)
-        func answer(to id: Int) -> String? {
-            for message in outbox.messages {
-                if case .response(let answered, let result) = message, answered == RequestID(id), case .success(let json) = result {
-                    return json["contents"]?["value"]?.stringValue
-                }
-            }
-            return nil
-        }
-        server.handle(.request(id: RequestID(1), method: "initialize", params: [
-            "rootUri": .string(root.absoluteString), "initializationOptions": ["today": "2026-05-20"],
-            "capabilities": ["textDocument": ["hover": ["contentFormat": ["plaintext"]]]],
-        ]))
-        server.handle(.notification(method: "initialized", params: [:]))
-        jobs.runAll(on: server)
+        let server = Self.initializedServer(root: root, jobs: jobs, outbox: outbox)
         func open(_ uri: String, text: String) {
             server.handle(.notification(method: "textDocument/didOpen", params: [
                 "textDocument": ["uri": .string(uri), "languageId": "python", "version": 1, "text": .string(text)],
@@ -106,7 +103,7 @@ import Testing
                 "textDocument": ["uri": .string(uri)], "position": ["line": 0, "character": 10],
             ]))
             let asksGit = jobs.runAll(on: server) == 1
-            return (asksGit, answer(to: id))
+            return (asksGit, Self.answer(to: id, in: outbox)?["contents"]?["value"]?.stringValue)
         }
         let nowhere = outside.appendingPathComponent("b.py").absoluteString
         open(nowhere, text: "y = 2  # TODO: nowhere\n")

@@ -338,7 +338,7 @@ public enum WorkspaceScanner {
     @inlinable
     public static func scan<Finished: Sendable>(
         _ items: [ScanItem], options: ScanOptions = ScanOptions(), shouldStop: @escaping @Sendable () -> Bool = { false },
-        finish: @escaping @Sendable (ScannedFile, ScanItem) -> Finished, deliver: (Finished) -> Void
+        finish: @escaping @Sendable (consuming ScannedFile, ScanItem) -> Finished, deliver: (Finished) -> Void
     ) {
         scanBoxed(
             options: options, sizedBatches: true, shouldStop: shouldStop,
@@ -401,7 +401,7 @@ public enum WorkspaceScanner {
     public static func scan<Finished: Sendable>(
         walking roots: [String], walkOptions: WorkspaceWalker.Options = WorkspaceWalker.Options(),
         options: ScanOptions = ScanOptions(), problem: (WalkProblem) -> Void = { _ in }, prepare: (WalkedFile) -> ScanItem,
-        finish: @escaping @Sendable (ScannedFile, ScanItem) -> Finished, deliver: (Finished) -> Void
+        finish: @escaping @Sendable (consuming ScannedFile, ScanItem) -> Finished, deliver: (Finished) -> Void
     ) {
         // The walk and the queue are not generic: code generic over `Finished` would run unspecialized here (another
         // module's type), asking the runtime for metadata and copying through witnesses at every file (7% of a
@@ -431,7 +431,7 @@ public enum WorkspaceScanner {
     static func scanBoxed(
         options: ScanOptions, sizedBatches: Bool, shouldStop: @escaping @Sendable () -> Bool,
         produce: (_ add: (ScanItem) -> Void) -> Void,
-        finish: @escaping @Sendable (ScannedFile, ScanItem) -> any AnyObject & Sendable,
+        finish: @escaping @Sendable (consuming ScannedFile, ScanItem) -> any AnyObject & Sendable,
         deliver: (any AnyObject & Sendable) -> Void
     ) {
         let workers = max(1, options.threads)

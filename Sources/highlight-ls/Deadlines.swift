@@ -66,7 +66,7 @@ struct DeadlineReading: Sendable {
 
     /// A file's matches with their fields (read from their excerpts), `check`'s overdue ones added, and what to say
     /// about the others; nothing is read again.
-    func read(_ scanned: ScannedFile, item: ScanItem) -> DeadlineReadingResult {
+    func read(_ scanned: consuming ScannedFile, item: ScanItem) -> DeadlineReadingResult {
         let configuration = item.configuration
         // Most files have nothing to read: no match, and no marker found beside.
         guard configuration.readsFields || addsListed, addsOverdue || readsForReport,

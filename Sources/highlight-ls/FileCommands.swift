@@ -281,7 +281,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     func configurationAtPosition() -> HighlightConfiguration {
         configurationOfItem.indices.contains(position) ? lookup.entries[configurationOfItem[position]].configuration : .builtInOnly
     }
-    func report(_ finished: FinishedFile, isStandardInput: Bool = false) {
+    func report(_ finished: consuming FinishedFile, isStandardInput: Bool = false) {
         var finished = finished
         let blame = finished.blame
         var blames = blame.blames(of: finished.scanned.matches)
@@ -408,7 +408,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             // Standard input is new as a whole, unless it is named as a file of the repository. Its deadlines are
             // not read: its bytes cannot be read again.
             var read = DeadlineReadingResult(scanned: scanned, fields: [], warnings: [])
-            read.keepOnly { changedLines.map { lines in request.standardInputName.map { lines.change(ofFileAt: Array($0.utf8)) } ?? .whole } }
+            read.keepOnly { _ in changedLines.map { lines in request.standardInputName.map { lines.change(ofFileAt: Array($0.utf8)) } ?? .whole } }
             report(FinishedFile(read, of: item, writer: writesOnWorkers), isStandardInput: true)
             continue
         }
@@ -431,7 +431,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
             },
             finish: { [writesOnWorkers, changedLines, blames = request.blame] scanned, item in
                 var read = deadlines.read(scanned, item: item)
-                read.keepOnly { changedLines?.change(ofFileAt: scanned.file.undecodedPath ?? Array(scanned.file.path.utf8)) }
+                read.keepOnly { file in changedLines?.change(ofFileAt: file.undecodedPath ?? Array(file.path.utf8)) }
                 var finished = FinishedFile(read, of: item, writer: writesOnWorkers)
                 // With blame, the worker that searched a file with matches asks git about their lines: one git
                 // process a search thread, while the walk goes on.
@@ -623,10 +623,10 @@ func finishBaseline(_ use: BaselineUse, comparison: BaselineComparison, stale: [
 }
 
 extension DeadlineReadingResult {
-    /// Keeps only the matches (and warnings) that touch a changed line of the file, as `change` tells it (asked only
-    /// when there are some); all of them when it tells nil (no `--since` or `--staged`).
-    mutating func keepOnly(touching change: () -> ChangedLines.FileChange?) {
-        guard !scanned.matches.isEmpty || !warnings.isEmpty, let change = change() else { return }
+    /// Keeps only the matches (and warnings) that touch a changed line of the file, as `change` tells it of the file
+    /// (asked only when there are some); all of them when it tells nil (no `--since` or `--staged`).
+    mutating func keepOnly(touching change: (WalkedFile) -> ChangedLines.FileChange?) {
+        guard !scanned.matches.isEmpty || !warnings.isEmpty, let change = change(scanned.file) else { return }
         // A match that ends at the start of a line does not touch that line.
         func touches(_ match: LocatedMatch) -> Bool {
             change.touches(lines: match.start.line...max(match.start.line, match.end.utf8Column == 0 ? match.end.line - 1 : match.end.line))
@@ -870,7 +870,7 @@ struct FinishedFile: Sendable {
     /// Who last changed the lines of its matches (`--blame`), asked by the worker that searched it.
     var blame = FileBlame.notAsked
 
-    init(_ read: DeadlineReadingResult, of item: ScanItem, writer: (any ReportWriter & Sendable)?) {
+    init(_ read: consuming DeadlineReadingResult, of item: ScanItem, writer: (any ReportWriter & Sendable)?) {
         scanned = read.scanned
         fields = read.fields
         warnings = read.warnings

@@ -157,7 +157,14 @@ public struct ScanItem: Sendable {
 /// path does not matter). Not `Sendable`: a worker's own.
 final class ScanWorker {
     let buffer: FileReadBuffer
-    private var filters: [FilterKey: RuleFilter] = [:]
+    private var filters: [FilterKey: KeptFilter] = [:]
+
+    /// A filter the worker keeps, handed to each file's search by reference: one retain a file, not one for each of
+    /// the filter's arrays.
+    final class KeptFilter {
+        let rules: RuleFilter
+        init(_ rules: RuleFilter) { self.rules = rules }
+    }
 
     private struct FilterKey: Hashable {
         var configuration: ObjectIdentifier
@@ -171,11 +178,13 @@ final class ScanWorker {
 
     /// The filter of a text from `origin`, computed once per configuration, language and selection when the path does not
     /// matter (a worker scans with one set of options).
-    func filter(for origin: TextOrigin, options: ScanOptions, in shared: SharedConfiguration) -> RuleFilter {
-        guard !shared.dependsOnPath else { return WorkspaceScanner.filter(for: origin, options: options, in: shared.configuration) }
+    func filter(for origin: TextOrigin, options: ScanOptions, in shared: SharedConfiguration) -> KeptFilter {
+        guard !shared.dependsOnPath else {
+            return KeptFilter(WorkspaceScanner.filter(for: origin, options: options, in: shared.configuration))
+        }
         let key = FilterKey(configuration: ObjectIdentifier(shared), languageID: origin.languageID, selection: options.selection)
         if let known = filters[key] { return known }
-        let filter = WorkspaceScanner.filter(for: origin, options: options, in: shared.configuration)
+        let filter = KeptFilter(WorkspaceScanner.filter(for: origin, options: options, in: shared.configuration))
         filters[key] = filter
         return filter
     }
@@ -513,11 +522,11 @@ public enum WorkspaceScanner {
         if let also = options.alsoSelecting {
             var alsoOptions = options
             alsoOptions.selection = also
-            alsoFilter = worker.filter(for: origin, options: alsoOptions, in: item.shared)
+            alsoFilter = worker.filter(for: origin, options: alsoOptions, in: item.shared).rules
             alsoFilter?.requiresFieldGroup = options.alsoRequiresFieldGroup
         }
         var scanned = scan(
-            item.file, origin: origin, filter: filter, configuration: item.shared.configuration, options: itemOptions,
+            item.file, origin: origin, filter: filter.rules, configuration: item.shared.configuration, options: itemOptions,
             buffer: worker.buffer, streams: streams, alsoFilter: alsoFilter.flatMap { $0.isEmpty ? nil : $0 })
         // No rule of the second selection applies: it found nothing, without a search.
         if alsoFilter?.isEmpty == true, case .searched = scanned.outcome { scanned.alsoMatches = [] }

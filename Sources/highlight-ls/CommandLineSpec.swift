@@ -205,8 +205,8 @@ extension CommandLineSpec {
             + "hook sees them; line numbers are those of the staged text.")
     private static let threads = OptionSpec(
         name: "--threads", short: "-j", value: ("N", .number),
-        summary: "Search with N threads, as rg -j does (default, and 0: one a core). With 1 no thread is started: the "
-            + "walk comes first, then the search. print shows one file at a time, whatever N.")
+        summary: "Search with N threads, as rg -j does (default, and 0: one a core). With 1 no thread is started: each "
+            + "file is searched as the walk finds it. print shows one file at a time, whatever N.")
     private static let today = OptionSpec(
         name: "--today", value: ("YYYY-MM-DD", .text),
         summary: "Judge the deadlines written with markers (TODO(2026-03-01)) as on this day, instead of the local date, "

@@ -84,6 +84,25 @@ import Testing
         }
     }
 
+    /// One rule of `words` random words, each `piecesEach` random pieces joined, in any case one time in two and whole
+    /// words one time in four; and the words.
+    static func randomWordsRule(
+        from pieces: [String], words: ClosedRange<Int>, piecesEach: ClosedRange<Int>, using generator: inout SplitMix64
+    ) -> (rules: [Rule], words: [String]) {
+        let list = (0..<Int.random(in: words, using: &generator)).map { _ in
+            (0..<Int.random(in: piecesEach, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "x" }.joined()
+        }
+        let rule = Rule(
+            name: "words", pattern: .words(list), caseSensitive: Bool.random(using: &generator),
+            wholeWord: Int.random(in: 0..<4, using: &generator) == 0)
+        return ([rule], list)
+    }
+
+    /// The UTF-8 of a number of random pieces in `pieces`, joined.
+    static func randomText(from pieces: [String], pieces count: ClosedRange<Int>, using generator: inout SplitMix64) -> [UInt8] {
+        Array((0..<Int.random(in: count, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "x" }.joined().utf8)
+    }
+
     /// Many longer words over a small alphabet: the rare-byte and rare-pair prefilters meet many hits and near misses.
     @Test func manyWordsAgreeWithTheReference() {
         let baseSeed: UInt64 = 0x50_52_45_46
@@ -92,14 +111,8 @@ import Testing
         for iteration in 0..<300 {
             let seed = baseSeed &+ UInt64(iteration)
             var generator = SplitMix64(seed: seed)
-            func piece() -> String { alphabet.randomElement(using: &generator) ?? "a" }
-            let list = (0..<Int.random(in: 2...14, using: &generator)).map { _ in
-                (0..<Int.random(in: 1...6, using: &generator)).map { _ in piece() }.joined()
-            }
-            let rules = [Rule(
-                name: "words", pattern: .words(list), caseSensitive: Bool.random(using: &generator),
-                wholeWord: Int.random(in: 0..<4, using: &generator) == 0)]
-            let text = Array((0..<Int.random(in: 0...80, using: &generator)).map { _ in piece() }.joined().utf8)
+            let (rules, list) = Self.randomWordsRule(from: alphabet, words: 2...14, piecesEach: 1...6, using: &generator)
+            let text = Self.randomText(from: alphabet, pieces: 0...80, using: &generator)
             let expected = ReferenceRuleMatcher.matches(rules: rules, in: text)
             for configuration in configurations {
                 let actual = RuleSet(rules: rules, limits: .default, automatonConfiguration: configuration).matches(in: text).matches
@@ -118,14 +131,8 @@ import Testing
         for iteration in 0..<40 {
             let seed = baseSeed &+ UInt64(iteration)
             var generator = SplitMix64(seed: seed)
-            func piece() -> String { vocabulary.randomElement(using: &generator) ?? "x" }
-            let words = (0..<Int.random(in: 1...40, using: &generator)).map { _ in
-                (0..<Int.random(in: 1...3, using: &generator)).map { _ in piece() }.joined()
-            }
-            let rules = [Rule(
-                name: "words", pattern: .words(words), caseSensitive: Bool.random(using: &generator),
-                wholeWord: Int.random(in: 0..<4, using: &generator) == 0)]
-            let text = Array((0..<Int.random(in: 500...8_000, using: &generator)).map { _ in piece() }.joined().utf8)
+            let (rules, words) = Self.randomWordsRule(from: vocabulary, words: 1...40, piecesEach: 1...3, using: &generator)
+            let text = Self.randomText(from: vocabulary, pieces: 500...8_000, using: &generator)
             let lower = Int.random(in: 0...text.count / 4, using: &generator)
             let upper = Int.random(in: text.count / 2...text.count, using: &generator)
             for kind in LiteralAutomaton.Kind.allCases {

@@ -5,10 +5,15 @@ let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 /// VectorKernels reaches LLVM's x86 intrinsics through `Builtin` and is compiled for AVX2; its callers check the CPU
 /// first (CPUFeatures). The manifest is evaluated on the building machine, so the flags follow its architecture.
+/// VectorKernels512 likewise, for AVX-512 (F, BW and VL): a module of its own, since VectorKernels runs on CPUs with AVX2 only.
 #if arch(x86_64)
 let kernelFlags: [SwiftSetting] = [.unsafeFlags(["-parse-stdlib", "-Xcc", "-mavx2", "-Xcc", "-mpopcnt"])]
+let kernel512Flags: [SwiftSetting] = [
+    .unsafeFlags(["-parse-stdlib", "-Xcc", "-mavx512f", "-Xcc", "-mavx512bw", "-Xcc", "-mavx512vl", "-Xcc", "-mpopcnt"])
+]
 #else
 let kernelFlags: [SwiftSetting] = [.unsafeFlags(["-parse-stdlib"])]
+let kernel512Flags: [SwiftSetting] = [.unsafeFlags(["-parse-stdlib"])]
 #endif
 
 let package = Package(
@@ -31,10 +36,15 @@ let package = Package(
 
         // MARK: VectorKernels — the loops built for AVX2 (Teddy, the packed pair, the UTF-8 check, line counts, JSON strings); depends on nothing.
         .target(name: "VectorKernels", swiftSettings: strict + kernelFlags),
-        .testTarget(name: "VectorKernelsTests", dependencies: ["VectorKernels", "CPUFeatures", "Seeded"], swiftSettings: strict),
+        .testTarget(
+            name: "VectorKernelsTests", dependencies: ["VectorKernels", "VectorKernels512", "CPUFeatures", "Seeded"],
+            swiftSettings: strict),
 
-        // MARK: CPUFeatures — whether the CPU runs VectorKernels' loops, asked once; depends on VectorKernels only.
-        .target(name: "CPUFeatures", dependencies: ["VectorKernels"], swiftSettings: strict),
+        // MARK: VectorKernels512 — the UTF-8 check built for AVX-512BW, sixty-four bytes a step; depends on nothing.
+        .target(name: "VectorKernels512", swiftSettings: strict + kernel512Flags),
+
+        // MARK: CPUFeatures — whether the CPU runs the vector modules' loops, asked once; depends on them only.
+        .target(name: "CPUFeatures", dependencies: ["VectorKernels", "VectorKernels512"], swiftSettings: strict),
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"], swiftSettings: strict),
 
         // MARK: PatternEngine — rules, literal automaton, regex, overlap resolution; depends on the vector loops only.

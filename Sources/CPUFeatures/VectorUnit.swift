@@ -1,12 +1,12 @@
 // What the CPU runs beyond the baseline the build targets (x86-64: SSE2).
 //
 // The loops in VectorKernels are compiled for AVX2 and must not run on a CPU
-// without it; this asks once, from a module built for the baseline (which is
-// why it is a module of its own: nothing in VectorKernels may run before the
-// answer). On Linux
+// without it, nor VectorKernels512's (AVX-512) on one without AVX-512BW; this
+// asks once, from a module built for the baseline (which is why it is a module
+// of its own: nothing in either may run before the answer). On Linux
 // the kernel's own list (/proc/cpuinfo, the first processor's `flags`) is
 // read: it leaves out features the kernel does not enable, such as AVX when
-// the registers' state is not saved. On macOS, `sysctl`. Anywhere else, or
+// the registers' state is not saved (AVX-512's too). On macOS, `sysctl`. Anywhere else, or
 // when the answer cannot be read, the baseline loops are used.
 
 #if canImport(Glibc)
@@ -15,17 +15,44 @@ import Glibc
 import Darwin
 #endif
 import VectorKernels
+import VectorKernels512
 
 /// The CPU's vector features that the loops can use, read once.
 public enum VectorUnit {
     /// Whether the CPU (and the operating system) run AVX2 (and `popcnt`, which every AVX2 CPU has), and this build
     /// has the AVX2 loops.
-    public static let hasAVX2: Bool = AVX2.isCompiled && cpuHasAVX2()
+    public static let hasAVX2: Bool = AVX2.isCompiled && cpuHas(linuxFlags: ["avx2", "popcnt"], macOSNames: ["hw.optional.avx2_0"])
 
-    private static func cpuHasAVX2() -> Bool {
+    /// Whether the CPU (and the operating system) run AVX-512 with byte and word lanes (F and BW), and this build has
+    /// VectorKernels512's loops (which use VL too, and `popcnt`: every such CPU has them).
+    public static let hasAVX512BW: Bool =
+        cpuHas(
+            linuxFlags: ["avx512f", "avx512bw", "avx512vl", "popcnt"],
+            macOSNames: ["hw.optional.avx512f", "hw.optional.avx512bw", "hw.optional.avx512vl"])
+        && AVX512.isCompiled
+
+    /// Whether the CPU has every one of `linuxFlags` (Linux) or of `macOSNames` (macOS, `sysctl`).
+    private static func cpuHas(linuxFlags: Set<Substring>, macOSNames: [String]) -> Bool {
         #if os(Linux)
+        return linuxFlags.isSubset(of: cpuFlags)
+        #elseif os(macOS)
+        return macOSNames.allSatisfy { name in
+            var value: Int32 = 0
+            var size = MemoryLayout<Int32>.size
+            return sysctlbyname(name, &value, &size, nil, 0) == 0 && value != 0
+        }
+        #else
+        return false
+        #endif
+    }
+
+    #if os(Linux)
+    /// The first processor's flags in /proc/cpuinfo, read once (empty when they cannot be read).
+    private static let cpuFlags: Set<Substring> = readCPUFlags()
+
+    private static func readCPUFlags() -> Set<Substring> {
         let descriptor = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return [] }
         defer { close(descriptor) }
         // The first processor's block is a few kilobytes, and the kernel makes each block as it is read (on some
         // kernels sampling the processor's clock): reading stops once the first `flags` line is whole.
@@ -40,15 +67,9 @@ public enum VectorUnit {
             count += read
             flags = flagsLine(in: bytes[..<count])
         }
-        return flags.contains("avx2") && flags.contains("popcnt")
-        #elseif os(macOS)
-        var value: Int32 = 0
-        var size = MemoryLayout<Int32>.size
-        return sysctlbyname("hw.optional.avx2_0", &value, &size, nil, 0) == 0 && value != 0
-        #else
-        return false
-        #endif
+        return flags
     }
+    #endif
 
     /// The words of the first whole `flags` line of /proc/cpuinfo text (empty when there is none, or it is cut off).
     public static func flagsLine(in text: ArraySlice<UInt8>) -> Set<Substring> {

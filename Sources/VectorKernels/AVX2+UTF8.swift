@@ -29,6 +29,9 @@
 // leaves a landmark at each segment's end: a streamed chunk is then checked
 // and measured in one pass, and its matches are located from the landmark
 // before each rather than by a walk from the one before.
+//
+// Where the CPU has AVX-512BW, VectorKernels512's AVX512+UTF8.swift does the
+// same, sixty-four bytes a step, with the same results.
 
 import Swift
 

@@ -135,6 +135,38 @@ import VectorKernels
     /// (`validUTF8Prefix`, `validUTF8Counts`) must agree with the standard library, and where the text is valid the
     /// counts must be those of the bytes checked.
     @Test func utf8ChecksEverySequenceAsTheStandardLibraryDoes() {
+        var disagreements: [String] = []
+        var cases = 0
+        Self.forEachUTF8SequenceCase { text, sequence, place, valid in
+            let (prefix, counted) = text.withUnsafeBytes { raw in
+                (AVX2.validUTF8Prefix(text: raw.baseAddress!, from: 3, count: raw.count),
+                 AVX2.validUTF8Counts(text: raw.baseAddress!, from: 3, count: raw.count))
+            }
+            cases += 1
+            for stop in Set([prefix, counted.position]) {
+                // Where the loop stops, the rest is the caller's: the whole is valid exactly when the rest is,
+                // and nothing before the stop may be wrong.
+                let checked = stop >= 0 && String(validating: text[stop...], as: UTF8.self) != nil
+                if checked != valid || (stop >= 0 && !valid && String(validating: text[..<stop], as: UTF8.self) == nil),
+                   disagreements.count < 10 {
+                    disagreements.append("\(sequence.map { String($0, radix: 16) }) at \(place): stop \(stop), valid \(valid)")
+                }
+            }
+            guard valid else { return }
+            let bytes = text[3..<max(3, counted.position)]
+            let expected = (bytes.count { $0 == 0x0A }, bytes.count { $0 & 0xC0 == 0x80 }, bytes.count { $0 >= 0xF0 })
+            if prefix != counted.position || counted.lineFeeds != expected.0 || counted.continuations != expected.1
+                || counted.fourByteLeads != expected.2, disagreements.count < 10 {
+                disagreements.append("\(sequence) at \(place): \(prefix), counted \(counted), expected \(expected)")
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements)")
+        #expect(cases > 700_000)
+    }
+
+    /// The texts of `utf8ChecksEverySequenceAsTheStandardLibraryDoes` (also AVX512Tests'), each checked from 3: `body`
+    /// is given the text, the sequence put in it, where, and whether the text is valid UTF-8.
+    static func forEachUTF8SequenceCase(_ body: (_ text: [UInt8], _ sequence: [UInt8], _ place: Int, _ valid: Bool) -> Void) {
         var sequences: [[UInt8]] = []
         for first in UInt8.min...UInt8.max {
             for second in UInt8.min...UInt8.max where first >= 0x80 || second >= 0x80 { sequences.append([first, second]) }
@@ -157,8 +189,6 @@ import VectorKernels
         // start with a lead (every other pair is ASCII, or wrong at its first byte, there as anywhere).
         let short = (length: 3 + 2 * 128 + 32 + 8, edges: [35, 131, 195, 259, 291], inside: [43, 270])
         let long = (length: 3 + 17 * 128 + 8, edges: [2051], inside: [Int]())
-        var disagreements: [String] = []
-        var cases = 0
         for (length, edges, inside) in [short, long] {
             var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
             for index in stride(from: 60, to: length - 8, by: 97) { text[index] = 0x0A }
@@ -170,33 +200,11 @@ import VectorKernels
                 for place in cuts + inside + ends where place + sequence.count <= length {
                     let saved = Array(text[place..<place + sequence.count])
                     text.replaceSubrange(place..<place + sequence.count, with: sequence)
-                    defer { text.replaceSubrange(place..<place + sequence.count, with: saved) }
-                    let (prefix, counted) = text.withUnsafeBytes { raw in
-                        (AVX2.validUTF8Prefix(text: raw.baseAddress!, from: 3, count: raw.count),
-                         AVX2.validUTF8Counts(text: raw.baseAddress!, from: 3, count: raw.count))
-                    }
-                    cases += 1
-                    for stop in Set([prefix, counted.position]) {
-                        // Where the loop stops, the rest is the caller's: the whole is valid exactly when the rest is,
-                        // and nothing before the stop may be wrong.
-                        let checked = stop >= 0 && String(validating: text[stop...], as: UTF8.self) != nil
-                        if checked != valid || (stop >= 0 && !valid && String(validating: text[..<stop], as: UTF8.self) == nil),
-                           disagreements.count < 10 {
-                            disagreements.append("\(sequence.map { String($0, radix: 16) }) at \(place): stop \(stop), valid \(valid)")
-                        }
-                    }
-                    guard valid else { continue }
-                    let bytes = text[3..<max(3, counted.position)]
-                    let expected = (bytes.count { $0 == 0x0A }, bytes.count { $0 & 0xC0 == 0x80 }, bytes.count { $0 >= 0xF0 })
-                    if prefix != counted.position || counted.lineFeeds != expected.0 || counted.continuations != expected.1
-                        || counted.fourByteLeads != expected.2, disagreements.count < 10 {
-                        disagreements.append("\(sequence) at \(place): \(prefix), counted \(counted), expected \(expected)")
-                    }
+                    body(text, sequence, place, valid)
+                    text.replaceSubrange(place..<place + sequence.count, with: saved)
                 }
             }
         }
-        #expect(disagreements.isEmpty, "\(disagreements)")
-        #expect(cases > 700_000)
     }
 
     /// A character cut short, or whole, where a group of 128 bytes or a segment of 63 groups ends, and ASCII after it:

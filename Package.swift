@@ -70,8 +70,8 @@ let package = Package(
         .target(
             name: "WorkspaceScan",
             dependencies: [
-                "HighlightConfig", "PatternEngine", "LanguageSyntax", "TextIndex", "VectorKernels", "CPUFeatures", "Threads",
-                "UTF8Decoding",
+                "HighlightConfig", "PatternEngine", "LanguageSyntax", "TextIndex", "VectorKernels", "VectorKernels512",
+                "CPUFeatures", "Threads", "UTF8Decoding",
             ],
             swiftSettings: strict),
         .testTarget(

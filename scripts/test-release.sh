@@ -10,8 +10,8 @@
 #    highlights examples/demo.txt (through a pseudo-terminal, so with colours), `list --json`
 #    agrees with $HIGHLIGHT_LS_REFERENCE when that names another build (CI: the debug build),
 #    the binary needs no shared library (`ldd`: not a dynamic executable), and it is stripped.
-#    In the unstripped binary, VEX-encoded instructions appear in VectorKernels' functions only,
-#    and Foundation is not linked (FoundationEssentials is).
+#    In the unstripped binary, VEX-encoded instructions appear in VectorKernels' and
+#    VectorKernels512's functions only, AVX-512 registers in VectorKernels512's only, and Foundation is not linked (FoundationEssentials is).
 # 3. Packaging the same binary at the same commit gives the same archive, byte for byte.
 # 4. scripts/install.sh installs it into a temporary prefix, from the archive and from the
 #    unpacked folder; a damaged archive is refused.
@@ -67,18 +67,23 @@ pass "release.sh wrote $name.tar.gz"
 (cd "$work/dist" && sha256sum --check --quiet "$name.tar.gz.sha256") || fail "the .sha256 does not match"
 pass "the .sha256 matches"
 
-# The AVX2 loops stay in VectorKernels (docs/ARCHITECTURE.md): in the unstripped binary, no other Swift
-# function has a VEX-encoded (v-prefixed) instruction, so the binary runs on any x86-64 CPU and only
-# VectorUnit's check leads to them; and VectorKernels has some, so the check can fail.
+# The AVX2 loops stay in VectorKernels and the AVX-512 ones in VectorKernels512 (docs/ARCHITECTURE.md): in
+# the unstripped binary, no other Swift function has a VEX- or EVEX-encoded (v-prefixed) instruction, and none
+# but VectorKernels512's uses an AVX-512 register (zmm, a mask register, xmm or ymm 16 to 31), so the binary
+# runs on any x86-64 CPU and only VectorUnit's checks lead to them; and both modules have some, so the check
+# can fail.
 if [ "$(uname -m)" = x86_64 ]; then
   command -v objdump >/dev/null || fail "objdump (binutils) is needed to check where the AVX2 code is"
   vex="$(objdump -d --no-show-raw-insn "$unstripped" | awk '
     /^[0-9a-f]+ <.*>:$/ { name = $2; next }
-    $2 ~ /^v/ && name ~ /^<\$s/ { print (name ~ /^<\$s13VectorKernels/ ? "kernel" : name) }' | sort | uniq -c)"
-  leaked="$(printf '%s\n' "$vex" | grep -v ' kernel$' | head -5 || true)"
-  [ -z "$leaked" ] || fail "AVX instructions outside VectorKernels: $leaked"
+    name !~ /^<\$s/ { next }
+    $2 ~ /^v/ { print (name ~ /^<\$s13VectorKernels/ ? "kernel" : name ~ /^<\$s16VectorKernels512/ ? "kernel512" : name) }
+    /%(zmm|k[0-7]|[xy]mm(1[6-9]|2[0-9]|3[01]))/ && name !~ /^<\$s16VectorKernels512/ { print "avx512 " name }' | sort | uniq -c)"
+  leaked="$(printf '%s\n' "$vex" | grep -v ' kernel$' | grep -v ' kernel512$' | head -5 || true)"
+  [ -z "$leaked" ] || fail "AVX instructions outside VectorKernels, or AVX-512 outside VectorKernels512: $leaked"
   printf '%s\n' "$vex" | grep -q ' kernel$' || fail "no AVX instructions in VectorKernels: the check would prove nothing"
-  pass "AVX instructions only in VectorKernels' functions"
+  printf '%s\n' "$vex" | grep -q ' kernel512$' || fail "no AVX instructions in VectorKernels512: the check would prove nothing"
+  pass "AVX instructions only in VectorKernels' and VectorKernels512's functions, AVX-512 only in VectorKernels512's"
 fi
 
 # Foundation stays out (docs/ARCHITECTURE.md, Threads): the product imports FoundationEssentials only, and the

@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "CPUFeaturesTests", dependencies: ["CPUFeatures"], swiftSettings: strict),
 
         // MARK: PatternEngine — rules, literal automaton, regex, overlap resolution; depends on the vector loops only.
-        .target(name: "PatternEngine", dependencies: ["VectorKernels", "CPUFeatures", "UTF8Decoding"], swiftSettings: strict),
+        .target(name: "PatternEngine", dependencies: ["VectorKernels", "VectorKernels512", "CPUFeatures", "UTF8Decoding"], swiftSettings: strict),
         .testTarget(
             name: "PatternEngineTests", dependencies: ["PatternEngine", "Seeded", "CPUFeatures", "UTF8Decoding"],
             swiftSettings: strict),

@@ -1,7 +1,7 @@
 // What the CPU runs beyond the baseline the build targets (x86-64: SSE2).
 //
 // The loops in VectorKernels are compiled for AVX2 and must not run on a CPU
-// without it, nor VectorKernels512's (AVX-512) on one without AVX-512BW; this
+// without it, nor VectorKernels512's (AVX-512) on one without its features; this
 // asks once, from a module built for the baseline (which is why it is a module
 // of its own: nothing in either may run before the answer). On Linux
 // the kernel's own list (/proc/cpuinfo, the first processor's `flags`) is
@@ -17,19 +17,42 @@ import Darwin
 import VectorKernels
 import VectorKernels512
 
+/// The widest loops a CPU runs, in order: a test may hold a caller to a narrower one.
+public enum VectorWidth: Int, Comparable, CaseIterable, Sendable {
+    /// The baseline's (x86-64: SSE2), in plain Swift.
+    case baseline
+    /// VectorKernels' AVX2 loops.
+    case avx2
+    /// VectorKernels512's AVX-512 loops.
+    case avx512
+
+    public static func < (a: VectorWidth, b: VectorWidth) -> Bool { a.rawValue < b.rawValue }
+}
+
 /// The CPU's vector features that the loops can use, read once.
 public enum VectorUnit {
-    /// Whether the CPU (and the operating system) run AVX2 (and `popcnt`, which every AVX2 CPU has), and this build
-    /// has the AVX2 loops.
-    public static let hasAVX2: Bool = AVX2.isCompiled && cpuHas(linuxFlags: ["avx2", "popcnt"], macOSNames: ["hw.optional.avx2_0"])
+    /// The widest loops this CPU (and operating system) runs and this build has.
+    ///
+    /// - AVX2 wants `popcnt` too (every AVX2 CPU has it).
+    /// - AVX-512 wants F, BW and VL, and VBMI2, which only CPUs from Ice Lake and Zen 4 on have: on the Xeons before
+    ///   them, 512-bit work lowers the core's clock for all the code that runs after it.
+    public static let widest: VectorWidth =
+        if AVX512.isCompiled, cpuHas(
+            linuxFlags: ["avx512f", "avx512bw", "avx512vl", "avx512_vbmi2", "popcnt"],
+            macOSNames: ["hw.optional.avx512f", "hw.optional.avx512bw", "hw.optional.avx512vl", "hw.optional.avx512vbmi2"])
+        {
+            .avx512
+        } else if AVX2.isCompiled, cpuHas(linuxFlags: ["avx2", "popcnt"], macOSNames: ["hw.optional.avx2_0"]) {
+            .avx2
+        } else {
+            .baseline
+        }
 
-    /// Whether the CPU (and the operating system) run AVX-512 with byte and word lanes (F and BW), and this build has
-    /// VectorKernels512's loops (which use VL too, and `popcnt`: every such CPU has them).
-    public static let hasAVX512BW: Bool =
-        cpuHas(
-            linuxFlags: ["avx512f", "avx512bw", "avx512vl", "popcnt"],
-            macOSNames: ["hw.optional.avx512f", "hw.optional.avx512bw", "hw.optional.avx512vl"])
-        && AVX512.isCompiled
+    /// Whether VectorKernels' AVX2 loops may run (`widest` is AVX2 or wider).
+    public static var hasAVX2: Bool { widest >= .avx2 }
+
+    /// Whether VectorKernels512's AVX-512 loops may run.
+    public static var hasAVX512: Bool { widest == .avx512 }
 
     /// Whether the CPU has every one of `linuxFlags` (Linux) or of `macOSNames` (macOS, `sysctl`).
     private static func cpuHas(linuxFlags: Set<Substring>, macOSNames: [String]) -> Bool {

@@ -13,9 +13,12 @@
 //     load p+1 | 0x20 == "o"   AND   load p+2 | 0x20 == "d"   ─▶ starts to check
 //
 // Where the CPU has AVX2, the same test runs on thirty-two starts in one
-// register (VectorKernels' AVX2), and the loop here takes the last bytes.
+// register (VectorKernels' AVX2), or sixty-four where it has AVX-512
+// (VectorKernels512), and the loop here takes the last bytes.
 
 import VectorKernels
+import VectorKernels512
+import CPUFeatures
 
 extension FingerprintSearch {
     /// The one-fingerprint search, thirty-two starts per step.
@@ -44,8 +47,10 @@ extension FingerprintSearch {
             let lastWideBlock = min(checker.text.count &- maximumSideOffset &- 32, limit &- 1)
             let first = (fingerprint.first.offset, fingerprint.first.foldMask, fingerprint.first.byte)
             let second = (fingerprint.second.offset, fingerprint.second.foldMask, fingerprint.second.byte)
+            let wide = VectorUnit.hasAVX512
             switch checker.firstMatch(inBlocksFrom: position, through: lastWideBlock, limit: limit, { position in
-                AVX2.firstPairBlock(text: raw, from: position, lastBlock: lastWideBlock, first: first, second: second)
+                wide ? AVX512.firstPairBlock(text: raw, from: position, lastBlock: lastWideBlock, first: first, second: second)
+                    : AVX2.firstPairBlock(text: raw, from: position, lastBlock: lastWideBlock, first: first, second: second)
             }) {
             case .found(let match): return match
             case .searchedUpTo(let next): position = next

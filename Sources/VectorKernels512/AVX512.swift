@@ -9,10 +9,11 @@
 // On other architectures the entry points exist and do nothing.
 //
 // - AVX512+UTF8.swift: the UTF-8 check (WorkspaceScan), sixty-four bytes a step.
+// - `firstPairBlock` below: the packed pair (PatternEngine), sixty-four starts a step.
 
 import Swift
 
-/// The AVX-512 loops. Call none of them unless `VectorUnit.hasAVX512BW`.
+/// The AVX-512 loops. Call none of them unless `VectorUnit.hasAVX512`.
 public enum AVX512 {
     /// Whether this build has the loops (x86-64; whether the CPU runs them is `VectorUnit`'s question).
     public static var isCompiled: Bool {
@@ -134,3 +135,41 @@ struct Bytes64 {
     func subtractingToZero(_ other: Bytes64) -> Bytes64 { Bytes64(Builtin.int_usub_sat_Vec64xInt8(value, other.value)) }
 }
 #endif
+
+extension AVX512 {
+    /// `AVX2.firstPairBlock`'s search and contract, sixty-four starts a step.
+    @inline(never)
+    public static func firstPairBlock(
+        text: UnsafeRawPointer, from: Int, lastBlock: Int,
+        first: (offset: Int, mask: UInt8, byte: UInt8), second: (offset: Int, mask: UInt8, byte: UInt8)
+    ) -> (start: Int, lanes: UInt32) {
+        #if arch(x86_64)
+        let firstMask = Bytes64(repeating: first.mask)
+        let firstByte = Bytes64(repeating: first.byte)
+        let secondMask = Bytes64(repeating: second.mask)
+        let secondByte = Bytes64(repeating: second.byte)
+        var position = from
+        while lastBlock &- position >= 32 {
+            let a = Bytes64(loading: text, at: position &+ first.offset)
+            let b = Bytes64(loading: text, at: position &+ second.offset)
+            let lanes = ((a | firstMask) .== firstByte) & ((b | secondMask) .== secondByte)
+            if lanes != 0 {
+                let low = UInt32(truncatingIfNeeded: lanes)
+                return low != 0 ? (position, low) : (position &+ 32, UInt32(truncatingIfNeeded: lanes &>> 32))
+            }
+            position &+= 64
+        }
+        // One block of thirty-two left at most, in a vector's low half (what its high lanes show is not looked at).
+        if position <= lastBlock {
+            let a = Bytes64(loadingHalf: text, at: position &+ first.offset)
+            let b = Bytes64(loadingHalf: text, at: position &+ second.offset)
+            let lanes = UInt32(truncatingIfNeeded: ((a | firstMask) .== firstByte) & ((b | secondMask) .== secondByte))
+            if lanes != 0 { return (position, lanes) }
+            position &+= 32
+        }
+        return (position, 0)
+        #else
+        return (lastBlock &+ 1, 0)
+        #endif
+    }
+}

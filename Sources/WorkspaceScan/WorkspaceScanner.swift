@@ -726,23 +726,23 @@ public enum WorkspaceScanner {
         var landmarks: [TextPoint.Landmark]
     }
 
-    /// Checks that `chunk` is valid UTF-8 and, where the CPU has AVX2 (and `usesAVX2`) and the chunk holds no `\r`,
+    /// Checks that `chunk` is valid UTF-8 and, where the CPU has AVX2 and the chunk holds no `\r`,
     /// counts its lines in the same pass (`AVX2.validUTF8Counts`: its lines are its line feeds), so that locating its
     /// matches walks only from the landmark before each, and only up to the last of them. Where the CPU has
-    /// AVX-512BW too (and `usesAVX512`), `AVX512.validUTF8Counts` does it, with the same results; tests turn either off.
-    static func checkChunk(_ chunk: UnsafeBufferPointer<UInt8>, usesAVX2: Bool = true, usesAVX512: Bool = true) -> ChunkCheck {
-        guard usesAVX2, VectorUnit.hasAVX2, chunk.count >= 64, let base = chunk.baseAddress else {
-            return isValidUTF8(chunk, usesAVX2: usesAVX2) ? .valid(nil) : .invalid
+    /// AVX-512, `AVX512.validUTF8Counts` does it, with the same results. `widest` holds it to narrower loops (tests).
+    static func checkChunk(_ chunk: UnsafeBufferPointer<UInt8>, widest: VectorWidth = .avx512) -> ChunkCheck {
+        let width = min(widest, VectorUnit.widest)
+        guard width >= .avx2, chunk.count >= 64, let base = chunk.baseAddress else {
+            return isValidUTF8(chunk, widest: width) ? .valid(nil) : .invalid
         }
         guard let start = afterFirstCharacters(chunk) else { return .invalid }
         var counted = [Int](repeating: 0, count: ((chunk.count - start) / AVX2.segmentBytes + 1) * 4)
-        let wide = usesAVX512 && VectorUnit.hasAVX512BW
         let run = counted.withUnsafeMutableBufferPointer {
-            wide
+            width == .avx512
                 ? AVX512.validUTF8Counts(text: UnsafeRawPointer(base), from: start, count: chunk.count, landmarks: $0.baseAddress)
                 : AVX2.validUTF8Counts(text: UnsafeRawPointer(base), from: start, count: chunk.count, landmarks: $0.baseAddress)
         }
-        guard run.position >= 0, isValidUTF8(UnsafeBufferPointer(rebasing: chunk[run.position...]), usesAVX2: false) else {
+        guard run.position >= 0, isValidUTF8(UnsafeBufferPointer(rebasing: chunk[run.position...]), widest: .baseline) else {
             return .invalid
         }
         if run.hasCarriageReturn { return .valid(nil) }
@@ -848,8 +848,8 @@ public enum WorkspaceScanner {
     }
 
     /// Whether `bytes` are valid UTF-8.
-    static func isValidUTF8(_ bytes: [UInt8], usesAVX2: Bool = true, usesAVX512: Bool = true) -> Bool {
-        bytes.withUnsafeBufferPointer { isValidUTF8($0, usesAVX2: usesAVX2, usesAVX512: usesAVX512) }
+    static func isValidUTF8(_ bytes: [UInt8], widest: VectorWidth = .avx512) -> Bool {
+        bytes.withUnsafeBufferPointer { isValidUTF8($0, widest: widest) }
     }
 
     /// Whether the sixteen bytes at `bytes` break no rule of UTF-8 that the three bytes before them (readable, and
@@ -890,16 +890,17 @@ public enum WorkspaceScanner {
         return start
     }
 
-    /// Whether `bytes` are valid UTF-8, without allocating: sixty-four bytes a step where the CPU has AVX-512BW (and
-    /// `usesAVX512`), thirty-two where it has AVX2 (and `usesAVX2`; tests turn either off), else sixteen (ASCII runs
+    /// Whether `bytes` are valid UTF-8, without allocating: sixty-four bytes a step where the CPU has AVX-512,
+    /// thirty-two where it has AVX2 (`widest` holds it to narrower loops, for tests), else sixteen (ASCII runs
     /// sixty-four), the last bytes a character at a time.
-    static func isValidUTF8(_ buffer: UnsafeBufferPointer<UInt8>, usesAVX2: Bool = true, usesAVX512: Bool = true) -> Bool {
+    static func isValidUTF8(_ buffer: UnsafeBufferPointer<UInt8>, widest: VectorWidth = .avx512) -> Bool {
         guard let base = buffer.baseAddress else { return true }
         let count = buffer.count
         var index = 0
-        if usesAVX2, VectorUnit.hasAVX2, count >= 64 {
+        let width = min(widest, VectorUnit.widest)
+        if width >= .avx2, count >= 64 {
             guard let start = afterFirstCharacters(buffer) else { return false }
-            index = usesAVX512 && VectorUnit.hasAVX512BW
+            index = width == .avx512
                 ? AVX512.validUTF8Prefix(text: UnsafeRawPointer(base), from: start, count: count)
                 : AVX2.validUTF8Prefix(text: UnsafeRawPointer(base), from: start, count: count)
             guard index >= 0 else { return false }

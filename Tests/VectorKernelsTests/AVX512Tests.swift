@@ -6,7 +6,7 @@ import VectorKernels512
 
 /// The AVX-512 UTF-8 check against the AVX2 one, where the CPU has AVX-512BW: the same position, counts, `\r` and
 /// landmarks on every text of the AVX2 test's cases and on random texts.
-@Suite(.enabled(if: VectorUnit.hasAVX512BW && VectorUnit.hasAVX2)) struct AVX512Tests {
+@Suite(.enabled(if: VectorUnit.hasAVX512 && VectorUnit.hasAVX2)) struct AVX512Tests {
     /// Both checks of `text[from...]`: `validUTF8Prefix`, then `validUTF8Counts` with its landmarks.
     struct Run: Equatable, CustomStringConvertible {
         var prefix: Int
@@ -32,6 +32,13 @@ import VectorKernels512
                             run.hasCarriageReturn, Array(slots[..<(run.landmarkCount * 4)]))
                 }
             }
+        }
+    }
+
+    /// The packed pair sixty-four starts a step, on AVX2Tests' cases.
+    @Test func pairBlocksAgreeWithTheBytes() {
+        AVX2Tests.forEachPairCase { text, from, lastBlock, first, second in
+            AVX512.firstPairBlock(text: text, from: from, lastBlock: lastBlock, first: first, second: second)
         }
     }
 

@@ -257,8 +257,8 @@ import TextIndex
     /// Texts long enough for the sixteen- and thirty-two-byte checks and the ASCII runs, valid but for at most one
     /// defect (bytes at the edges of the ranges UTF-8 allows, put anywhere, also inside a character), against the
     /// standard library, with the AVX-512 loop, the AVX2 loop (each where the CPU has it) and without.
-    @Test(arguments: UInt64(1)...4, UTF8Loop.allCases)
-    func utf8ValidationOfLongTextsAgreesWithTheStandardLibrary(seed: UInt64, loop: UTF8Loop) {
+    @Test(arguments: UInt64(1)...4, VectorWidth.allCases)
+    func utf8ValidationOfLongTextsAgreesWithTheStandardLibrary(seed: UInt64, loop: VectorWidth) {
         let characters = ["a", "let x = 1 ", "é", "中", "🔥", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}",
                           "\u{10000}", "\u{10FFFF}", String(repeating: " ", count: 130)].map { Array($0.utf8) }
         let edges: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1,
@@ -275,7 +275,7 @@ import TextIndex
             }
             let expected = String(validating: bytes, as: UTF8.self) != nil
             if !expected { invalid += 1 }
-            #expect(WorkspaceScanner.isValidUTF8(bytes, usesAVX2: loop.usesAVX2, usesAVX512: loop.usesAVX512) == expected, "\(bytes)")
+            #expect(WorkspaceScanner.isValidUTF8(bytes, widest: loop) == expected, "\(bytes)")
         }
         #expect(invalid > 1_000)
     }
@@ -283,8 +283,8 @@ import TextIndex
     /// A chunk's check (`checkChunk`) tells valid from invalid as the standard library does, and where it counts the
     /// chunk's lines in the same pass (AVX2 or AVX-512, no `\r`), its end is where walking the whole chunk ends, each landmark is
     /// where the walk stands at its offset, and locating offsets from the landmarks gives what the walk gives.
-    @Test(arguments: UInt64(1)...4, UTF8Loop.allCases)
-    func chunkCheckFindsTheEndTheWalkFinds(seed: UInt64, loop: UTF8Loop) {
+    @Test(arguments: UInt64(1)...4, VectorWidth.allCases)
+    func chunkCheckFindsTheEndTheWalkFinds(seed: UInt64, loop: VectorWidth) {
         let characters = ["a", "let x = 1 ", "é", "中", "🔥", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}",
                           "\n", "\n\n", " x\n", String(repeating: " ", count: 130), "\r\n", "\r"].map { Array($0.utf8) }
         let edges: [UInt8] = [0x0A, 0x0D, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
@@ -304,7 +304,7 @@ import TextIndex
                 bytes.insert(contentsOf: defect, at: random.next(below: bytes.count + 1))
             }
             let valid = String(validating: bytes, as: UTF8.self) != nil
-            let check = bytes.withUnsafeBufferPointer { WorkspaceScanner.checkChunk($0, usesAVX2: loop.usesAVX2, usesAVX512: loop.usesAVX512) }
+            let check = bytes.withUnsafeBufferPointer { WorkspaceScanner.checkChunk($0, widest: loop) }
             guard case .valid(let measure) = check else {
                 #expect(!valid, "\(bytes)")
                 invalid += 1
@@ -328,12 +328,12 @@ import TextIndex
                     TextPoint.points(ofUTF8Offsets: offsets, in: $0, landmarks: measure.landmarks)
                 }
                 #expect(resumed == points, "\(offsets) in \(bytes)")
-            } else if loop.usesAVX2, VectorUnit.hasAVX2, bytes.count >= 64 {
+            } else if loop >= .avx2, VectorUnit.hasAVX2, bytes.count >= 64 {
                 #expect(bytes.contains(0x0D), "the pass leaves only texts with a \\r to the walk: \(bytes)")
             }
         }
         #expect(invalid > 300)
-        if loop.usesAVX2, VectorUnit.hasAVX2 {
+        if loop >= .avx2, VectorUnit.hasAVX2 {
             #expect(measured > 300)
             #expect(landmarks > 100)
         } else {
@@ -341,10 +341,10 @@ import TextIndex
         }
         // Every byte a line feed: each lane of each ASCII step counts four, the most the sum between flushes allows.
         for text in [[UInt8](repeating: 0x0A, count: 70_000), Array(String(repeating: "é\n", count: 9_000).utf8)] {
-            let check = text.withUnsafeBufferPointer { WorkspaceScanner.checkChunk($0, usesAVX2: loop.usesAVX2, usesAVX512: loop.usesAVX512) }
+            let check = text.withUnsafeBufferPointer { WorkspaceScanner.checkChunk($0, widest: loop) }
             let walked = text.withUnsafeBufferPointer { TextPoint.points(ofUTF8Offsets: [$0.count], in: $0) }.last
             if case .valid(let measure) = check {
-                #expect(measure?.end == (loop.usesAVX2 && VectorUnit.hasAVX2 ? walked : nil))
+                #expect(measure?.end == (loop >= .avx2 && VectorUnit.hasAVX2 ? walked : nil))
             } else {
                 Issue.record("a valid text was found invalid")
             }
@@ -567,12 +567,4 @@ extension WorkspaceScanTests {
         WorkspaceScanner.scan(items, shouldStop: { true }, finish: { scanned, _ in scanned.file.path }) { none.append($0) }
         #expect(none.isEmpty)
     }
-}
-
-/// Which UTF-8 check a test forces: the one without vectors, AVX2's, or AVX-512's (where the CPU has it; else AVX2's).
-enum UTF8Loop: CaseIterable, Sendable {
-    case scalar, avx2, avx512
-
-    var usesAVX2: Bool { self != .scalar }
-    var usesAVX512: Bool { self == .avx512 }
 }

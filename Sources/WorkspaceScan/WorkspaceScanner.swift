@@ -92,7 +92,13 @@ public struct ScanOptions: Sendable {
     public var alsoSelecting: RuleSelection?
     /// How many threads search (default: one a core); with 1, the calling thread searches each file as the walk
     /// finds it, and starts none (`--threads`).
-    public var threads = WorkspaceScanner.cores
+    public var threads: Int {
+        get { chosenThreads ?? WorkspaceScanner.cores }
+        set { chosenThreads = newValue }
+    }
+    /// The threads asked for; nil until asked, so that a run given a number never counts the cores (which reads the
+    /// cgroup's files).
+    private var chosenThreads: Int?
     /// Whether `alsoSelecting`'s rules match only where a group of fields follows (`RuleFilter.requiresFieldGroup`).
     public var alsoRequiresFieldGroup = false
     /// How long the excerpts of `alsoSelecting`'s matches are.

@@ -57,8 +57,8 @@ struct ScanRequest {
     var changeBase: ChangeBase? = nil
     /// The day deadlines are judged on (`--today`, else the local date).
     var today: CalendarDay = CalendarDay.today()
-    /// How many threads search (`--threads`).
-    var threads = ScanOptions().threads
+    /// How many threads search (`--threads`; 0, as there, one a core).
+    var threads = 0
     /// Whether each match carries its line's blame (`--blame`, implied by `--older-than` and by grouping by author or age).
     var blame = false
     /// For `check`: the age past which a match of a rule marked `"list"` fails too (`--older-than`); nil for none.
@@ -193,7 +193,7 @@ func runScanCommand(_ request: ScanRequest) -> Int32 {
     // none of them hides a blocking match (`DeadlineReading`): an old one fails the check.
     if isCheck { options.selection = .blocking }
     options.ruleNames = request.ruleNames.map(Set.init)
-    options.threads = request.threads
+    if request.threads > 0 { options.threads = request.threads }
     options = deadlines.adjusting(options)
     // Each prepared file's configuration, in walk order: the scanner returns one result per file, in that order.
     var configurationOfItem: [Int] = []
@@ -848,8 +848,10 @@ func useColours(_ choice: ColorChoice) -> Bool {
     case .always: return true
     case .never: return false
     case .auto:
-        if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
-        return isatty(STDOUT_FILENO) == 1
+        // A terminal first: off one, the environment is not read.
+        guard isatty(STDOUT_FILENO) == 1 else { return false }
+        if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+        return true
     }
 }
 

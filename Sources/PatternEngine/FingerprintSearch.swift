@@ -30,6 +30,7 @@
 
 import CPUFeatures
 import VectorKernels
+import VectorKernels512
 
 /// A search for a few literal words: fingerprints compared sixteen starts at a time, then each hit checked directly.
 struct FingerprintSearch: Sendable {
@@ -283,9 +284,13 @@ extension FingerprintSearch {
         let lastBlock = min(checker.text.count &- 31 &- tables.positions, limit &- 1)
         return tables.bytes.withUnsafeBytes { table in
             guard let tableBase = table.baseAddress else { return .searchedUpTo(from) }
+            let wide = VectorUnit.hasAVX512
             return checker.firstMatch(inBlocksFrom: from, through: lastBlock, limit: limit) { position in
-                AVX2.firstNibbleBlock(
-                    text: raw, from: position, lastBlock: lastBlock, tables: tableBase, positions: tables.positions)
+                wide
+                    ? AVX512.firstNibbleBlock(
+                        text: raw, from: position, lastBlock: lastBlock, tables: tableBase, positions: tables.positions)
+                    : AVX2.firstNibbleBlock(
+                        text: raw, from: position, lastBlock: lastBlock, tables: tableBase, positions: tables.positions)
             }
         }
     }

@@ -9,7 +9,8 @@
 // On other architectures the entry points exist and do nothing.
 //
 // - AVX512+UTF8.swift: the UTF-8 check (WorkspaceScan), sixty-four bytes a step.
-// - `firstPairBlock` below: the packed pair (PatternEngine), sixty-four starts a step.
+// - `firstPairBlock` and `firstNibbleBlock` below: the packed pair and Teddy (PatternEngine's
+//   FingerprintSearch), sixty-four starts a step, with the AVX2 loops' contracts.
 
 import Swift
 
@@ -173,3 +174,67 @@ extension AVX512 {
         #endif
     }
 }
+
+extension AVX512 {
+    /// `AVX2.firstNibbleBlock`'s search (Teddy) and contract, on the same tables, sixty-four starts a step.
+    @inline(never)
+    public static func firstNibbleBlock(
+        text: UnsafeRawPointer, from: Int, lastBlock: Int, tables: UnsafeRawPointer, positions: Int
+    ) -> (start: Int, lanes: UInt32) {
+        #if arch(x86_64)
+        switch positions {
+        case 1: return nibbleSearch(text, from, lastBlock, tables, count: 1)
+        case 2: return nibbleSearch(text, from, lastBlock, tables, count: 2)
+        default: return nibbleSearch(text, from, lastBlock, tables, count: 3)
+        }
+        #else
+        return (lastBlock &+ 1, 0)
+        #endif
+    }
+}
+
+#if arch(x86_64)
+extension AVX512 {
+    @inline(__always)
+    private static func nibbleSearch(
+        _ text: UnsafeRawPointer, _ from: Int, _ lastBlock: Int, _ tables: UnsafeRawPointer, count: Int
+    ) -> (start: Int, lanes: UInt32) {
+        // Each position's tables are 64 bytes, the low nibbles' 16 twice, then the high nibbles' (AVX2's layout).
+        func table(_ position: Int, high: Bool) -> Bytes64 {
+            Bytes64(table: tables.loadUnaligned(fromByteOffset: position &* 64 &+ (high ? 32 : 0), as: SIMD16<UInt8>.self))
+        }
+        let low0 = table(0, high: false), high0 = table(0, high: true)
+        let low1 = count > 1 ? table(1, high: false) : low0, high1 = count > 1 ? table(1, high: true) : high0
+        let low2 = count > 2 ? table(2, high: false) : low0, high2 = count > 2 ? table(2, high: true) : high0
+        /// Per lane of the sixty-four (or thirty-two: `half`) starts at `position`, the buckets that pass every position.
+        @inline(__always)
+        func passing(_ position: Int, half: Bool) -> UInt64 {
+            @inline(__always)
+            func buckets(_ at: Int, _ low: Bytes64, _ high: Bytes64) -> Bytes64 {
+                let bytes = half ? Bytes64(loadingHalf: text, at: at) : Bytes64(loading: text, at: at)
+                return low.shuffled(by: bytes.lowNibbles) & high.shuffled(by: bytes.highNibbles)
+            }
+            var found = buckets(position, low0, high0)
+            if count > 1 { found = found & buckets(position &+ 1, low1, high1) }
+            if count > 2 { found = found & buckets(position &+ 2, low2, high2) }
+            return found.nonZeroLanes
+        }
+        var position = from
+        while lastBlock &- position >= 32 {
+            let lanes = passing(position, half: false)
+            if lanes != 0 {
+                let low = UInt32(truncatingIfNeeded: lanes)
+                return low != 0 ? (position, low) : (position &+ 32, UInt32(truncatingIfNeeded: lanes &>> 32))
+            }
+            position &+= 64
+        }
+        // One block of thirty-two left at most, in a vector's low half (its high lanes are not looked at).
+        if position <= lastBlock {
+            let lanes = UInt32(truncatingIfNeeded: passing(position, half: true))
+            if lanes != 0 { return (position, lanes) }
+            position &+= 32
+        }
+        return (position, 0)
+    }
+}
+#endif

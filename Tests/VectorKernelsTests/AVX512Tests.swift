@@ -35,6 +35,13 @@ import VectorKernels512
         }
     }
 
+    /// Teddy sixty-four starts a step, on AVX2Tests' cases.
+    @Test func nibbleBlocksAgreeWithTheTablesReadByteByByte() {
+        AVX2Tests.forEachNibbleCase { text, from, lastBlock, tables, positions in
+            AVX512.firstNibbleBlock(text: text, from: from, lastBlock: lastBlock, tables: tables, positions: positions)
+        }
+    }
+
     /// The packed pair sixty-four starts a step, on AVX2Tests' cases.
     @Test func pairBlocksAgreeWithTheBytes() {
         AVX2Tests.forEachPairCase { text, from, lastBlock, first, second in

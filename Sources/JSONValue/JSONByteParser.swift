@@ -659,6 +659,16 @@ struct JSONByteParser {
         var runStart = start
         var index = start
         while true {
+            // Long runs and the one-letter escapes between them, in one vectorized copy; what stops it (the quote, a
+            // `\u`, the last bytes) goes the way below.
+            if usesAVX2, let input = bytes.baseAddress, let base = output.baseAddress {
+                let run = AVX2.jsonUnescape(
+                    text: input, from: index, end: bytes.count, output: base, written: written, outputEnd: output.count)
+                if run.sawNonASCII { unionOfBytes |= 0x80 }
+                index = run.position
+                written = run.written
+                runStart = index
+            }
             index = plainStringBytesEnd(in: bytes, from: index, usesAVX2: usesAVX2, unionOfBytes: &unionOfBytes)
             let run = UnsafeBufferPointer(rebasing: bytes[runStart..<min(index, bytes.count)])
             _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: run)

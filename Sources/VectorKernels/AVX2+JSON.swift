@@ -3,7 +3,9 @@
 // JSONValue's parser looks for the end of a string's plain bytes: the first quote, backslash
 // or control byte. Per step one load, three compares OR-ed into one mask; the first set bit is
 // the byte, and the high bits of the lanes before it say whether the plain bytes held any
-// non-ASCII (which then needs the UTF-8 check).
+// non-ASCII (which then needs the UTF-8 check). `jsonUnescape` does the same while it copies
+// the string out, a store a step, and decodes the one-letter escapes (`\n`, `\"`, ...) in the
+// loop: a document's text has one at every line end.
 
 import Swift
 
@@ -34,5 +36,59 @@ extension AVX2 {
         }
         #endif
         return (position, sawNonASCII)
+    }
+
+    /// Copies the string bytes at `from` to `output + written`, decoding the two-byte escapes (`\"`, `\\`, `\/`, `\b`,
+    /// `\f`, `\n`, `\r`, `\t`), thirty-two bytes a step while a step and an escape's second byte fit before `end` and
+    /// a step's store fits before `outputEnd`. Stops at a quote, a `\u` or unknown escape, or a control byte (below
+    /// 0x20), or where the steps no longer fit: returns where it stopped in the input and the output, and whether a
+    /// byte at or above 0x80 was copied. Each step stores all thirty-two bytes, so bytes past the returned output
+    /// position may be overwritten.
+    ///
+    /// Call only where `VectorUnit` reports AVX2.
+    @inline(never)
+    public static func jsonUnescape(
+        text: UnsafeRawPointer, from: Int, end: Int, output: UnsafeMutableRawPointer, written: Int, outputEnd: Int
+    ) -> (position: Int, written: Int, sawNonASCII: Bool) {
+        var position = from
+        var written = written
+        var sawNonASCII = false
+        #if arch(x86_64)
+        let quote = Bytes32(repeating: 0x22)
+        let backslash = Bytes32(repeating: 0x5C)
+        let space = Bytes32(repeating: 0x20)
+        let bytes = text.assumingMemoryBound(to: UInt8.self)
+        let out = output.assumingMemoryBound(to: UInt8.self)
+        while end &- position > 32, outputEnd &- written >= 32 {
+            let block = Bytes32(loading: text, at: position)
+            block.store(to: output, at: written)
+            let special = ((block .== quote) | (block .== backslash) | (block .< space)).highBits
+            guard special != 0 else {
+                if block.highBits != 0 { sawNonASCII = true }
+                position &+= 32
+                written &+= 32
+                continue
+            }
+            let plain = special.trailingZeroBitCount
+            if block.highBits & ((UInt32(1) &<< UInt32(plain)) &- 1) != 0 { sawNonASCII = true }
+            position &+= plain
+            written &+= plain
+            guard bytes[position] == 0x5C else { break }
+            let decoded: UInt8
+            switch bytes[position &+ 1] {
+            case 0x22, 0x5C, 0x2F: decoded = bytes[position &+ 1]
+            case 0x62: decoded = 0x08  // b
+            case 0x66: decoded = 0x0C  // f
+            case 0x6E: decoded = 0x0A  // n
+            case 0x72: decoded = 0x0D  // r
+            case 0x74: decoded = 0x09  // t
+            default: return (position, written, sawNonASCII)
+            }
+            out[written] = decoded
+            written &+= 1
+            position &+= 2
+        }
+        #endif
+        return (position, written, sawNonASCII)
     }
 }

@@ -50,6 +50,12 @@ struct Bytes32 {
     @inline(__always)
     init(repeating byte: UInt8) { value = SIMD32<UInt8>(repeating: byte)._storage._value }
 
+    /// Stores the thirty-two bytes at `pointer + offset`, unaligned.
+    @inline(__always)
+    func store(to pointer: UnsafeMutableRawPointer, at offset: Int) {
+        pointer.storeBytes(of: value, toByteOffset: offset, as: Builtin.Vec32xInt8.self)
+    }
+
     /// `table` in each 128-bit half: a table for `shuffled(by:)`.
     @inline(__always)
     init(table: SIMD16<UInt8>) { value = SIMD32<UInt8>(lowHalf: table, highHalf: table)._storage._value }

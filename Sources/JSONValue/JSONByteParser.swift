@@ -137,18 +137,63 @@ struct JSONByteParser {
         }
     }
 
-    /// The string at `path`, as `string(atPath:)` finds it, as UTF-8 bytes that never were a
-    /// `String`, with the range of its literal (quotes included) in the input.
-    mutating func stringBytes(atPath path: ArraySlice<String>) -> (bytes: [UInt8], literal: Range<Int>)? {
+    /// The literal (quotes included) of the string at `path`, as `string(atPath:)` finds it, when it is a whole string
+    /// whose escapes are all valid and whose bytes are UTF-8: what `decodeStringInPlace(_:literal:usesAVX2:)` can decode
+    /// without failing. Nil otherwise.
+    ///
+    /// - Complexity: O(*n*) in the bytes up to the string's end, with no allocation.
+    mutating func stringLiteral(atPath path: ArraySlice<String>) -> Range<Int>? {
         do {
             skipByteOrderMark()
             guard try findString(atPath: path) else { return nil }
-            let start = offset
-            let bytes = try parseStringBytes()
-            return (bytes, start..<offset)
+            let openingQuote = offset
+            var unionOfBytes: UInt8 = 0
+            var index = openingQuote + 1
+            var escape: (UInt32, UInt32) = (0, 0)
+            while true {
+                // Long runs and the one-letter escapes between them, in one vectorized pass.
+                if options.usesAVX2, let base = bytes.baseAddress {
+                    let run = AVX2.jsonStringRun(text: base, from: index, end: bytes.count)
+                    if run.sawNonASCII { unionOfBytes |= 0x80 }
+                    index = run.position
+                }
+                index = Self.plainStringBytesEnd(in: bytes, from: index, usesAVX2: options.usesAVX2, unionOfBytes: &unionOfBytes)
+                guard index < bytes.count else { return nil }
+                switch bytes[index] {
+                case ASCII.quote:
+                    try checkUTF8(openingQuote + 1..<index, unionOfBytes: unionOfBytes)
+                    return openingQuote..<(index + 1)
+                case ASCII.backslash:
+                    // Decoded into room for one character, to check it.
+                    index = try withUnsafeMutableBytes(of: &escape) { room in
+                        var written = 0
+                        return try Self.decodeEscape(
+                            in: bytes, at: index, openingQuote: openingQuote, into: room.bindMemory(to: UInt8.self), at: &written)
+                    }
+                default:
+                    return nil
+                }
+            }
         } catch {
             return nil
         }
+    }
+
+    /// Decodes the string whose literal `stringLiteral(atPath:)` found in `bytes`, in the array's own storage (an
+    /// escape never decodes to more bytes than it takes): the result is the same array, holding the string's bytes.
+    static func decodeStringInPlace(_ bytes: consuming [UInt8], literal: Range<Int>, usesAVX2: Bool) -> [UInt8] {
+        var bytes = bytes
+        let count = bytes.withUnsafeMutableBufferPointer { buffer in
+            var unionOfBytes: UInt8 = 0
+            // Written from the array's start: the vectorized copy stores thirty-two bytes at a time, which only stay
+            // behind the bytes still to read when it starts that far behind.
+            let decoded = try? unescape(
+                UnsafeBufferPointer(buffer), from: literal.lowerBound + 1, openingQuote: literal.lowerBound,
+                usesAVX2: usesAVX2 && literal.lowerBound + 1 >= 32, unionOfBytes: &unionOfBytes, into: buffer)
+            return decoded?.count ?? 0
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
     }
 
     /// Moves to the string at `path`; false when there is none.
@@ -612,33 +657,6 @@ struct JSONByteParser {
         return string
     }
 
-    /// Parses a string at `offset` (which is at its opening quote) into UTF-8 bytes in one pass,
-    /// never made a `String` (whose own check would read them all again). The array has room for
-    /// the rest of the input, which bounds the string: this is for a string that is most of it,
-    /// such as a document's text.
-    private mutating func parseStringBytes() throws(JSONSyntaxError) -> [UInt8] {
-        let openingQuote = offset
-        let start = offset + 1
-        var failure: JSONSyntaxError?
-        var close = start
-        var unionOfBytes: UInt8 = 0
-        let bytes = self.bytes
-        let usesAVX2 = options.usesAVX2
-        let result = [UInt8](unsafeUninitializedCapacity: max(0, bytes.count - start)) { output, count in
-            do throws(JSONSyntaxError) {
-                (count, close) = try Self.unescape(
-                    bytes, from: start, openingQuote: openingQuote, usesAVX2: usesAVX2, unionOfBytes: &unionOfBytes, into: output)
-            } catch {
-                failure = error
-                count = 0
-            }
-        }
-        if let failure { throw failure }
-        try checkUTF8(start..<close, unionOfBytes: unionOfBytes)
-        offset = close + 1
-        return result
-    }
-
     /// Throws at the first byte of `range` that is not UTF-8, when `unionOfBytes` (the OR of its
     /// bytes) says any is not ASCII. Escapes always decode to valid UTF-8, so only raw bytes need it.
     private func checkUTF8(_ range: Range<Int>, unionOfBytes: UInt8) throws(JSONSyntaxError) {
@@ -648,7 +666,8 @@ struct JSONByteParser {
     }
 
     /// Writes the string whose bytes start at `start`, its escapes decoded, into `output` (room
-    /// enough), up to its closing quote; returns how many bytes it wrote and where the quote is.
+    /// enough; it may be the input's own memory, from before `start`), up to its closing quote;
+    /// returns how many bytes it wrote and where the quote is.
     /// A control byte, or no closing quote, is an error; the OR of the raw bytes goes into
     /// `unionOfBytes`.
     private static func unescape(
@@ -670,9 +689,12 @@ struct JSONByteParser {
                 runStart = index
             }
             index = plainStringBytesEnd(in: bytes, from: index, usesAVX2: usesAVX2, unionOfBytes: &unionOfBytes)
-            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<min(index, bytes.count)])
-            _ = UnsafeMutableBufferPointer(rebasing: output[written...]).initialize(fromContentsOf: run)
-            written += run.count
+            // A move: decoding in place, the output may overlap the run.
+            let runCount = min(index, bytes.count) - runStart
+            if runCount > 0, let from = bytes.baseAddress, let to = output.baseAddress {
+                UnsafeMutableRawPointer(to + written).copyMemory(from: from + runStart, byteCount: runCount)
+            }
+            written += runCount
             guard index < bytes.count else {
                 throw JSONSyntaxError(message: "unterminated string", utf8Offset: openingQuote, in: bytes)
             }

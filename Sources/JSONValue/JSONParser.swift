@@ -87,16 +87,30 @@ public enum JSONParser {
         }
     }
 
-    /// The string at `path`, found as `string(atPath:in:)` finds it, as UTF-8 bytes that never
-    /// were a `String` (a large document's text, kept as bytes), with the range of its literal,
-    /// quotes included, in `bytes`; nil when there is none or it is not a valid string.
+    /// The literal (quotes included) of the string at `path` in `bytes`, found as `string(atPath:in:)` finds it, when
+    /// it is a whole string with valid escapes and UTF-8: what `decodeStringInPlace(_:literal:)` decodes. Nil otherwise.
     ///
-    /// - Complexity: O(*n*) in the bytes up to the string's end.
-    public static func stringBytes(atPath path: [String], in bytes: [UInt8]) -> (bytes: [UInt8], literal: Range<Int>)? {
+    /// - Complexity: O(*n*) in the bytes up to the string's end, with no allocation.
+    public static func stringLiteral(atPath path: [String], in bytes: [UInt8]) -> Range<Int>? {
         bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONByteParser(bytes: buffer, options: .strict, recordsLocations: false)
-            return parser.stringBytes(atPath: path[...])
+            return parser.stringLiteral(atPath: path[...])
         }
+    }
+
+    /// The string whose `literal` `stringLiteral(atPath:in:)` found in `bytes`, decoded in their own storage: a large
+    /// document's text becomes bytes that never were a `String`, with no second buffer of its size (pass the only
+    /// reference to `bytes`, or they are copied first).
+    ///
+    /// - Complexity: O(*n*) in the literal's bytes.
+    public static func decodeStringInPlace(_ bytes: consuming [UInt8], literal: Range<Int>) -> [UInt8] {
+        JSONByteParser.decodeStringInPlace(bytes, literal: literal, usesAVX2: JSONParseOptions.strict.usesAVX2)
+    }
+
+    /// The string at `path` as UTF-8 bytes, and its literal: `stringLiteral(atPath:in:)`, then
+    /// `decodeStringInPlace(_:literal:)` of a copy of `bytes`.
+    public static func stringBytes(atPath path: [String], in bytes: [UInt8]) -> (bytes: [UInt8], literal: Range<Int>)? {
+        stringLiteral(atPath: path, in: bytes).map { (decodeStringInPlace(bytes, literal: $0), $0) }
     }
 
     /// Parses one JSON text and records where each value and key starts, for error messages

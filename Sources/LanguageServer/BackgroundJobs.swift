@@ -164,13 +164,15 @@ extension Server {
     /// goes on with other documents' messages, and the messages about this one wait for it, as for
     /// a document a job is opening. Decoded at once when there is no job runner, or when messages
     /// about the document already wait (it goes behind them, in order).
-    public func receive(undecoded body: [UInt8], aboutDocument uri: String) {
+    public func receive(undecoded body: consuming [UInt8], aboutDocument uri: String) {
         guard jobRunner != nil, documentsOpening[uri] == nil else {
             handle(Self.decodeIncoming(body: body))
             return
         }
         documentsOpening[uri] = []
-        startJob(.decodeMessage, answering: nil) { _ in .decodedMessage(Self.decodeDocumentMessage(body: body), aboutDocument: uri) }
+        // Handed to the job as its only reference, so that a didOpen's text is decoded in the body's storage.
+        let handed = HandedBytes(body)
+        startJob(.decodeMessage, answering: nil) { _ in .decodedMessage(Self.decodeDocumentMessage(body: handed.take()), aboutDocument: uri) }
     }
 
     /// Handles a message a job decoded, then the messages about its document that waited for it
@@ -252,4 +254,18 @@ extension Server {
         documentsOpening[uri]?.append(message)
         return true
     }
+}
+
+/// Bytes handed from one thread to a job that runs once, which takes them out: the job then holds their only
+/// reference, and may change them in place without a copy.
+///
+/// `@unchecked` because the bytes are a `var`: the one who makes the box does not touch them after, and only the job
+/// takes them, once.
+final class HandedBytes: @unchecked Sendable {
+    private var bytes: [UInt8]?
+
+    init(_ bytes: consuming [UInt8]) { self.bytes = bytes }
+
+    /// The bytes, leaving none behind; empty if they were taken already.
+    func take() -> [UInt8] { bytes.take() ?? [] }
 }

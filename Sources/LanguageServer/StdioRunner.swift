@@ -84,7 +84,8 @@ public enum StdioRunner {
             jobSend: { output.enqueue($0.framedBytes) })
         while true {
             guard let item = inbox.pop(onIdle: { server.flush() }) else { continue }
-            switch item {
+            // Consumed, so that a large body's only reference goes on to its decoding job (`HandedBytes`).
+            switch consume item {
             case .end(.endOfFile):
                 log("[info] input closed; exiting")
                 return finish(output, code: server.exitCode ?? 1)
@@ -98,7 +99,7 @@ public enum StdioRunner {
                 server.finishJob(id, result: result)
                 if let code = server.exitCode { return finish(output, code: code) }
             case .undecoded(let body, let uri):
-                server.receive(undecoded: body, aboutDocument: uri)
+                server.receive(undecoded: consume body, aboutDocument: uri)
                 if let code = server.exitCode { return finish(output, code: code) }
             case .message(let message):
                 if case .request(let id, _, _) = message, inbox.takeCancellation(id) {

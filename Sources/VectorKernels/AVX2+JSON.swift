@@ -43,12 +43,29 @@ extension AVX2 {
     /// a step's store fits before `outputEnd`. Stops at a quote, a `\u` or unknown escape, or a control byte (below
     /// 0x20), or where the steps no longer fit: returns where it stopped in the input and the output, and whether a
     /// byte at or above 0x80 was copied. Each step stores all thirty-two bytes, so bytes past the returned output
-    /// position may be overwritten.
+    /// position may be overwritten; the output may be the input's own memory if it trails `from` by 32 bytes or more.
     ///
     /// Call only where `VectorUnit` reports AVX2.
     @inline(never)
     public static func jsonUnescape(
         text: UnsafeRawPointer, from: Int, end: Int, output: UnsafeMutableRawPointer, written: Int, outputEnd: Int
+    ) -> (position: Int, written: Int, sawNonASCII: Bool) {
+        stringRun(text: text, from: from, end: end, output: output, written: written, outputEnd: outputEnd)
+    }
+
+    /// Where `jsonUnescape` would stop, and whether it would copy a byte at or above 0x80, without copying.
+    ///
+    /// Call only where `VectorUnit` reports AVX2.
+    @inline(never)
+    public static func jsonStringRun(text: UnsafeRawPointer, from: Int, end: Int) -> (position: Int, sawNonASCII: Bool) {
+        let run = stringRun(text: text, from: from, end: end, output: nil, written: 0, outputEnd: Int.max)
+        return (run.position, run.sawNonASCII)
+    }
+
+    /// The loop of `jsonUnescape` and `jsonStringRun` (no `output`: nothing is stored).
+    @inline(__always)
+    private static func stringRun(
+        text: UnsafeRawPointer, from: Int, end: Int, output: UnsafeMutableRawPointer?, written: Int, outputEnd: Int
     ) -> (position: Int, written: Int, sawNonASCII: Bool) {
         var position = from
         var written = written
@@ -58,10 +75,9 @@ extension AVX2 {
         let backslash = Bytes32(repeating: 0x5C)
         let space = Bytes32(repeating: 0x20)
         let bytes = text.assumingMemoryBound(to: UInt8.self)
-        let out = output.assumingMemoryBound(to: UInt8.self)
         while end &- position > 32, outputEnd &- written >= 32 {
             let block = Bytes32(loading: text, at: position)
-            block.store(to: output, at: written)
+            if let output { block.store(to: output, at: written) }
             let special = ((block .== quote) | (block .== backslash) | (block .< space)).highBits
             guard special != 0 else {
                 if block.highBits != 0 { sawNonASCII = true }
@@ -84,7 +100,7 @@ extension AVX2 {
             case 0x74: decoded = 0x09  // t
             default: return (position, written, sawNonASCII)
             }
-            out[written] = decoded
+            output?.storeBytes(of: decoded, toByteOffset: written, as: UInt8.self)
             written &+= 1
             position &+= 2
         }

@@ -96,6 +96,9 @@ import Testing
             let found = JSONParser.stringBytes(atPath: ["s"], in: member)
             #expect(found?.bytes == JSONParser.string(atPath: ["s"], in: member).map { Array($0.utf8) }, "\(member)")
             if let decoded { #expect(found?.bytes == Array(decoded.utf8)) }
+            // Far enough from the start that the decoding in place is vectorized too.
+            let far = Array(#"{"padding":"0123456789012345678901234567890123456789","s":"#.utf8) + bytes[1...] + Array("}".utf8)
+            #expect(JSONParser.stringBytes(atPath: ["s"], in: far)?.bytes == found?.bytes, "\(far)")
         }
     }
 }

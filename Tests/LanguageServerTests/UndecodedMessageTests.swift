@@ -104,6 +104,29 @@ import Testing
         }
     }
 
+    /// The text of a didOpen handed over as the body's only reference is decoded in the body's storage: no second
+    /// buffer of its size. A text with a bad escape leaves the body as it came, decoded whole (and found invalid).
+    @Test func aDidOpensTextIsDecodedInTheBodysOwnStorage() {
+        let text = String(repeating: "let x = \"TODO\" // é\n", count: 5_000)
+        let params: JSON = ["textDocument": ["uri": "file:///a.swift", "languageId": "swift", "version": 1, "text": .string(text)]]
+        let body = Self.body(.notification(method: "textDocument/didOpen", params: params))
+        let address = body.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        guard case .opening(_, let bytes) = Server.decodeDocumentMessage(body: consume body) else {
+            Issue.record("the didOpen was decoded whole")
+            return
+        }
+        #expect(bytes == Array(text.utf8))
+        #expect(bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } == address)
+
+        var broken = Self.body(.notification(method: "textDocument/didOpen", params: params))
+        let escape = broken.indices.last { broken[$0] == UInt8(ascii: "\\") && broken[$0 + 1] == UInt8(ascii: "n") }
+        if let escape { broken[escape + 1] = UInt8(ascii: "q") }
+        guard case .incoming(.invalid) = Server.decodeDocumentMessage(body: broken) else {
+            Issue.record("a didOpen with a bad escape was not found invalid")
+            return
+        }
+    }
+
     @Test func anUndecodableLargeMessageIsAnsweredWithItsError() {
         let session = Session()
         var body = Array(#"{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///a"}},"x":""#.utf8)

@@ -137,63 +137,49 @@ struct JSONByteParser {
         }
     }
 
-    /// The literal (quotes included) of the string at `path`, as `string(atPath:)` finds it, when it is a whole string
-    /// whose escapes are all valid and whose bytes are UTF-8: what `decodeStringInPlace(_:literal:usesAVX2:)` can decode
-    /// without failing. Nil otherwise.
-    ///
-    /// - Complexity: O(*n*) in the bytes up to the string's end, with no allocation.
-    mutating func stringLiteral(atPath path: ArraySlice<String>) -> Range<Int>? {
-        do {
-            skipByteOrderMark()
-            guard try findString(atPath: path) else { return nil }
-            let openingQuote = offset
-            var unionOfBytes: UInt8 = 0
-            var index = openingQuote + 1
-            var escape: (UInt32, UInt32) = (0, 0)
-            while true {
-                // Long runs and the one-letter escapes between them, in one vectorized pass.
-                if options.usesAVX2, let base = bytes.baseAddress {
-                    let run = AVX2.jsonStringRun(text: base, from: index, end: bytes.count)
-                    if run.sawNonASCII { unionOfBytes |= 0x80 }
-                    index = run.position
-                }
-                index = Self.plainStringBytesEnd(in: bytes, from: index, usesAVX2: options.usesAVX2, unionOfBytes: &unionOfBytes)
-                guard index < bytes.count else { return nil }
-                switch bytes[index] {
-                case ASCII.quote:
-                    try checkUTF8(openingQuote + 1..<index, unionOfBytes: unionOfBytes)
-                    return openingQuote..<(index + 1)
-                case ASCII.backslash:
-                    // Decoded into room for one character, to check it.
-                    index = try withUnsafeMutableBytes(of: &escape) { room in
-                        var written = 0
-                        return try Self.decodeEscape(
-                            in: bytes, at: index, openingQuote: openingQuote, into: room.bindMemory(to: UInt8.self), at: &written)
-                    }
-                default:
-                    return nil
-                }
-            }
-        } catch {
-            return nil
-        }
+    /// Where the string at `path` starts (its opening quote), as `string(atPath:)` finds it; nil when there is none.
+    mutating func stringStart(atPath path: ArraySlice<String>) -> Int? {
+        skipByteOrderMark()
+        guard (try? findString(atPath: path)) == true else { return nil }
+        return offset
     }
 
-    /// Decodes the string whose literal `stringLiteral(atPath:)` found in `bytes`, in the array's own storage (an
-    /// escape never decodes to more bytes than it takes): the result is the same array, holding the string's bytes.
-    static func decodeStringInPlace(_ bytes: consuming [UInt8], literal: Range<Int>, usesAVX2: Bool) -> [UInt8] {
-        var bytes = bytes
-        let count = bytes.withUnsafeMutableBufferPointer { buffer in
-            var unionOfBytes: UInt8 = 0
-            // Written from the array's start: the vectorized copy stores thirty-two bytes at a time, which only stay
-            // behind the bytes still to read when it starts that far behind.
-            let decoded = try? unescape(
-                UnsafeBufferPointer(buffer), from: literal.lowerBound + 1, openingQuote: literal.lowerBound,
-                usesAVX2: usesAVX2 && literal.lowerBound + 1 >= 32, unionOfBytes: &unionOfBytes, into: buffer)
-            return decoded?.count ?? 0
+    /// Decodes the string at `path` in `input`'s own storage (an escape never decodes to more bytes than it takes, and
+    /// the bytes before the string are kept aside first): see `JSONParser.takeString(atPath:from:)`.
+    static func takeString(atPath path: ArraySlice<String>, from input: consuming [UInt8], usesAVX2: Bool) -> TakenString {
+        var input = input
+        guard let openingQuote = input.withUnsafeBufferPointer({ buffer in
+            var parser = JSONByteParser(bytes: buffer, options: .strict, recordsLocations: false)
+            return parser.stringStart(atPath: path)
+        }) else { return .notTaken(input) }
+        let prefix = Array(input[..<openingQuote])
+        // The input decoded so far (up to `read`) is in the first `written` bytes; from `read` on it is as it came.
+        var read = openingQuote + 1
+        var written = 0
+        var unionOfBytes: UInt8 = 0
+        let close: Int? = input.withUnsafeMutableBufferPointer { buffer in
+            // The vectorized copy stores thirty-two bytes at a time, which stay behind the bytes still to read only
+            // when it starts that far behind.
+            try? unescape(
+                UnsafeBufferPointer(buffer), from: openingQuote + 1, openingQuote: openingQuote,
+                usesAVX2: usesAVX2 && openingQuote + 1 >= 32, unionOfBytes: &unionOfBytes, into: buffer, read: &read,
+                written: &written)
         }
-        bytes.removeLast(bytes.count - count)
-        return bytes
+        // The output is valid UTF-8 exactly when the raw runs were: an escape decodes to a whole character.
+        let valid = close != nil
+            && (unionOfBytes < 0x80
+                || input.withUnsafeBufferPointer { UTF8Decoding.firstInvalidOffset(in: $0, range: 0..<written) } == nil)
+        guard let close, valid else {
+            // Not a whole valid string: the text again, the part decoded written back as a string's start, so that a
+            // parse stops where and as it would have.
+            var restored = prefix
+            restored += JSONWriter.escaped(Array(input[..<written]), closed: false)
+            restored += input[read...]
+            return .notTaken(restored)
+        }
+        let rest = prefix + Array("null".utf8) + input[(close + 1)...]
+        input.removeLast(input.count - written)
+        return .taken(bytes: input, rest: rest, literal: openingQuote..<(close + 1))
     }
 
     /// Moves to the string at `path`; false when there is none.
@@ -613,7 +599,10 @@ struct JSONByteParser {
             guard index < bytes.count else { throw error("unterminated string", at: openingQuote) }
             switch bytes[index] {
             case ASCII.quote: return index
-            case ASCII.backslash: index += 2
+            case ASCII.backslash:
+                // The byte after a backslash is raw too: one at or above 0x80 is reported as bad UTF-8, as anywhere.
+                if index + 1 < bytes.count { unionOfBytes |= bytes[index + 1] }
+                index += 2
             default: throw controlCharacterInString(at: index)
             }
         }
@@ -674,9 +663,24 @@ struct JSONByteParser {
         _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, openingQuote: Int, usesAVX2: Bool, unionOfBytes: inout UInt8,
         into output: UnsafeMutableBufferPointer<UInt8>
     ) throws(JSONSyntaxError) -> (count: Int, close: Int) {
+        var read = start
         var written = 0
+        let close = try unescape(
+            bytes, from: start, openingQuote: openingQuote, usesAVX2: usesAVX2, unionOfBytes: &unionOfBytes, into: output,
+            read: &read, written: &written)
+        return (written, close)
+    }
+
+    /// `unescape(_:from:openingQuote:usesAVX2:unionOfBytes:into:)`, keeping in `read` and `written` how far it got: the
+    /// input up to `read` is decoded in `output`'s first `written` bytes (also when it throws), and returning where the
+    /// closing quote is.
+    private static func unescape(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, openingQuote: Int, usesAVX2: Bool, unionOfBytes: inout UInt8,
+        into output: UnsafeMutableBufferPointer<UInt8>, read: inout Int, written: inout Int
+    ) throws(JSONSyntaxError) -> Int {
         var runStart = start
         var index = start
+        defer { read = runStart }
         while true {
             // Long runs and the one-letter escapes between them, in one vectorized copy; what stops it (the quote, a
             // `\u`, the last bytes) goes the way below.
@@ -695,12 +699,13 @@ struct JSONByteParser {
                 UnsafeMutableRawPointer(to + written).copyMemory(from: from + runStart, byteCount: runCount)
             }
             written += runCount
+            runStart = min(index, bytes.count)
             guard index < bytes.count else {
                 throw JSONSyntaxError(message: "unterminated string", utf8Offset: openingQuote, in: bytes)
             }
             switch bytes[index] {
             case ASCII.quote:
-                return (written, index)
+                return index
             case ASCII.backslash:
                 index = try decodeEscape(in: bytes, at: index, openingQuote: openingQuote, into: output, at: &written)
                 runStart = index

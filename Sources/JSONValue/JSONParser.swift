@@ -87,30 +87,21 @@ public enum JSONParser {
         }
     }
 
-    /// The literal (quotes included) of the string at `path` in `bytes`, found as `string(atPath:in:)` finds it, when
-    /// it is a whole string with valid escapes and UTF-8: what `decodeStringInPlace(_:literal:)` decodes. Nil otherwise.
+    /// Takes the string at `path` out of the JSON text `bytes`, found as `string(atPath:in:)` finds it, decoded in the
+    /// text's own storage: a large document's text becomes bytes that never were a `String`, with no second buffer of
+    /// its size (pass the only reference to `bytes`, or they are copied first). When there is no such string, or it
+    /// is not a whole string of valid escapes and UTF-8, the text comes back untaken, with the same meaning.
     ///
-    /// - Complexity: O(*n*) in the bytes up to the string's end, with no allocation.
-    public static func stringLiteral(atPath path: [String], in bytes: [UInt8]) -> Range<Int>? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONByteParser(bytes: buffer, options: .strict, recordsLocations: false)
-            return parser.stringLiteral(atPath: path[...])
-        }
+    /// - Complexity: O(*n*) in the bytes up to the string's end, plus a copy of those after it (the `rest`).
+    public static func takeString(atPath path: [String], from bytes: consuming [UInt8]) -> TakenString {
+        JSONByteParser.takeString(atPath: path[...], from: bytes, usesAVX2: JSONParseOptions.strict.usesAVX2)
     }
 
-    /// The string whose `literal` `stringLiteral(atPath:in:)` found in `bytes`, decoded in their own storage: a large
-    /// document's text becomes bytes that never were a `String`, with no second buffer of its size (pass the only
-    /// reference to `bytes`, or they are copied first).
-    ///
-    /// - Complexity: O(*n*) in the literal's bytes.
-    public static func decodeStringInPlace(_ bytes: consuming [UInt8], literal: Range<Int>) -> [UInt8] {
-        JSONByteParser.decodeStringInPlace(bytes, literal: literal, usesAVX2: JSONParseOptions.strict.usesAVX2)
-    }
-
-    /// The string at `path` as UTF-8 bytes, and its literal: `stringLiteral(atPath:in:)`, then
-    /// `decodeStringInPlace(_:literal:)` of a copy of `bytes`.
+    /// The string at `path` as UTF-8 bytes, and the range of its literal: `takeString(atPath:from:)` of a copy of
+    /// `bytes`.
     public static func stringBytes(atPath path: [String], in bytes: [UInt8]) -> (bytes: [UInt8], literal: Range<Int>)? {
-        stringLiteral(atPath: path, in: bytes).map { (decodeStringInPlace(bytes, literal: $0), $0) }
+        guard case .taken(let string, _, let literal) = takeString(atPath: path, from: bytes) else { return nil }
+        return (string, literal)
     }
 
     /// Parses one JSON text and records where each value and key starts, for error messages
@@ -129,5 +120,20 @@ public enum JSONParser {
         }
         let (value, nodes) = try result.get()
         return (value, JSONSourceMap(nodes: nodes, utf8: bytes))
+    }
+}
+
+/// A string taken out of a JSON text (`JSONParser.takeString(atPath:from:)`).
+public enum TakenString: Sendable {
+    /// The string's bytes (in the text's storage), the text with `null` in the string's place, and where the string's
+    /// literal was in the text.
+    case taken(bytes: [UInt8], rest: [UInt8], literal: Range<Int>)
+    /// No string to take: the text, as it came or with the same meaning.
+    case notTaken([UInt8])
+
+    /// The text whole again, with the same meaning as the one the string was taken from (the string written as a
+    /// literal of its own, where `null` stands in `rest`).
+    public static func restored(bytes: [UInt8], rest: [UInt8], literal: Range<Int>) -> [UInt8] {
+        Array(rest[..<literal.lowerBound]) + JSONWriter.escaped(bytes, closed: true) + rest[(literal.lowerBound + 4)...]
     }
 }

@@ -136,8 +136,17 @@ struct JSONWriter: Sendable {
         string.withUTF8 { appendEscaped(utf8: $0) }
     }
 
-    /// Appends `utf8` between quotes, copying runs that need no escape in one go.
-    private mutating func appendEscaped(utf8: UnsafeBufferPointer<UInt8>) {
+    /// `utf8` as a JSON string literal, its bytes at or above 0x80 as they are (so invalid UTF-8 stays invalid);
+    /// without the closing quote when not `closed`.
+    static func escaped(_ utf8: [UInt8], closed: Bool) -> [UInt8] {
+        var writer = JSONWriter()
+        utf8.withUnsafeBufferPointer { writer.appendEscaped(utf8: $0, closed: closed) }
+        return writer.bytes
+    }
+
+    /// Appends `utf8` between quotes (without the closing one when not `closed`), copying runs that need no escape in
+    /// one go.
+    private mutating func appendEscaped(utf8: UnsafeBufferPointer<UInt8>, closed: Bool = true) {
         bytes.reserveCapacity(bytes.count + utf8.count + 2)
         bytes.append(ASCII.quote)
         var runStart = 0
@@ -171,7 +180,7 @@ struct JSONWriter: Sendable {
             runStart = index
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-        bytes.append(ASCII.quote)
+        if closed { bytes.append(ASCII.quote) }
     }
 }
 

@@ -89,19 +89,21 @@ public final class Server {
 
     /// Decodes a large message about one document (`receive(undecoded:aboutDocument:)`) as
     /// `decodeIncoming(body:)` does, except that a `didOpen`'s text is decoded in the body's own
-    /// storage, which the document then keeps: it never becomes a `String`, whose own UTF-8 check
-    /// and copy into an array would read it twice more, and no second buffer of its size is made
-    /// (whose fresh pages cost more than the decoding). The rest of the message is decoded first,
-    /// with null in the text's place; any message that is not a well-formed `didOpen` is decoded
-    /// whole, from the body as it came.
+    /// storage, which the document then keeps (`JSONParser.takeString(atPath:from:)`): it never
+    /// becomes a `String`, whose own UTF-8 check and copy into an array would read it twice more,
+    /// and no second buffer of its size is made, whose fresh pages cost more than the decoding. The
+    /// rest of the message is decoded with null in the text's place; a message that is not a
+    /// `didOpen` after all is decoded whole again (`TakenString.restored`).
     static func decodeDocumentMessage(body: consuming [UInt8]) -> DecodedDocumentMessage {
-        if let literal = JSONParser.stringLiteral(atPath: ["params", "textDocument", "text"], in: body) {
-            let rest = Array(body[..<literal.lowerBound]) + Array("null".utf8) + body[literal.upperBound...]
+        switch JSONParser.takeString(atPath: ["params", "textDocument", "text"], from: body) {
+        case .notTaken(let body):
+            return .incoming(decodeIncoming(body: body))
+        case .taken(let text, let rest, let literal):
             if case .valid(let message) = decodeIncoming(body: rest), case .notification("textDocument/didOpen", _) = message {
-                return .opening(message, text: JSONParser.decodeStringInPlace(body, literal: literal))
+                return .opening(message, text: text)
             }
+            return .incoming(decodeIncoming(body: TakenString.restored(bytes: text, rest: rest, literal: literal)))
         }
-        return .incoming(decodeIncoming(body: body))
     }
 
     /// Handles one message. Every request gets exactly one response.

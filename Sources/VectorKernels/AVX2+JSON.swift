@@ -50,23 +50,6 @@ extension AVX2 {
     public static func jsonUnescape(
         text: UnsafeRawPointer, from: Int, end: Int, output: UnsafeMutableRawPointer, written: Int, outputEnd: Int
     ) -> (position: Int, written: Int, sawNonASCII: Bool) {
-        stringRun(text: text, from: from, end: end, output: output, written: written, outputEnd: outputEnd)
-    }
-
-    /// Where `jsonUnescape` would stop, and whether it would copy a byte at or above 0x80, without copying.
-    ///
-    /// Call only where `VectorUnit` reports AVX2.
-    @inline(never)
-    public static func jsonStringRun(text: UnsafeRawPointer, from: Int, end: Int) -> (position: Int, sawNonASCII: Bool) {
-        let run = stringRun(text: text, from: from, end: end, output: nil, written: 0, outputEnd: Int.max)
-        return (run.position, run.sawNonASCII)
-    }
-
-    /// The loop of `jsonUnescape` and `jsonStringRun` (no `output`: nothing is stored).
-    @inline(__always)
-    private static func stringRun(
-        text: UnsafeRawPointer, from: Int, end: Int, output: UnsafeMutableRawPointer?, written: Int, outputEnd: Int
-    ) -> (position: Int, written: Int, sawNonASCII: Bool) {
         var position = from
         var written = written
         var sawNonASCII = false
@@ -77,7 +60,7 @@ extension AVX2 {
         let bytes = text.assumingMemoryBound(to: UInt8.self)
         while end &- position > 32, outputEnd &- written >= 32 {
             let block = Bytes32(loading: text, at: position)
-            if let output { block.store(to: output, at: written) }
+            block.store(to: output, at: written)
             let special = ((block .== quote) | (block .== backslash) | (block .< space)).highBits
             guard special != 0 else {
                 if block.highBits != 0 { sawNonASCII = true }
@@ -100,7 +83,7 @@ extension AVX2 {
             case 0x74: decoded = 0x09  // t
             default: return (position, written, sawNonASCII)
             }
-            output?.storeBytes(of: decoded, toByteOffset: written, as: UInt8.self)
+            output.storeBytes(of: decoded, toByteOffset: written, as: UInt8.self)
             written &+= 1
             position &+= 2
         }

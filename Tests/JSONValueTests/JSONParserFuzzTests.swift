@@ -99,6 +99,20 @@ import Testing
             // Far enough from the start that the decoding in place is vectorized too.
             let far = Array(#"{"padding":"0123456789012345678901234567890123456789","s":"#.utf8) + bytes[1...] + Array("}".utf8)
             #expect(JSONParser.stringBytes(atPath: ["s"], in: far)?.bytes == found?.bytes, "\(far)")
+            // Taken or not, the text keeps its meaning: the same value, or the same error, whole again.
+            for text in [member, far] {
+                func outcome(_ bytes: [UInt8]) -> String {
+                    do { return "value \(try JSONParser.parse(bytes))" } catch { return "error \(error.message)" }
+                }
+                switch JSONParser.takeString(atPath: ["s"], from: text) {
+                case .taken(let string, let rest, let literal):
+                    #expect(outcome(TakenString.restored(bytes: string, rest: rest, literal: literal)) == outcome(text), "\(text)")
+                    #expect(outcome(rest) == outcome(Array(text[..<literal.lowerBound]) + Array("null".utf8) + text[literal.upperBound...]))
+                case .notTaken(let untaken):
+                    #expect(found == nil)
+                    #expect(outcome(untaken) == outcome(text), "\(text)")
+                }
+            }
         }
     }
 }

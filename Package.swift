@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "Seeded", swiftSettings: strict),
 
         // MARK: UTF8Decoding — one UTF-8 character read from bytes that may not be valid; depends on nothing.
-        .target(name: "UTF8Decoding", swiftSettings: strict),
+        .target(name: "UTF8Decoding", dependencies: ["VectorKernels", "VectorKernels512", "CPUFeatures"], swiftSettings: strict),
         .testTarget(name: "UTF8DecodingTests", dependencies: ["UTF8Decoding", "Seeded"], swiftSettings: strict),
 
         // MARK: TextIndex — line index and UTF-8 <-> UTF-16/UTF-32 positions; depends on the vector loops only.

@@ -167,8 +167,7 @@ struct JSONByteParser {
         }
         // The output is valid UTF-8 exactly when the raw runs were: an escape decodes to a whole character.
         let valid = close != nil
-            && (unionOfBytes < 0x80
-                || input.withUnsafeBufferPointer { UTF8Decoding.firstInvalidOffset(in: $0, range: 0..<written) } == nil)
+            && (unionOfBytes < 0x80 || input.withUnsafeBufferPointer { UTF8Decoding.isValid(UnsafeBufferPointer(rebasing: $0[..<written])) })
         guard let close, valid else {
             // Not a whole valid string: the text again, the part decoded written back as a string's start, so that a
             // parse stops where and as it would have.

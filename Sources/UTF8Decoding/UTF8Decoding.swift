@@ -1,8 +1,8 @@
 // One UTF-8 character read from bytes that may not be valid, by RFC 3629: no overlong forms, no
 // UTF-16 surrogates (U+D800...U+DFFF), nothing above U+10FFFF, nothing cut off. The one place
 // that answers it: word boundaries and look-around in the engine, the walk's display of file
-// names and the scanner's check of a text's last bytes, and the JSON parser's report of where
-// invalid input starts.
+// names and the last bytes of the whole-text check (UTF8Validation.swift), and the JSON parser's
+// report of where invalid input starts.
 
 /// Decoding UTF-8 that may not be valid, one character at a time.
 public enum UTF8Decoding {

@@ -9,6 +9,8 @@
 //     FF FE         UTF-16 LE
 //     FE FF         UTF-16 BE
 
+import UTF8Decoding
+
 /// An encoding a file declares with a byte order mark at its start.
 public enum ByteOrderMark: Sendable, Hashable {
     case utf16LittleEndian, utf16BigEndian, utf32LittleEndian, utf32BigEndian
@@ -110,7 +112,7 @@ extension WorkspaceScanner {
     public static func utf8Text(ofFileBytes bytes: [UInt8]) -> [UInt8] {
         bytes.withUnsafeBufferPointer { buffer in
             if let mark = ByteOrderMark.of(buffer) { return mark.transcodedToUTF8(buffer) }
-            return isValidUTF8(buffer) ? bytes : Array(String(decoding: buffer, as: UTF8.self).utf8)
+            return UTF8Decoding.isValid(buffer) ? bytes : Array(String(decoding: buffer, as: UTF8.self).utf8)
         }
     }
 }

@@ -85,7 +85,7 @@ public enum FileSystemPath {
     /// `bytes` as text when they are valid UTF-8, else nil. (`String(validating:as:)` is generic and, unspecialized
     /// for arrays, asked the runtime for type metadata at every name a walk read.)
     static func validText(_ bytes: [UInt8]) -> String? {
-        WorkspaceScanner.isValidUTF8(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+        UTF8Decoding.isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
     /// Which characters `displayed(_:controls:)` escapes besides bytes that are not UTF-8.

@@ -5,6 +5,7 @@ import PatternEngine
 import Testing
 import Seeded
 import TextIndex
+import UTF8Decoding
 @testable import WorkspaceScan
 
 /// The walker and the scanner on a real temporary tree.
@@ -246,11 +247,11 @@ import TextIndex
                 state = state &* 6364136223846793005 &+ 1442695040888963407
                 bytes += chunks[Int(state >> 33) % chunks.count]
             }
-            #expect(WorkspaceScanner.isValidUTF8(bytes) == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
+            #expect(UTF8Decoding.isValid(bytes) == (String(validating: bytes, as: UTF8.self) != nil), "\(bytes)")
         }
         // Regression: ASCII whose length is a multiple of 32 ends exactly where the wide loop stops.
         for count in [0, 8, 31, 32, 64, 96] {
-            #expect(WorkspaceScanner.isValidUTF8([UInt8](repeating: 0x41, count: count)), "\(count) ASCII bytes")
+            #expect(UTF8Decoding.isValid([UInt8](repeating: 0x41, count: count)), "\(count) ASCII bytes")
         }
     }
 
@@ -275,7 +276,7 @@ import TextIndex
             }
             let expected = String(validating: bytes, as: UTF8.self) != nil
             if !expected { invalid += 1 }
-            #expect(WorkspaceScanner.isValidUTF8(bytes, widest: loop) == expected, "\(bytes)")
+            #expect(UTF8Decoding.isValid(bytes, widest: loop) == expected, "\(bytes)")
         }
         #expect(invalid > 1_000)
     }

@@ -12,7 +12,9 @@ A span in backticks is checked when it looks like code of ours:
     are those of a declared func of that name.
 Words in lower case alone (`rules`, `lines`: configuration keys and prose), options (`--soak`),
 JSON, shell and the few outside names in EXTERNAL are not code of ours and are skipped.
-Exits 1 and names each span it could not find; prints "N passed, N failed" last.
+Also, each module's "Depends on ..." sentence (in its `- **`Sources/X`**` entry) must name exactly
+the dependencies Package.swift gives target X ("nothing" for none).
+Exits 1 and names each span or module it could not match; prints "N passed, N failed" last.
 """
 import os
 import re
@@ -202,6 +204,45 @@ def check(span, index, files):
     return None
 
 
+def package_dependencies():
+    """Each library target of Package.swift with the targets it depends on."""
+    with open(os.path.join(ROOT, "Package.swift"), encoding="utf-8") as handle:
+        text = handle.read()
+    targets = {}
+    for match in re.finditer(r'\.(?:target|systemLibrary)\(\s*name:\s*"([A-Za-z0-9_-]+)"', text):
+        call = text[match.start():]
+        depth, end = 0, 0
+        for offset, character in enumerate(call):
+            if character == "(":
+                depth += 1
+            elif character == ")":
+                depth -= 1
+                if depth == 0:
+                    end = offset
+                    break
+        listed = re.search(r"dependencies:\s*\[([^\]]*)\]", call[:end])
+        targets[match.group(1)] = set(re.findall(r'"([A-Za-z0-9_-]+)"', listed.group(1))) if listed else set()
+    return targets
+
+
+def dependency_mismatches(text, targets):
+    """How many module entries say what they depend on, and those whose "Depends on" sentence does not name exactly
+    their target's dependencies."""
+    problems, said_count = [], 0
+    for entry in re.finditer(r"^- \*\*`Sources/([A-Za-z0-9_-]+)`\*\*(.*?)(?=^- \*\*|^#|\Z)", text, flags=re.S | re.M):
+        module, body = entry.group(1), " ".join(entry.group(2).split())
+        said = re.search(r"Depends on (.*?)(?:[;.](?:\s|$)|$)", body)
+        if module not in targets or not said:
+            continue
+        said_count += 1
+        named = set() if said.group(1).startswith("nothing") else \
+            {word for word in re.findall(r"[A-Za-z0-9_]+", said.group(1)) if word in targets}
+        if named != targets[module]:
+            problems.append("module %s: the text says it depends on %s, Package.swift on %s" % (
+                module, sorted(named) or "nothing", sorted(targets[module]) or "nothing"))
+    return said_count, problems
+
+
 def spans(text):
     # Code blocks are diagrams and commands; only inline spans name code.
     text = re.sub(r"```.*?```", "", text, flags=re.S)
@@ -218,17 +259,29 @@ def main():
         good = ["RuleSet.searchWindow(of:in:startLimit:)", "LineIndex", "Regex/LazyDFA.swift"]
         failures = [s for s in bad if check(s, index, files) is None]
         failures += [s for s in good if check(s, index, files) is not None]
+        # A dependency left out, one too many, and "nothing" for a module that has some must be caught.
+        targets = {"A": {"B", "C"}, "B": set(), "C": set()}
+        for sentence, wrong in [("Depends on `B` only.", True), ("Depends on `B`, `C` and `A`.", True),
+                                ("Depends on nothing.", True), ("Depends on `C` and `B` only.", False)]:
+            said, found = dependency_mismatches("- **`Sources/A`** — a module. %s\n" % sentence, targets)
+            if said != 1 or bool(found) != wrong:
+                failures.append(sentence)
         print("self-test: %s" % ("ok" if not failures else "wrong on " + ", ".join(failures)))
         return 1 if failures else 0
     with open(DOC, encoding="utf-8") as handle:
-        checked = [span for span in spans(handle.read()) if is_path(span) or is_code(span)]
+        document = handle.read()
+    checked = [span for span in spans(document) if is_path(span) or is_code(span)]
     failed = 0
+    modules, mismatches = dependency_mismatches(document, package_dependencies())
+    for problem in mismatches:
+        failed += 1
+        print("docs/ARCHITECTURE.md: %s" % problem)
     for span in checked:
         reason = check(span, index, files)
         if reason:
             failed += 1
             print("docs/ARCHITECTURE.md names `%s`: %s" % (span, reason))
-    print("%d passed, %d failed" % (len(checked) - failed, failed))
+    print("%d passed, %d failed (%d modules' dependencies among them)" % (len(checked) + modules - failed, failed, modules))
     return 1 if failed else 0
 
 

@@ -41,7 +41,7 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: VectorKernels512 — the UTF-8 check built for AVX-512BW, sixty-four bytes a step; depends on nothing.
-        .target(name: "VectorKernels512", swiftSettings: strict + kernel512Flags),
+        .target(name: "VectorKernels512", dependencies: ["VectorKernels"], swiftSettings: strict + kernel512Flags),
 
         // MARK: CPUFeatures — whether the CPU runs the vector modules' loops, asked once; depends on them only.
         .target(name: "CPUFeatures", dependencies: ["VectorKernels", "VectorKernels512"], swiftSettings: strict),

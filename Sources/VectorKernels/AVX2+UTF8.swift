@@ -72,6 +72,42 @@ extension AVX2 {
     }
 }
 
+extension AVX2 {
+    /// The UTF-8 check's three nibble tables: for the byte before, the ways a pair can be wrong that its high nibble
+    /// allows and those its low nibble allows, and for the byte, those its high nibble allows (a bit each; bit 7, two
+    /// continuations, is the one the third and fourth bytes' test flips). VectorKernels512's check reads them too.
+    @inlinable
+    public static var utf8PairTables: (firstHigh: SIMD16<UInt8>, firstLow: SIMD16<UInt8>, secondHigh: SIMD16<UInt8>) {
+        // A lane keeps the bits all three tables allow for its byte and the one before it.
+        let tooShort: UInt8 = 0x01  // a lead, then no continuation byte
+        let tooLong: UInt8 = 0x02  // ASCII, then a continuation byte
+        let overlong2: UInt8 = 0x04  // 0xC0 or 0xC1, then a continuation byte
+        let overlong3: UInt8 = 0x08  // 0xE0, then 0x80...0x9F
+        let surrogate: UInt8 = 0x10  // 0xED, then 0xA0...0xBF
+        let lowAfterF0: UInt8 = 0x20  // 0xF0 (overlong) or 0xF5...0xFF (too large), then 0x80...0x8F
+        let tooLarge: UInt8 = 0x40  // 0xF4...0xFF, then 0x90...0xBF
+        let twoContinuations: UInt8 = 0x80  // a continuation byte, then another
+        let ascii = tooLong, continuation = twoContinuations
+        let firstHigh = SIMD16<UInt8>(
+            ascii, ascii, ascii, ascii, ascii, ascii, ascii, ascii,
+            continuation, continuation, continuation, continuation,
+            tooShort | overlong2, tooShort, tooShort | overlong3 | surrogate, tooShort | lowAfterF0 | tooLarge)
+        let every = tooShort | tooLong | twoContinuations
+        let f5Up = every | lowAfterF0 | tooLarge  // the low nibbles of 0xF5...0xFF
+        let firstLow = SIMD16<UInt8>(
+            every | overlong2 | overlong3 | lowAfterF0, every | overlong2, every, every,
+            every | tooLarge, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up | surrogate, f5Up, f5Up)
+        let notContinuation = tooShort, anyContinuation = tooLong | twoContinuations | overlong2
+        let secondHigh = SIMD16<UInt8>(
+            notContinuation, notContinuation, notContinuation, notContinuation,
+            notContinuation, notContinuation, notContinuation, notContinuation,
+            anyContinuation | overlong3 | lowAfterF0, anyContinuation | overlong3 | tooLarge,
+            anyContinuation | surrogate | tooLarge, anyContinuation | surrogate | tooLarge,
+            notContinuation, notContinuation, notContinuation, notContinuation)
+        return (firstHigh, firstLow, secondHigh)
+    }
+}
+
 #if arch(x86_64)
 extension AVX2 {
     /// The loop behind `validUTF8Prefix` (`counts` false: only the check) and `validUTF8Counts`.
@@ -216,34 +252,10 @@ extension AVX2 {
     /// three bytes before them show: zero where none does.
     @inline(__always)
     private static func blockErrors(_ text: UnsafeRawPointer, _ position: Int, _ high: Bytes32) -> Bytes32 {
-        // What can be wrong with a byte after the one before it, a bit each: the tables below give, for the byte
-        // before, the bits its high nibble allows and those its low nibble allows, and for the byte, those its high
-        // nibble allows; a lane keeps the bits all three allow.
-        let tooShort: UInt8 = 0x01  // a lead, then no continuation byte
-        let tooLong: UInt8 = 0x02  // ASCII, then a continuation byte
-        let overlong2: UInt8 = 0x04  // 0xC0 or 0xC1, then a continuation byte
-        let overlong3: UInt8 = 0x08  // 0xE0, then 0x80...0x9F
-        let surrogate: UInt8 = 0x10  // 0xED, then 0xA0...0xBF
-        let lowAfterF0: UInt8 = 0x20  // 0xF0 (overlong) or 0xF5...0xFF (too large), then 0x80...0x8F
-        let tooLarge: UInt8 = 0x40  // 0xF4...0xFF, then 0x90...0xBF
-        let twoContinuations: UInt8 = 0x80  // a continuation byte, then another
-        let ascii = tooLong, continuation = twoContinuations
-        let firstHigh = Bytes32(table: SIMD16(
-            ascii, ascii, ascii, ascii, ascii, ascii, ascii, ascii,
-            continuation, continuation, continuation, continuation,
-            tooShort | overlong2, tooShort, tooShort | overlong3 | surrogate, tooShort | lowAfterF0 | tooLarge))
-        let every = tooShort | tooLong | twoContinuations
-        let f5Up = every | lowAfterF0 | tooLarge  // the low nibbles of 0xF5...0xFF
-        let firstLow = Bytes32(table: SIMD16(
-            every | overlong2 | overlong3 | lowAfterF0, every | overlong2, every, every,
-            every | tooLarge, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up | surrogate, f5Up, f5Up))
-        let notContinuation = tooShort, anyContinuation = tooLong | twoContinuations | overlong2
-        let secondHigh = Bytes32(table: SIMD16(
-            notContinuation, notContinuation, notContinuation, notContinuation,
-            notContinuation, notContinuation, notContinuation, notContinuation,
-            anyContinuation | overlong3 | lowAfterF0, anyContinuation | overlong3 | tooLarge,
-            anyContinuation | surrogate | tooLarge, anyContinuation | surrogate | tooLarge,
-            notContinuation, notContinuation, notContinuation, notContinuation))
+        let tables = utf8PairTables
+        let firstHigh = Bytes32(table: tables.firstHigh)
+        let firstLow = Bytes32(table: tables.firstLow)
+        let secondHigh = Bytes32(table: tables.secondHigh)
         let before1 = Bytes32(loading: text, at: position &- 1)
         let found = firstHigh.shuffled(by: before1.highNibbles) & firstLow.shuffled(by: before1.lowNibbles)
             & secondHigh.shuffled(by: high)
@@ -253,7 +265,7 @@ extension AVX2 {
         let before2 = Bytes32(loading: text, at: position &- 2)
         let before3 = Bytes32(loading: text, at: position &- 3)
         let thirdOrFourth = (before2.subtractingToZero(Bytes32(repeating: 0x60))
-            | before3.subtractingToZero(Bytes32(repeating: 0x70))) & Bytes32(repeating: twoContinuations)
+            | before3.subtractingToZero(Bytes32(repeating: 0x70))) & Bytes32(repeating: 0x80)
         return found ^ thirdOrFourth
     }
 }

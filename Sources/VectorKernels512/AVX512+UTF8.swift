@@ -14,6 +14,7 @@
 // thirty-two (in the low half of a vector), to stop where the AVX2 loop stops.
 
 import Swift
+import VectorKernels
 
 extension AVX512 {
     /// Checks the UTF-8 of `text[from..<count]`; returns where the caller should go on (a character's start, at most
@@ -201,37 +202,16 @@ extension AVX512 {
     private static func blockErrors(current: Bytes64, high: Bytes64, before1: Bytes64, before2: Bytes64, before3: Bytes64)
         -> Bytes64
     {
-        let tooShort: UInt8 = 0x01  // a lead, then no continuation byte
-        let tooLong: UInt8 = 0x02  // ASCII, then a continuation byte
-        let overlong2: UInt8 = 0x04  // 0xC0 or 0xC1, then a continuation byte
-        let overlong3: UInt8 = 0x08  // 0xE0, then 0x80...0x9F
-        let surrogate: UInt8 = 0x10  // 0xED, then 0xA0...0xBF
-        let lowAfterF0: UInt8 = 0x20  // 0xF0 (overlong) or 0xF5...0xFF (too large), then 0x80...0x8F
-        let tooLarge: UInt8 = 0x40  // 0xF4...0xFF, then 0x90...0xBF
-        let twoContinuations: UInt8 = 0x80  // a continuation byte, then another
-        let ascii = tooLong, continuation = twoContinuations
-        let firstHigh = Bytes64(table: SIMD16(
-            ascii, ascii, ascii, ascii, ascii, ascii, ascii, ascii,
-            continuation, continuation, continuation, continuation,
-            tooShort | overlong2, tooShort, tooShort | overlong3 | surrogate, tooShort | lowAfterF0 | tooLarge))
-        let every = tooShort | tooLong | twoContinuations
-        let f5Up = every | lowAfterF0 | tooLarge  // the low nibbles of 0xF5...0xFF
-        let firstLow = Bytes64(table: SIMD16(
-            every | overlong2 | overlong3 | lowAfterF0, every | overlong2, every, every,
-            every | tooLarge, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up, f5Up | surrogate, f5Up, f5Up))
-        let notContinuation = tooShort, anyContinuation = tooLong | twoContinuations | overlong2
-        let secondHigh = Bytes64(table: SIMD16(
-            notContinuation, notContinuation, notContinuation, notContinuation,
-            notContinuation, notContinuation, notContinuation, notContinuation,
-            anyContinuation | overlong3 | lowAfterF0, anyContinuation | overlong3 | tooLarge,
-            anyContinuation | surrogate | tooLarge, anyContinuation | surrogate | tooLarge,
-            notContinuation, notContinuation, notContinuation, notContinuation))
+        let tables = AVX2.utf8PairTables
+        let firstHigh = Bytes64(table: tables.firstHigh)
+        let firstLow = Bytes64(table: tables.firstLow)
+        let secondHigh = Bytes64(table: tables.secondHigh)
         let found = firstHigh.shuffled(by: before1.highNibbles) & firstLow.shuffled(by: before1.lowNibbles)
             & secondHigh.shuffled(by: high)
         // Where a continuation must follow a continuation (two bytes after a lead of three or four bytes, three after
         // one of four), bit 7 is set, and the XOR clears the two continuations' bit or sets it where it is missing.
         let thirdOrFourth = (before2.subtractingToZero(Bytes64(repeating: 0x60))
-            | before3.subtractingToZero(Bytes64(repeating: 0x70))) & Bytes64(repeating: twoContinuations)
+            | before3.subtractingToZero(Bytes64(repeating: 0x70))) & Bytes64(repeating: 0x80)
         return found ^ thirdOrFourth
     }
 }

@@ -20,12 +20,9 @@ extension AVX2 {
         var position = from
         var sawNonASCII = false
         #if arch(x86_64)
-        let quote = Bytes32(repeating: 0x22)
-        let backslash = Bytes32(repeating: 0x5C)
-        let space = Bytes32(repeating: 0x20)
         while end &- position >= 32 {
             let block = Bytes32(loading: text, at: position)
-            let special = ((block .== quote) | (block .== backslash) | (block .< space)).highBits
+            let special = block.jsonStringSpecials
             if special != 0 {
                 let before = (UInt32(1) &<< UInt32(special.trailingZeroBitCount)) &- 1
                 if block.highBits & before != 0 { sawNonASCII = true }
@@ -54,14 +51,11 @@ extension AVX2 {
         var written = written
         var sawNonASCII = false
         #if arch(x86_64)
-        let quote = Bytes32(repeating: 0x22)
-        let backslash = Bytes32(repeating: 0x5C)
-        let space = Bytes32(repeating: 0x20)
         let bytes = text.assumingMemoryBound(to: UInt8.self)
         while end &- position > 32, outputEnd &- written >= 32 {
             let block = Bytes32(loading: text, at: position)
             block.store(to: output, at: written)
-            let special = ((block .== quote) | (block .== backslash) | (block .< space)).highBits
+            let special = block.jsonStringSpecials
             guard special != 0 else {
                 if block.highBits != 0 { sawNonASCII = true }
                 position &+= 32
@@ -91,3 +85,13 @@ extension AVX2 {
         return (position, written, sawNonASCII)
     }
 }
+
+#if arch(x86_64)
+extension Bytes32 {
+    /// Bit `i` set where lane `i` ends a JSON string's plain bytes: a quote, a backslash or a control byte (below 0x20).
+    @inline(__always)
+    var jsonStringSpecials: UInt32 {
+        ((self .== Bytes32(repeating: 0x22)) | (self .== Bytes32(repeating: 0x5C)) | (self .< Bytes32(repeating: 0x20))).highBits
+    }
+}
+#endif

@@ -292,20 +292,6 @@ struct DocumentHighlights {
     }
 }
 
-extension Array {
-    /// The first index whose element satisfies `predicate`, which must be false then true along the array.
-    /// - Complexity: O(log n).
-    func partitionPoint(_ predicate: (Element) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
-    }
-}
-
 /// One highlighted piece of a single line, as the client sees it.
 struct LineSegment: Equatable {
     var line: Int

@@ -22,8 +22,9 @@ extension LineIndex {
     /// implies, the index is rebuilt from `newText`, so the result always describes `newText`.
     ///
     /// - Complexity: O(*e* + *d*) where *e* is the length of the lines the edit touches (in the
-    ///   new text) and *d* the number of lines between this edit and the one before (see
-    ///   `ShiftingOffsets`), plus moving the line records in memory when the line count changes.
+    ///   new text) and *d* the number of lines and wide characters between this edit and the one
+    ///   before (see `ShiftingOffsets`), plus moving the records after the edit in memory when
+    ///   their count changes.
     public mutating func replace(
         utf8Range: Range<Int>, withUTF8Count insertedUTF8Count: Int, in newText: UnsafeBufferPointer<UInt8>
     ) {
@@ -39,10 +40,10 @@ extension LineIndex {
 
         let firstLine = line(containingUTF8Offset: max(removedStart - 1, 0))
         let lastLine = line(containingUTF8Offset: removedEnd)
-        let oldRegionEnd = lastLine + 1 < lines.count ? starts[lastLine + 1] : oldCount
+        let oldRegionEnd = lastLine + 1 < shapes.count ? starts[lastLine + 1] : oldCount
         let newRegionStart = starts[firstLine]
         let newRegionEnd = oldRegionEnd + delta
-        let isDocumentEnd = lastLine + 1 >= lines.count
+        let isDocumentEnd = lastLine + 1 >= shapes.count
 
         // A region that is not at the end of the text ends after a terminator whose last byte
         // was not edited. Should that be a `\r` now followed by `\n`, the pair would have been
@@ -55,20 +56,24 @@ extension LineIndex {
             return
         }
 
-        var newLines: [Line] = []
-        var newStarts: [Int] = []
-        let restStart = LineIndex.scanLines(
-            in: newText, utf8Range: newRegionStart..<newRegionEnd, isDocumentEnd: isDocumentEnd, into: &newLines,
-            starts: &newStarts)
-        guard restStart == newRegionEnd, !newLines.isEmpty else {
+        var scanned = ScannedLines()
+        let restStart = scanned.scan(newText, utf8Range: newRegionStart..<newRegionEnd, isDocumentEnd: isDocumentEnd)
+        guard restStart == newRegionEnd, !scanned.shapes.isEmpty else {
             self = LineIndex(utf8: newText)
             return
         }
 
-        lines.replaceSubrange(firstLine...lastLine, with: newLines)
-        // The starts of the following lines move by `delta`, lazily: the part of a keystroke
-        // that would otherwise grow with the file.
-        starts.replaceSubrange(firstLine..<(lastLine + 1), with: newStarts, shiftingFollowingBy: delta)
+        // The old region's wide characters, found before anything moves.
+        let firstWide = wideStarts.lastIndex(atOrBefore: newRegionStart - 1) + 1
+        let afterLastWide = wideStarts.lastIndex(atOrBefore: oldRegionEnd - 1, from: firstWide - 1) + 1
+        loneCarriageReturnCount +=
+            scanned.loneCarriageReturnCount - shapes[firstLine...lastLine].count(where: { $0.terminator == .loneCarriageReturn })
+        shapes.replaceSubrange(firstLine...lastLine, with: scanned.shapes)
+        wideCharacters.replaceSubrange(firstWide..<afterLastWide, with: scanned.wideCharacters)
+        // The starts of the following lines and wide characters move by `delta`, lazily: the
+        // part of a keystroke that would otherwise grow with the file.
+        starts.replaceSubrange(firstLine..<(lastLine + 1), with: scanned.starts, shiftingFollowingBy: delta)
+        wideStarts.replaceSubrange(firstWide..<afterLastWide, with: scanned.wideStarts, shiftingFollowingBy: delta)
         utf8Count = newText.count
     }
 }

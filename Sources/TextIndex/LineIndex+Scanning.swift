@@ -12,110 +12,114 @@ import CPUFeatures
 import VectorKernels
 
 extension LineIndex {
-    /// Appends the lines of `text[utf8Range]` to `lines`, and where they start to `starts`, and
-    /// returns the offset where the unterminated rest begins.
-    ///
-    /// When `isDocumentEnd` is true the range runs to the end of the text and the rest (maybe
-    /// empty) is appended as the last line. Otherwise the range should end just after a line
-    /// terminator, and the returned offset equals `utf8Range.upperBound` when it does.
-    ///
-    /// A `\r` at the end of the range is taken as a lone `\r`; callers make sure it is not the
-    /// first half of a `\r\n` pair.
-    ///
-    /// - Complexity: O(*n*) in the length of the range.
-    static func scanLines(
-        in text: UnsafeBufferPointer<UInt8>, utf8Range: Range<Int>, isDocumentEnd: Bool, into lines: inout [Line],
-        starts: inout [Int], usesAVX2: Bool = VectorUnit.hasAVX2
-    ) -> Int {
-        let end = min(max(utf8Range.upperBound, 0), text.count)
-        var index = min(max(utf8Range.lowerBound, 0), end)
-        var lineStart = index
-        // A scratch list reused across lines; each line gets an exact-size copy, so a line with
-        // many non-ASCII characters costs one allocation instead of one per growth step.
+    /// The records of the lines of part of a text, as `LineIndex` keeps them.
+    struct ScannedLines {
+        var starts: [Int] = []
+        var shapes: [LineShape] = []
+        var wideStarts: [Int] = []
         var wideCharacters: [WideCharacter] = []
-        let raw = UnsafeRawBufferPointer(text)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let lineFeeds = ones &* 0x0A
-        let carriageReturns = ones &* 0x0D
+        var loneCarriageReturnCount = 0
 
-        while index < end {
-            if usesAVX2, let base = raw.baseAddress {
-                while end - index >= 64 {
-                    let block = AVX2.plainLineFeeds(text: base, at: index)
-                    guard block.isPlain else { break }
-                    var lineFeeds = block.lineFeeds
-                    while lineFeeds != 0 {
-                        let lineEnd = index + lineFeeds.trailingZeroBitCount
-                        starts.append(lineStart)
-                        lines.append(Line(utf8ContentLength: lineEnd - lineStart, wideCharacters: takeCopy(of: &wideCharacters)))
-                        lineStart = lineEnd + 1
-                        lineFeeds &= lineFeeds &- 1
+        init(expectedLineCount: Int = 0) {
+            starts.reserveCapacity(expectedLineCount)
+            shapes.reserveCapacity(expectedLineCount)
+        }
+
+        /// Appends the lines of `text[utf8Range]` and returns the offset where the unterminated
+        /// rest begins.
+        ///
+        /// When `isDocumentEnd` is true the range runs to the end of the text and the rest (maybe
+        /// empty) is appended as the last line. Otherwise the range should end just after a line
+        /// terminator, and the returned offset equals `utf8Range.upperBound` when it does.
+        ///
+        /// A `\r` at the end of the range is taken as a lone `\r`; callers make sure it is not the
+        /// first half of a `\r\n` pair.
+        ///
+        /// - Complexity: O(*n*) in the length of the range.
+        mutating func scan(
+            _ text: UnsafeBufferPointer<UInt8>, utf8Range: Range<Int>, isDocumentEnd: Bool,
+            usesAVX2: Bool = VectorUnit.hasAVX2
+        ) -> Int {
+            let end = min(max(utf8Range.upperBound, 0), text.count)
+            var index = min(max(utf8Range.lowerBound, 0), end)
+            var lineStart = index
+            // Where the current line's wide characters begin in `wideCharacters`.
+            var lineWideStart = wideCharacters.count
+            let raw = UnsafeRawBufferPointer(text)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highBits: UInt64 = 0x8080_8080_8080_8080
+            let lineFeeds = ones &* 0x0A
+            let carriageReturns = ones &* 0x0D
+
+            /// Ends the current line with `terminator`; the next starts at `next`.
+            func endLine(_ terminator: LineShape.Terminator, next: Int) {
+                starts.append(lineStart)
+                shapes.append(LineShape(terminator, hasWideCharacters: wideCharacters.count > lineWideStart))
+                lineStart = next
+                lineWideStart = wideCharacters.count
+            }
+
+            while index < end {
+                if usesAVX2, let base = raw.baseAddress, end - index >= 64 {
+                    // The starts of the lines in plain blocks come a batch at a time.
+                    index = withUnsafeTemporaryAllocation(of: Int.self, capacity: 1024) { found in
+                        var index = index
+                        while let buffer = found.baseAddress {
+                            let run = AVX2.plainLineStarts(text: base, from: index, end: end, starts: buffer, capacity: found.count)
+                            index = run.position
+                            guard run.count > 0 else { break }
+                            endLine(.lineFeed, next: found[0])
+                            starts.append(contentsOf: found[0..<(run.count - 1)])
+                            shapes.append(contentsOf: repeatElement(LineShape(.lineFeed, hasWideCharacters: false), count: run.count - 1))
+                            lineStart = found[run.count - 1]
+                            // A run ends short of a full batch at a block that is not plain, or near `end`.
+                            if found.count - run.count >= 64 { break }
+                        }
+                        return index
                     }
-                    index += 64
+                }
+                while end - index >= 8 {
+                    let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    let lineFeedBytes = word ^ lineFeeds
+                    let carriageReturnBytes = word ^ carriageReturns
+                    let flags =
+                        ((lineFeedBytes &- ones) & ~lineFeedBytes) | ((carriageReturnBytes &- ones) & ~carriageReturnBytes)
+                        | word
+                    if flags & highBits != 0 { break }
+                    index += 8
+                }
+                guard index < end else { break }
+
+                let byte = text[index]
+                if byte == 0x0A {
+                    index += 1
+                    endLine(.lineFeed, next: index)
+                } else if byte == 0x0D {
+                    index += 1
+                    if index < end, text[index] == 0x0A {
+                        index += 1
+                        endLine(.carriageReturnLineFeed, next: index)
+                    } else {
+                        loneCarriageReturnCount += 1
+                        endLine(.loneCarriageReturn, next: index)
+                    }
+                } else if byte < 0x80 {
+                    index += 1
+                } else {
+                    let length = LineIndex.characterLength(in: text, at: index, end: end)
+                    wideStarts.append(index)
+                    wideCharacters.append(
+                        WideCharacter(utf8Length: length, after: wideCharacters.count > lineWideStart ? wideCharacters.last : nil))
+                    index += length
                 }
             }
-            while end - index >= 8 {
-                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let lineFeedBytes = word ^ lineFeeds
-                let carriageReturnBytes = word ^ carriageReturns
-                let flags =
-                    ((lineFeedBytes &- ones) & ~lineFeedBytes) | ((carriageReturnBytes &- ones) & ~carriageReturnBytes)
-                    | word
-                if flags & highBits != 0 { break }
-                index += 8
+            if isDocumentEnd {
+                endLine(.none, next: end)
+                return end
             }
-            guard index < end else { break }
+            return lineStart
+        }
 
-            let byte = text[index]
-            if byte == 0x0A {
-                starts.append(lineStart)
-                    lines.append(
-                    Line(
-                        utf8ContentLength: index - lineStart,
-                        wideCharacters: takeCopy(of: &wideCharacters)))
-                index += 1
-                lineStart = index
-            } else if byte == 0x0D {
-                let contentEnd = index
-                index += 1
-                if index < end, text[index] == 0x0A { index += 1 }
-                starts.append(lineStart)
-                    lines.append(
-                    Line(
-                        utf8ContentLength: contentEnd - lineStart,
-                        wideCharacters: takeCopy(of: &wideCharacters)))
-                lineStart = index
-            } else if byte < 0x80 {
-                index += 1
-            } else {
-                let length = characterLength(in: text, at: index, end: end)
-                wideCharacters.append(
-                    WideCharacter(utf8OffsetInLine: index - lineStart, utf8Length: length, after: wideCharacters.last))
-                index += length
-            }
-        }
-        if isDocumentEnd {
-            starts.append(lineStart)
-                lines.append(
-                Line(
-                    utf8ContentLength: end - lineStart,
-                    wideCharacters: takeCopy(of: &wideCharacters)))
-            return end
-        }
-        return lineStart
-    }
-
-    /// An exact-size copy of `scratch` (no allocation when it is empty), leaving `scratch` empty
-    /// with its capacity kept.
-    @inline(__always)
-    static func takeCopy(of scratch: inout [WideCharacter]) -> [WideCharacter] {
-        if scratch.isEmpty { return [] }
-        let copy = [WideCharacter](unsafeUninitializedCapacity: scratch.count) { buffer, initializedCount in
-            initializedCount = buffer.initialize(fromContentsOf: scratch)
-        }
-        scratch.removeAll(keepingCapacity: true)
-        return copy
     }
 
     /// The UTF-8 length of the character whose first byte (>= 0x80) is at `index`.

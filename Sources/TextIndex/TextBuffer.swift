@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The text of a document, stored once as UTF-8, together with its `LineIndex`; edits keep
 /// the two in step.
@@ -15,8 +10,6 @@ public struct TextBuffer: Sendable {
     public private(set) var utf8: [UInt8]
     /// The line index of `utf8`.
     public private(set) var lineIndex: LineIndex
-    /// How many `\r`s are not followed by `\n`: line breaks that a pattern such as `[^\n]` can cross.
-    public private(set) var loneCarriageReturnCount: Int
 
     /// A buffer holding `utf8`.
     ///
@@ -24,25 +17,10 @@ public struct TextBuffer: Sendable {
     public init(utf8: [UInt8]) {
         self.utf8 = utf8
         self.lineIndex = LineIndex(utf8: utf8)
-        self.loneCarriageReturnCount = Self.loneCarriageReturns(in: utf8, 0..<utf8.count)
     }
 
-    /// The lone `\r`s among the bytes of `range` (a `\r` at its end looks at the byte after it),
-    /// found by `memchr`: most texts have none.
-    private static func loneCarriageReturns(in bytes: [UInt8], _ range: Range<Int>) -> Int {
-        let range = range.clamped(to: 0..<bytes.count)
-        return bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return 0 }
-            var count = 0
-            var index = range.lowerBound
-            while index < range.upperBound, let found = memchr(base + index, 0x0D, range.upperBound - index) {
-                let position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if position + 1 >= buffer.count || buffer[position + 1] != 0x0A { count += 1 }
-                index = position + 1
-            }
-            return count
-        }
-    }
+    /// How many `\r`s are not followed by `\n`: line breaks that a pattern such as `[^\n]` can cross.
+    public var loneCarriageReturnCount: Int { lineIndex.loneCarriageReturnCount }
 
     /// A buffer holding the UTF-8 of `text`.
     ///
@@ -87,10 +65,7 @@ public struct TextBuffer: Sendable {
         let upper = characterStart(atOrBefore: max(start, end))
         let range = lower..<upper
         let insertedCount = newText.count
-        // Only a `\r` inside the range or just before it can change whether it is lone.
-        loneCarriageReturnCount -= Self.loneCarriageReturns(in: utf8, max(0, lower - 1)..<upper)
         utf8.replaceSubrange(range, with: newText)
-        loneCarriageReturnCount += Self.loneCarriageReturns(in: utf8, max(0, lower - 1)..<(lower + insertedCount))
         let bytes = utf8
         bytes.withUnsafeBufferPointer { buffer in
             lineIndex.replace(utf8Range: range, withUTF8Count: insertedCount, in: buffer)

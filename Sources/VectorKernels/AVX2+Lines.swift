@@ -7,8 +7,8 @@
 // counted the same way. Any other step (shorter than a block, or with a `\r`)
 // takes the block's four masks and counts the lanes it needs.
 //
-// The line index's scanner (LineIndex+Scanning.swift) takes the line feeds of
-// blocks without a `\r` or a non-ASCII byte as one mask, a line per set bit.
+// The line index's scanner (LineIndex+Scanning.swift) hands over its runs of
+// blocks without a `\r` or a non-ASCII byte, and takes back where their lines start.
 
 import Swift
 
@@ -80,23 +80,36 @@ extension AVX2 {
 }
 
 extension AVX2 {
-    /// The line feeds among the sixty-four bytes at `text + position` (bit `i` for byte `position + i`), and whether
-    /// the block is plain: no `\r` and no byte at or above 0x80, so that its line feeds are all its line breaks and
-    /// every byte a character of its own. The line index takes plain blocks whole.
+    /// The line starts in the plain sixty-four-byte blocks from `from` (blocks without `\r` and without a byte at or
+    /// above 0x80, so that their line feeds are all their line breaks and every byte a character of its own): writes
+    /// the offset just past each `\n` to `starts` and stops at the first block that is not plain, where a whole block
+    /// no longer fits before `end`, or where `starts` has room for fewer than sixty-four more. Returns where it
+    /// stopped and how many starts it wrote. The line index takes plain runs this way.
     ///
     /// Call only where `VectorUnit` reports AVX2.
     @inline(never)
-    public static func plainLineFeeds(text: UnsafeRawPointer, at position: Int) -> (lineFeeds: UInt64, isPlain: Bool) {
+    public static func plainLineStarts(
+        text: UnsafeRawPointer, from: Int, end: Int, starts: UnsafeMutablePointer<Int>, capacity: Int
+    ) -> (position: Int, count: Int) {
+        var position = from
+        var count = 0
         #if arch(x86_64)
-        let low = Bytes32(loading: text, at: position)
-        let high = Bytes32(loading: text, at: position &+ 32)
         let carriageReturn = Bytes32(repeating: 0x0D)
         let lineFeed = Bytes32(repeating: 0x0A)
-        let isPlain = (low | high).highBits == 0 && ((low .== carriageReturn) | (high .== carriageReturn)).isZero
-        return (mask(low .== lineFeed, high .== lineFeed), isPlain)
-        #else
-        return (0, false)
+        while end &- position >= 64, capacity &- count >= 64 {
+            let low = Bytes32(loading: text, at: position)
+            let high = Bytes32(loading: text, at: position &+ 32)
+            guard (low | high).highBits == 0, ((low .== carriageReturn) | (high .== carriageReturn)).isZero else { break }
+            var lineFeeds = mask(low .== lineFeed, high .== lineFeed)
+            while lineFeeds != 0 {
+                starts[count] = position &+ lineFeeds.trailingZeroBitCount &+ 1
+                count &+= 1
+                lineFeeds &= lineFeeds &- 1
+            }
+            position &+= 64
+        }
         #endif
+        return (position, count)
     }
 }
 

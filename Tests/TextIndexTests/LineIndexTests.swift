@@ -163,6 +163,33 @@ let trickyTexts: [(name: String, text: String)] = [
         }
     }
 
+    /// Plain blocks hand over their line starts in batches: runs of thousands of short lines, cut
+    /// by a wide character or a `\r` now and then, give the same index either way.
+    @Test func longPlainRunsAgreeWithTheWordScanner() {
+        var random = SplitMix64(seed: 52)
+        var text: [UInt8] = []
+        while text.count < 200_000 {
+            switch random.next(below: 400) {
+            case 0: text += Array("é".utf8)
+            case 1: text += [0x0D, 0x0A]
+            case 2..<200: text.append(0x0A)
+            default: text += Array("abc\n".utf8)
+            }
+        }
+        text.withUnsafeBufferPointer { buffer in
+            var scanned: [LineIndex.ScannedLines] = []
+            for usesAVX2 in [false, true] {
+                var lines = LineIndex.ScannedLines()
+                _ = lines.scan(buffer, utf8Range: 0..<buffer.count, isDocumentEnd: true, usesAVX2: usesAVX2)
+                scanned.append(lines)
+            }
+            #expect(scanned[0].starts == scanned[1].starts)
+            #expect(scanned[0].shapes == scanned[1].shapes)
+            #expect(scanned[0].wideStarts == scanned[1].wideStarts)
+            #expect(scanned[0].starts.count > 50_000)
+        }
+    }
+
     /// Blocks of sixty-four bytes are taken whole where the CPU has AVX2: both scanners give the
     /// same lines for texts whose terminators, wide characters and stray bytes fall anywhere
     /// around block boundaries, with ranges that start and end anywhere.
@@ -180,12 +207,13 @@ let trickyTexts: [(name: String, text: String)] = [
             text.withUnsafeBufferPointer { buffer in
                 var results: [[String]] = []
                 for usesAVX2 in [false, true] {
-                    var lines: [LineIndex.Line] = []
-                    var starts: [Int] = []
-                    let rest = LineIndex.scanLines(
-                        in: buffer, utf8Range: lower..<upper, isDocumentEnd: upper == text.count, into: &lines,
-                        starts: &starts, usesAVX2: usesAVX2)
-                    results.append(["\(rest)", "\(starts)", "\(lines)"])
+                    var scanned = LineIndex.ScannedLines()
+                    let rest = scanned.scan(
+                        buffer, utf8Range: lower..<upper, isDocumentEnd: upper == text.count, usesAVX2: usesAVX2)
+                    results.append([
+                        "\(rest)", "\(scanned.starts)", "\(scanned.shapes)", "\(scanned.wideStarts)",
+                        "\(scanned.wideCharacters)", "\(scanned.loneCarriageReturnCount)",
+                    ])
                 }
                 #expect(results[0] == results[1], "\(text) in \(lower)..<\(upper)")
             }

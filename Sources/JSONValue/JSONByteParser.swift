@@ -158,11 +158,11 @@ struct JSONByteParser {
         var written = 0
         var unionOfBytes: UInt8 = 0
         let close: Int? = input.withUnsafeMutableBufferPointer { buffer in
-            // The vectorized copy stores thirty-two bytes at a time, which stay behind the bytes still to read only
+            // The vectorized copy stores sixty-four bytes at a time, which stay behind the bytes still to read only
             // when it starts that far behind.
             try? unescape(
                 UnsafeBufferPointer(buffer), from: openingQuote + 1, openingQuote: openingQuote,
-                usesAVX2: usesAVX2 && openingQuote + 1 >= 32, unionOfBytes: &unionOfBytes, into: buffer, read: &read,
+                usesAVX2: usesAVX2 && openingQuote + 1 >= 64, unionOfBytes: &unionOfBytes, into: buffer, read: &read,
                 written: &written)
         }
         // The output is valid UTF-8 exactly when the raw runs were: an escape decodes to a whole character.

@@ -133,8 +133,64 @@ import Testing
         }
     }
 
+    /// A large body is read into memory advised for huge pages: the mapping that holds the middle of
+    /// an 8 MiB body carries the kernel's `hg` flag (`/proc/self/smaps`), whether or not the kernel
+    /// then finds a free huge page.
+    @Test func largeBodiesAreAdvisedForHugePages() throws {
+        #if os(Linux)
+        let large = [UInt8](repeating: UInt8(ascii: "x"), count: 8 << 20)
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        let writer = DispatchGroup()
+        let writeEnd = descriptors[1]
+        DispatchQueue.global().async(group: writer) {
+            let stream = framed(large)
+            var written = 0
+            stream.withUnsafeBytes { bytes in
+                while written < bytes.count {
+                    let result = write(writeEnd, bytes.baseAddress! + written, bytes.count - written)
+                    if result <= 0 { break }
+                    written += result
+                }
+            }
+            close(writeEnd)
+        }
+        var flags: [Substring]?
+        _ = readFramedMessages(fileDescriptor: descriptors[0]) { event in
+            guard case .body(let body) = event else { return }
+            let middle = body.withUnsafeBytes { UInt(bitPattern: $0.baseAddress! + $0.count / 2) }
+            flags = mappingFlags(containing: middle)
+        }
+        writer.wait()
+        close(descriptors[0])
+        let found = try #require(flags, "no mapping in /proc/self/smaps holds the body")
+        #expect(found.contains("hg"), "VmFlags: \(found.joined(separator: " "))")
+        #endif
+    }
+
     @Test func framingAddsTheHeader() {
         #expect(framed(Array("{}".utf8)) == Array("Content-Length: 2\r\n\r\n{}".utf8))
     }
 }
 
+#if os(Linux)
+/// The `VmFlags` of the mapping in `/proc/self/smaps` that holds `address`.
+private func mappingFlags(containing address: UInt) -> [Substring]? {
+    guard let file = fopen("/proc/self/smaps", "r") else { return nil }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 4096)
+    var inside = false
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        // A mapping's first line: "start-end perms offset device inode [path]", the bounds in hexadecimal.
+        if let range = fields.first, let dash = range.firstIndex(of: "-"),
+           let start = UInt(range[..<dash], radix: 16), let end = UInt(range[range.index(after: dash)...], radix: 16) {
+            inside = start <= address && address < end
+        } else if inside, fields.first == "VmFlags:" {
+            return Array(fields.dropFirst())
+        }
+    }
+    return nil
+}
+#endif

@@ -8,7 +8,7 @@
 //     starts: 0, 8, 11                     lines end in "\r\n", "\n" and nothing
 //     wide:   at 1, 4 bytes                (only line 0 has one)
 //
-// So the index costs nine bytes a line however long the text, plus a record per non-ASCII
+// So the index costs nine bytes a line however long the text, plus sixteen per non-ASCII
 // character. On an ASCII line, bytes, UTF-16 units and scalars coincide, so a conversion is one
 // subtraction. On other lines the conversion binary-searches that line's wide characters,
 // which carry running totals of the units the line's earlier ones take beyond one per byte.
@@ -24,32 +24,34 @@ public struct LineIndex: Sendable, Equatable {
     /// A character that takes more than one UTF-8 byte, with running totals of the earlier wide
     /// characters on its line, so that a conversion binary-searches instead of walking them.
     ///
-    /// The totals are 32-bit to keep the record small; a line over 2 GiB (which no LSP message
-    /// can carry) would convert wrongly, but never trap.
+    /// Packed in eight bytes: the length in bits 0-2, the surrogate pairs before it in bits 3-32
+    /// and the excess before it in bits 33-63. A line over 2 GiB (which no LSP message can carry)
+    /// would convert wrongly, but never trap.
     struct WideCharacter: Sendable, Equatable {
-        /// Bytes minus scalars of the line's wide characters before this one.
-        var utf32ExcessBefore: Int32
-        /// How many of the line's wide characters before this one are 4 bytes long (a UTF-16
-        /// surrogate pair each).
-        var surrogatePairsBefore: Int32
-        /// The UTF-8 length of the character: 2, 3 or 4 (1 for a stray byte of invalid input).
-        var utf8Length: UInt8
+        private var bits: UInt64
 
         /// The character of `utf8Length` bytes after `previous`, the one before it on its line.
         init(utf8Length: Int, after previous: WideCharacter?) {
-            self.utf8Length = UInt8(clamping: utf8Length)
-            utf32ExcessBefore = previous.map { $0.utf32ExcessBefore &+ Int32($0.utf8Length) &- 1 } ?? 0
-            surrogatePairsBefore = previous.map { $0.surrogatePairsBefore &+ ($0.utf8Length == 4 ? 1 : 0) } ?? 0
+            let excess = previous.map { $0.utf32ExcessBefore &+ $0.length &- 1 } ?? 0
+            let pairs = previous.map { $0.surrogatePairsBefore &+ ($0.length == 4 ? 1 : 0) } ?? 0
+            bits = UInt64(min(max(utf8Length, 1), 4)) | (UInt64(truncatingIfNeeded: pairs) & 0x3FFF_FFFF) &<< 3
+                | UInt64(truncatingIfNeeded: excess) &<< 33
         }
 
-        var length: Int { Int(utf8Length) }
+        /// The UTF-8 length of the character: 2, 3 or 4 (1 for a stray byte of invalid input).
+        var length: Int { Int(bits & 7) }
+        /// Bytes minus scalars of the line's wide characters before this one.
+        var utf32ExcessBefore: Int { Int(bits &>> 33) }
+        /// How many of the line's wide characters before this one are 4 bytes long (a UTF-16
+        /// surrogate pair each).
+        var surrogatePairsBefore: Int { Int(bits &>> 3 & 0x3FFF_FFFF) }
 
         /// The character's length in `encoding`'s units.
         @inline(__always)
         func length(in encoding: PositionEncoding) -> Int {
             switch encoding {
             case .utf8: return length
-            case .utf16: return utf8Length == 4 ? 2 : 1
+            case .utf16: return length == 4 ? 2 : 1
             case .utf32: return 1
             }
         }
@@ -59,8 +61,8 @@ public struct LineIndex: Sendable, Equatable {
         func excessBefore(in encoding: PositionEncoding) -> Int {
             switch encoding {
             case .utf8: return 0
-            case .utf16: return Int(utf32ExcessBefore) - Int(surrogatePairsBefore)
-            case .utf32: return Int(utf32ExcessBefore)
+            case .utf16: return utf32ExcessBefore - surrogatePairsBefore
+            case .utf32: return utf32ExcessBefore
             }
         }
 

@@ -163,6 +163,19 @@ let trickyTexts: [(name: String, text: String)] = [
         }
     }
 
+    /// The index costs what LineIndex.swift says: nine bytes a line (a start and a shape) and sixteen
+    /// a non-ASCII character (a start and a record), whatever the text.
+    @Test func recordSizes() {
+        #expect(MemoryLayout<Int>.stride + MemoryLayout<LineIndex.LineShape>.stride == 9)
+        #expect(MemoryLayout<Int>.stride + MemoryLayout<LineIndex.WideCharacter>.stride == 16)
+        // The running totals survive the packing: a line of 300 wide characters, 4 bytes every third one.
+        let line = String(repeating: "é中😀", count: 100)
+        let index = LineIndex(utf8: Array(line.utf8))
+        #expect(index.characterCount(ofLine: 0, encoding: .utf16) == line.utf16.count)
+        #expect(index.characterCount(ofLine: 0, encoding: .utf32) == line.unicodeScalars.count)
+        #expect(index.characterCount(ofLine: 0, encoding: .utf8) == line.utf8.count)
+    }
+
     /// Plain blocks hand over their line starts in batches: runs of thousands of short lines, cut
     /// by a wide character or a `\r` now and then, give the same index either way.
     @Test func longPlainRunsAgreeWithTheWordScanner() {

@@ -1,10 +1,12 @@
 // The comment and string regions of a whole document, kept current across edits.
 //
-// The index stores, per line, the lexer state at its start and the line's
-// regions (relative to the line start, so lines after an edit only move).
+// The index stores, per line, where it starts and the lexer state there, and
+// the regions of the whole text apart, by where they start (a region never
+// holds a line terminator, so a comment over three lines is three regions).
 // After an edit it re-scans from the line before the edit, in the new text,
 // until it reaches a line start beyond the edit whose (shifted) offset and
-// state equal a cached line's: from there on every line is as before.
+// state equal a cached line's: from there on every line is as before, and the
+// starts of the lines and regions after it move lazily (`ShiftingOffsets`).
 //
 //     old  | a | b /* | c | d | e */ | f |      edit in line 1 removes `/*`
 //     new  | a | b    | c | d | e */ | f |      re-scan 1..4 (states differ), converge at 5
@@ -22,32 +24,60 @@ public struct SyntaxIndex: Sendable {
     public private(set) var lineStarts: ShiftingOffsets
     /// The lexer state at the start of each line.
     private(set) var lineStartStates: [LexState]
-    /// The regions of each line, relative to the line's start.
-    private var lineRegions: [[ScopeRegion]]
+    /// Where each region starts, in text order.
+    private var regionStarts: ShiftingOffsets
+    /// Each region's length and scope, in step with `regionStarts`.
+    private var regionSpans: [RegionSpan]
+
+    /// A region's length and scope; where it starts is kept apart (`regionStarts`).
+    private struct RegionSpan: Sendable {
+        var utf8Count: Int
+        var scope: Scope
+    }
+
+    /// The lines of part of a text, scanned: what the index keeps of them.
+    private struct ScannedLines {
+        var lineStarts: [Int] = []
+        var lineStartStates: [LexState] = []
+        var regionStarts: [Int] = []
+        var regionSpans: [RegionSpan] = []
+        /// One line's regions, relative to its start, reused from line to line so that a line allocates nothing.
+        var lineRegions: [ScopeRegion] = []
+
+        /// Scans the line `range` of `text` from `state`, keeps it, and returns the state after it.
+        mutating func scanLine(_ syntax: LanguageSyntax, _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ state: LexState)
+            -> LexState
+        {
+            lineRegions.removeAll(keepingCapacity: true)
+            let endState = syntax.scan(line: UnsafeBufferPointer(rebasing: text[range]), from: state, into: &lineRegions)
+            lineStarts.append(range.lowerBound)
+            lineStartStates.append(state)
+            for region in lineRegions {
+                regionStarts.append(range.lowerBound + region.utf8Range.lowerBound)
+                regionSpans.append(RegionSpan(utf8Count: region.utf8Range.count, scope: region.scope))
+            }
+            return endState
+        }
+    }
 
     /// Scans the whole text.
     ///
     /// - Complexity: O(n) in the text.
     public init(syntax: LanguageSyntax, text: UnsafeBufferPointer<UInt8>) {
         self.syntax = syntax
-        var lineStarts: [Int] = []
-        var lineStartStates: [LexState] = []
-        var lineRegions: [[ScopeRegion]] = []
+        var scanned = ScannedLines()
         var start = 0
         var state = LexState.code
         while true {
             let next = Self.nextLineStart(in: text, from: start)
-            let (regions, endState) = Self.scanLine(syntax, text, start..<next, state)
-            lineStarts.append(start)
-            lineStartStates.append(state)
-            lineRegions.append(regions)
-            state = endState
+            state = scanned.scanLine(syntax, text, start..<next, state)
             if next >= text.count { break }
             start = next
         }
-        self.lineStarts = ShiftingOffsets(lineStarts)
-        self.lineStartStates = lineStartStates
-        self.lineRegions = lineRegions
+        lineStarts = ShiftingOffsets(scanned.lineStarts)
+        lineStartStates = scanned.lineStartStates
+        regionStarts = ShiftingOffsets(scanned.regionStarts)
+        regionSpans = scanned.regionSpans
     }
 
     /// Scans the whole text (an array of UTF-8 bytes).
@@ -72,20 +102,15 @@ public struct SyntaxIndex: Sendable {
         // The line before the edit's line too: an edit right after `\r` can join it with `\n`.
         let firstLine = max(0, line(containingUTF8Offset: max(lower - 1, 0)))
         let editEndInNew = lower + utf8Count
-        var newStarts: [Int] = []
-        var newStates: [LexState] = []
-        var newRegions: [[ScopeRegion]] = []
-        var start = lineStarts[firstLine]
+        var scanned = ScannedLines()
+        let regionStart = lineStarts[firstLine]
+        var start = regionStart
         var state = lineStartStates[firstLine]
         var oldLine = firstLine + 1
         var convergedAt: Int?
         while true {
             let next = Self.nextLineStart(in: newText, from: start)
-            let (regions, endState) = Self.scanLine(syntax, newText, start..<next, state)
-            newStarts.append(start)
-            newStates.append(state)
-            newRegions.append(regions)
-            state = endState
+            state = scanned.scanLine(syntax, newText, start..<next, state)
             if next >= newText.count { break }
             start = next
             // Converge at an old line that starts past the edit with the same state.
@@ -99,13 +124,18 @@ public struct SyntaxIndex: Sendable {
             }
         }
 
-        // The following lines only move, lazily: the part of a keystroke that would otherwise
-        // grow with the file.
+        // The old regions of the lines re-scanned, found before anything moves.
         let tailStart = convergedAt ?? lineStarts.count
-        lineStarts.replaceSubrange(firstLine..<tailStart, with: newStarts, shiftingFollowingBy: delta)
-        lineStartStates.replaceSubrange(firstLine..<tailStart, with: newStates)
-        lineRegions.replaceSubrange(firstLine..<tailStart, with: newRegions)
-        return firstLine..<(firstLine + newStarts.count)
+        let oldRegionEnd = tailStart < lineStarts.count ? lineStarts[tailStart] : oldCount
+        let firstRegion = regionStarts.lastIndex(atOrBefore: regionStart - 1) + 1
+        let afterLastRegion = regionStarts.lastIndex(atOrBefore: oldRegionEnd - 1, from: firstRegion - 1) + 1
+        // The following lines and regions only move, lazily: the part of a keystroke that would
+        // otherwise grow with the file.
+        lineStarts.replaceSubrange(firstLine..<tailStart, with: scanned.lineStarts, shiftingFollowingBy: delta)
+        lineStartStates.replaceSubrange(firstLine..<tailStart, with: scanned.lineStartStates)
+        regionStarts.replaceSubrange(firstRegion..<afterLastRegion, with: scanned.regionStarts, shiftingFollowingBy: delta)
+        regionSpans.replaceSubrange(firstRegion..<afterLastRegion, with: scanned.regionSpans)
+        return firstLine..<(firstLine + scanned.lineStarts.count)
     }
 
     /// The zero-based line containing `utf8Offset` (clamped to the text).
@@ -116,18 +146,15 @@ public struct SyntaxIndex: Sendable {
     /// The scope of the byte at `utf8Offset`: that of the comment or string region it is in, else
     /// the language's text scope (code, or comment in a language of prose).
     ///
-    /// - Complexity: O(log lines + regions on the line).
+    /// - Complexity: O(log regions).
     public func scope(atUTF8Offset utf8Offset: Int) -> Scope {
-        scope(atUTF8Offset: utf8Offset, onLine: line(containingUTF8Offset: utf8Offset))
+        scope(atUTF8Offset: utf8Offset, inRegionFrom: regionStarts.lastIndex(atOrBefore: utf8Offset))
     }
 
-    /// The scope of `utf8Offset` on the zero-based `line` that holds it.
-    func scope(atUTF8Offset utf8Offset: Int, onLine line: Int) -> Scope {
-        let relative = utf8Offset - lineStarts[line]
-        for region in lineRegions[line] where region.utf8Range.contains(relative) {
-            return region.scope
-        }
-        return syntax.textScope
+    /// The scope of `utf8Offset`, whose region (if any) is `region`: the last that starts at or before it, or -1.
+    private func scope(atUTF8Offset utf8Offset: Int, inRegionFrom region: Int) -> Scope {
+        guard region >= 0, utf8Offset - regionStarts[region] < regionSpans[region].utf8Count else { return syntax.textScope }
+        return regionSpans[region].scope
     }
 
     /// The scope of a match: that of its first byte.
@@ -135,11 +162,12 @@ public struct SyntaxIndex: Sendable {
         scope(atUTF8Offset: utf8Range.lowerBound)
     }
 
-    /// Scopes asked for in mostly ascending order, as a search asks for its candidates': each line
+    /// Scopes asked for in mostly ascending order, as a search asks for its candidates': each region
     /// is found from the one asked before, so a scan's lookups cost the distance between them.
     public final class Cursor {
         private let index: SyntaxIndex
-        private var line = 0
+        /// The last region that starts at or before the offset asked before, or -1.
+        private var region = -1
 
         public init(_ index: SyntaxIndex) {
             self.index = index
@@ -148,25 +176,20 @@ public struct SyntaxIndex: Sendable {
         /// The scope of a match: that of its first byte, as `SyntaxIndex.scope(ofUTF8Range:)`.
         public func scope(ofUTF8Range utf8Range: Range<Int>) -> Scope {
             let offset = utf8Range.lowerBound
-            let starts = index.lineStarts
-            line = offset >= starts[line]
-                ? max(0, starts.lastIndex(atOrBefore: offset, from: line))
-                : max(0, starts.lastIndex(atOrBefore: offset))
-            return index.scope(atUTF8Offset: offset, onLine: line)
+            let starts = index.regionStarts
+            region = region < 0 || offset >= starts[region]
+                ? starts.lastIndex(atOrBefore: offset, from: region)
+                : starts.lastIndex(atOrBefore: offset)
+            return index.scope(atUTF8Offset: offset, inRegionFrom: region)
         }
     }
 
     /// Every comment and string region, in document order, with absolute offsets.
     var regions: [ScopeRegion] {
-        var all: [ScopeRegion] = []
-        for (line, regions) in lineRegions.enumerated() {
-            let start = lineStarts[line]
-            for region in regions {
-                all.append(ScopeRegion(
-                    utf8Range: (region.utf8Range.lowerBound + start)..<(region.utf8Range.upperBound + start), scope: region.scope))
-            }
+        regionSpans.indices.map { index in
+            let start = regionStarts[index]
+            return ScopeRegion(utf8Range: start..<(start + regionSpans[index].utf8Count), scope: regionSpans[index].scope)
         }
-        return all
     }
 
     /// The start of the line after the one starting at `start` (the text's end for the last line).
@@ -175,24 +198,6 @@ public struct SyntaxIndex: Sendable {
         guard position < text.count else { return text.count }
         if text[position] == 0x0A { return position + 1 }
         return position + 1 < text.count && text[position + 1] == 0x0A ? position + 2 : position + 1
-    }
-
-    private static func scanLine(
-        _ syntax: LanguageSyntax, _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ state: LexState
-    ) -> ([ScopeRegion], LexState) {
-        var regions: [ScopeRegion] = []
-        let endState = scanLine(syntax, text, range, state, into: &regions)
-        return (regions, endState)
-    }
-
-    private static func scanLine(
-        _ syntax: LanguageSyntax, _ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ state: LexState,
-        into regions: inout [ScopeRegion]
-    ) -> LexState {
-        guard let base = text.baseAddress, !range.isEmpty else {
-            return syntax.scan(line: UnsafeBufferPointer(start: nil, count: 0), from: state, into: &regions)
-        }
-        return syntax.scan(line: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), from: state, into: &regions)
     }
 }
 

@@ -194,7 +194,7 @@ public struct SyntaxIndex: Sendable {
 
     /// The start of the line after the one starting at `start` (the text's end for the last line).
     static func nextLineStart(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        let position = ByteSearch.lineTerminators.firstIndex(in: text, from: start, to: text.count)
+        let position = ByteSearch.firstLineTerminator(in: text, from: start, to: text.count)
         guard position < text.count else { return text.count }
         if text[position] == 0x0A { return position + 1 }
         return position + 1 < text.count && text[position + 1] == 0x0A ? position + 2 : position + 1

@@ -20,6 +20,22 @@ import Testing
         return text
     }
 
+    /// The line-terminator search, sixteen bytes a step, finds what a byte-by-byte look finds, from and to anywhere.
+    @Test func lineTerminatorsAreFoundAsByteByByte() {
+        var random = SplitMix64(seed: 61)
+        for _ in 0..<300 {
+            let bytes: [UInt8] = (0..<random.next(below: 90)).map { _ in
+                [UInt8(ascii: "a"), 0x0A, 0x0D, 0x8D, 0x8A, 0xFF][random.next(below: random.next(below: 5) == 0 ? 6 : 1)]
+            }
+            let start = random.next(below: bytes.count + 1)
+            let end = start + random.next(below: bytes.count - start + 1)
+            let expected = bytes[start..<end].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? end
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(ByteSearch.firstLineTerminator(in: buffer, from: start, to: end) == expected, "\(bytes) \(start)..<\(end)")
+            }
+        }
+    }
+
     @Test func incrementalUpdatesEqualFullRebuilds() {
         let languages = ["c", "cpp", "rust", "swift", "python", "lua", "ruby", "haskell", "html", "shellscript", "sql", "ocaml",
                          "markdown", "elixir", "julia", "graphql"]

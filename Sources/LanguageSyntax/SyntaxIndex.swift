@@ -1,12 +1,13 @@
 // The comment and string regions of a whole document, kept current across edits.
 //
-// The index stores, per line, where it starts and the lexer state there, and
-// the regions of the whole text apart, by where they start (a region never
-// holds a line terminator, so a comment over three lines is three regions).
+// The index stores where each line starts; apart, by where they start, the
+// lexer state of each line that does not start in code, and the regions of the
+// whole text (a region never holds a line terminator, so a comment over three
+// lines is three regions).
 // After an edit it re-scans from the line before the edit, in the new text,
 // until it reaches a line start beyond the edit whose (shifted) offset and
 // state equal a cached line's: from there on every line is as before, and the
-// starts of the lines and regions after it move lazily (`ShiftingOffsets`).
+// starts of the lines, states and regions after it move lazily (`ShiftingOffsets`).
 //
 //     old  | a | b /* | c | d | e */ | f |      edit in line 1 removes `/*`
 //     new  | a | b    | c | d | e */ | f |      re-scan 1..4 (states differ), converge at 5
@@ -22,8 +23,10 @@ public struct SyntaxIndex: Sendable {
     let syntax: LanguageSyntax
     /// The UTF-8 offset where each line starts; lines end after `\n`, `\r\n` or a lone `\r`.
     public private(set) var lineStarts: ShiftingOffsets
-    /// The lexer state at the start of each line.
-    private(set) var lineStartStates: [LexState]
+    /// Where each line starts that does not start in code, in text order.
+    private var stateStarts: ShiftingOffsets
+    /// The lexer state at each of those line starts, in step with `stateStarts`.
+    private var states: [LexState]
     /// Where each region starts, in text order.
     private var regionStarts: ShiftingOffsets
     /// Each region's length and scope, in step with `regionStarts`.
@@ -38,7 +41,8 @@ public struct SyntaxIndex: Sendable {
     /// The lines of part of a text, scanned: what the index keeps of them.
     private struct ScannedLines {
         var lineStarts: [Int] = []
-        var lineStartStates: [LexState] = []
+        var stateStarts: [Int] = []
+        var states: [LexState] = []
         var regionStarts: [Int] = []
         var regionSpans: [RegionSpan] = []
         /// One line's regions, relative to its start, reused from line to line so that a line allocates nothing.
@@ -51,7 +55,10 @@ public struct SyntaxIndex: Sendable {
             lineRegions.removeAll(keepingCapacity: true)
             let endState = syntax.scan(line: UnsafeBufferPointer(rebasing: text[range]), from: state, into: &lineRegions)
             lineStarts.append(range.lowerBound)
-            lineStartStates.append(state)
+            if state != .code {
+                stateStarts.append(range.lowerBound)
+                states.append(state)
+            }
             for region in lineRegions {
                 regionStarts.append(range.lowerBound + region.utf8Range.lowerBound)
                 regionSpans.append(RegionSpan(utf8Count: region.utf8Range.count, scope: region.scope))
@@ -75,7 +82,8 @@ public struct SyntaxIndex: Sendable {
             start = next
         }
         lineStarts = ShiftingOffsets(scanned.lineStarts)
-        lineStartStates = scanned.lineStartStates
+        stateStarts = ShiftingOffsets(scanned.stateStarts)
+        states = scanned.states
         regionStarts = ShiftingOffsets(scanned.regionStarts)
         regionSpans = scanned.regionSpans
     }
@@ -105,7 +113,7 @@ public struct SyntaxIndex: Sendable {
         var scanned = ScannedLines()
         let regionStart = lineStarts[firstLine]
         var start = regionStart
-        var state = lineStartStates[firstLine]
+        var state = self.state(atLineStart: regionStart)
         var oldLine = firstLine + 1
         var convergedAt: Int?
         while true {
@@ -118,24 +126,37 @@ public struct SyntaxIndex: Sendable {
             let oldStart = start - delta
             while oldLine < lineStarts.count, lineStarts[oldLine] < oldStart { oldLine += 1 }
             if oldLine < lineStarts.count, lineStarts[oldLine] == oldStart, oldStart >= upper,
-               lineStartStates[oldLine] == state {
+               self.state(atLineStart: oldStart) == state {
                 convergedAt = oldLine
                 break
             }
         }
 
-        // The old regions of the lines re-scanned, found before anything moves.
+        // The lines re-scanned, in the old text.
         let tailStart = convergedAt ?? lineStarts.count
-        let oldRegionEnd = tailStart < lineStarts.count ? lineStarts[tailStart] : oldCount
-        let firstRegion = regionStarts.lastIndex(atOrBefore: regionStart - 1) + 1
-        let afterLastRegion = regionStarts.lastIndex(atOrBefore: oldRegionEnd - 1, from: firstRegion - 1) + 1
-        // The following lines and regions only move, lazily: the part of a keystroke that would
-        // otherwise grow with the file.
+        let oldLines = regionStart..<(tailStart < lineStarts.count ? lineStarts[tailStart] : oldCount)
+        // The following lines, states and regions only move, lazily: the part of a keystroke that
+        // would otherwise grow with the file.
         lineStarts.replaceSubrange(firstLine..<tailStart, with: scanned.lineStarts, shiftingFollowingBy: delta)
-        lineStartStates.replaceSubrange(firstLine..<tailStart, with: scanned.lineStartStates)
-        regionStarts.replaceSubrange(firstRegion..<afterLastRegion, with: scanned.regionStarts, shiftingFollowingBy: delta)
-        regionSpans.replaceSubrange(firstRegion..<afterLastRegion, with: scanned.regionSpans)
+        states.replaceSubrange(
+            stateStarts.replaceOffsets(in: oldLines, with: scanned.stateStarts, shiftingFollowingBy: delta), with: scanned.states)
+        regionSpans.replaceSubrange(
+            regionStarts.replaceOffsets(in: oldLines, with: scanned.regionStarts, shiftingFollowingBy: delta),
+            with: scanned.regionSpans)
         return firstLine..<(firstLine + scanned.lineStarts.count)
+    }
+
+    /// The lexer state at the start of the line that starts at `lineStart`.
+    ///
+    /// - Complexity: O(log *s*) for the *s* lines that do not start in code.
+    private func state(atLineStart lineStart: Int) -> LexState {
+        let index = stateStarts.lastIndex(atOrBefore: lineStart)
+        return index >= 0 && stateStarts[index] == lineStart ? states[index] : .code
+    }
+
+    /// The lexer state at the start of each line.
+    var lineStartStates: [LexState] {
+        lineStarts.values.map(state(atLineStart:))
     }
 
     /// The zero-based line containing `utf8Offset` (clamped to the text).

@@ -63,17 +63,15 @@ extension LineIndex {
             return
         }
 
-        // The old region's wide characters, found before anything moves.
-        let firstWide = wideStarts.lastIndex(atOrBefore: newRegionStart - 1) + 1
-        let afterLastWide = wideStarts.lastIndex(atOrBefore: oldRegionEnd - 1, from: firstWide - 1) + 1
         loneCarriageReturnCount +=
             scanned.loneCarriageReturnCount - shapes[firstLine...lastLine].count(where: { $0.terminator == .loneCarriageReturn })
         shapes.replaceSubrange(firstLine...lastLine, with: scanned.shapes)
-        wideCharacters.replaceSubrange(firstWide..<afterLastWide, with: scanned.wideCharacters)
         // The starts of the following lines and wide characters move by `delta`, lazily: the
         // part of a keystroke that would otherwise grow with the file.
         starts.replaceSubrange(firstLine..<(lastLine + 1), with: scanned.starts, shiftingFollowingBy: delta)
-        wideStarts.replaceSubrange(firstWide..<afterLastWide, with: scanned.wideStarts, shiftingFollowingBy: delta)
+        let replacedWide = wideStarts.replaceOffsets(
+            in: newRegionStart..<oldRegionEnd, with: scanned.wideStarts, shiftingFollowingBy: delta)
+        wideCharacters.replaceSubrange(replacedWide, with: scanned.wideCharacters)
         utf8Count = newText.count
     }
 }

@@ -59,6 +59,21 @@ public struct ShiftingOffsets: Sendable {
         if boundary >= stored.count { pendingShift = 0 }
     }
 
+    /// Replaces the offsets in `oldRange` (as they are before the edit) with `newOffsets` (their values after it) and
+    /// moves every offset after them by `shift`; returns the indices the replaced offsets had, for an array kept in
+    /// step with these offsets.
+    ///
+    /// - Complexity: as `replaceSubrange(_:with:shiftingFollowingBy:)`, plus O(log *n*) to find the indices.
+    @discardableResult
+    public mutating func replaceOffsets(in oldRange: Range<Int>, with newOffsets: [Int], shiftingFollowingBy shift: Int)
+        -> Range<Int>
+    {
+        let first = lastIndex(atOrBefore: oldRange.lowerBound - 1) + 1
+        let end = lastIndex(atOrBefore: oldRange.upperBound - 1, from: first - 1) + 1
+        replaceSubrange(first..<end, with: newOffsets, shiftingFollowingBy: shift)
+        return first..<end
+    }
+
     /// The offsets as an array.
     ///
     /// - Complexity: O(*n*).

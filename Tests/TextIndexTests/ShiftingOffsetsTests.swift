@@ -25,6 +25,21 @@ import Testing
         }
     }
 
+    /// Replacing by range of values finds the indices the offsets in the range had: those at or after its start and
+    /// before its end, none when it holds none.
+    @Test func replaceOffsetsInARange() {
+        var offsets = ShiftingOffsets([0, 10, 20, 30, 40])
+        // Offsets 10 and 20 lie in 5..<25: replaced by one, the rest moved by -3.
+        #expect(offsets.replaceOffsets(in: 5..<25, with: [12], shiftingFollowingBy: -3) == 1..<3)
+        #expect(offsets.values == [0, 12, 27, 37])
+        // None lies in 13..<20: an insertion before 27 (now 27 + 4).
+        #expect(offsets.replaceOffsets(in: 13..<20, with: [15], shiftingFollowingBy: 4) == 2..<2)
+        #expect(offsets.values == [0, 12, 15, 31, 41])
+        // The range's end is open: 41 stays, moved.
+        #expect(offsets.replaceOffsets(in: 31..<41, with: [], shiftingFollowingBy: -10) == 3..<4)
+        #expect(offsets.values == [0, 12, 15, 31])
+    }
+
     @Test func lastIndexAtOrBefore() {
         var offsets = ShiftingOffsets([0, 10, 20, 30])
         offsets.replaceSubrange(1..<2, with: [12], shiftingFollowingBy: 2)

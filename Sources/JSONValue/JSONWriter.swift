@@ -42,6 +42,13 @@ struct JSONWriter: Sendable {
                 appendValue(element)
             }
             bytes.append(ASCII.closeBracket)
+        case .integers(let integers):
+            bytes.append(ASCII.openBracket)
+            for (index, integer) in integers.enumerated() {
+                if index > 0 { bytes.append(ASCII.comma) }
+                appendInteger(integer)
+            }
+            bytes.append(ASCII.closeBracket)
         case .object(let members):
             bytes.append(ASCII.openBrace)
             var isFirst = true

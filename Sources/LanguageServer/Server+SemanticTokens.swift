@@ -102,7 +102,7 @@ extension Server {
         let resultID = String(nextResultID)
         nextResultID += 1
         previousTokens[uri] = SentTokens(resultID: resultID, data: data, span: SentSpan(sentCount: count))
-        return ["resultId": .string(resultID), "data": .array(data.map { .integer($0) })]
+        return ["resultId": .string(resultID), "data": .integers(data)]
     }
 
     /// Answers with one edit covering what differs from the previous result (the full result when
@@ -142,7 +142,7 @@ extension Server {
             var edit: [String: JSON] = [
                 "start": .integer(old.lowerBound + prefix), "deleteCount": .integer(old.count - prefix - suffix),
             ]
-            if !inserted.isEmpty { edit["data"] = .array(inserted.map { .integer($0) }) }
+            if !inserted.isEmpty { edit["data"] = .integers(Array(inserted)) }
             edits.append(.object(edit))
         }
         return ["resultId": .string(resultID), "edits": .array(edits)]
@@ -152,7 +152,7 @@ extension Server {
         let uri = try openDocument(params.uri)
         let range = params.range
         let data = tokenData(ofDocument: uri, range: (min(range.start, range.end), max(range.start, range.end))).data
-        return ["data": .array(data.map { .integer($0) })]
+        return ["data": .integers(data)]
     }
 }
 

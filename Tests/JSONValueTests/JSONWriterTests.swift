@@ -87,6 +87,24 @@ private func checkEncodes(_ value: JSON, _ expected: String, sourceLocation: Sou
         checkEncodes([], "[]")
     }
 
+    /// `.integers` is the `.array` of its `.integer`s in every way a caller can see: written the same, equal, hashed
+    /// the same, read back by `arrayValue`, and parsed back as that `.array`.
+    @Test func integersAreTheArrayOfTheirIntegers() throws {
+        for integers in [[], [0], [3, -1, 0, Int.max, Int.min, 42]] {
+            let array = JSON.array(integers.map { .integer($0) })
+            let compact = JSON.integers(integers)
+            #expect(compact.encoded() == array.encoded())
+            #expect(compact == array && array == compact)
+            #expect(compact.hashValue == array.hashValue)
+            #expect(Set([compact, array]).count == 1)
+            #expect(compact.arrayValue == array.arrayValue)
+            #expect(try JSONParser.parse(compact.encoded()) == array)
+        }
+        #expect(JSON.integers([1, 2]) != JSON.array([.integer(1), .double(2)]))
+        #expect(JSON.integers([1, 2]) != JSON.array([.integer(1)]))
+        checkEncodes(["data": .integers([0, 5, 3, 1, 0])], #"{"data":[0,5,3,1,0]}"#)
+    }
+
     @Test func roundTripsThroughTheParser() throws {
         var generator = SplitMix64(seed: 20_261_121)
         for iteration in 0..<300 {

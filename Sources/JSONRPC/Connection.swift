@@ -24,7 +24,10 @@ public func readFramedMessages(fileDescriptor: Int32, maximumBodyLength: Int = M
         // The rest of a large body is read straight into it: one copy, with no buffer to grow.
         if let (length, buffered) = framer.partialBody, length - buffered > chunk.count {
             var complete = true
-            let body = [UInt8](unsafeUninitializedCapacity: length) { body, count in
+            // A large body gets room up to a huge page past its end, so that its last bytes share their 2 MiB with
+            // no page touched before (the allocator's mark after the block) and take a huge page too.
+            let capacity = length >= hugePageBytes ? length + hugePageBytes : length
+            let body = [UInt8](unsafeUninitializedCapacity: capacity) { body, count in
                 adviseHugePages(UnsafeMutableRawBufferPointer(body))
                 count = framer.takeBody(into: body)
                 while count < length {
@@ -51,13 +54,15 @@ public func readFramedMessages(fileDescriptor: Int32, maximumBodyLength: Int = M
     }
 }
 
+/// The size of a huge page on x86-64 and arm64 Linux.
+let hugePageBytes = 2 << 20
+
 /// Asks the kernel to back the untouched `buffer` with huge pages where it can: the pages a large
 /// body is read into are otherwise faulted in one by one, which costs a large `didOpen` more than
 /// reading it through the pipe. Linux only; elsewhere, or where the kernel declines, nothing changes.
 func adviseHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
     #if os(Linux)
-    let hugePage = 2 << 20
-    guard buffer.count >= hugePage, let base = buffer.baseAddress else { return }
+    guard buffer.count >= hugePageBytes, let base = buffer.baseAddress else { return }
     let page = Int(sysconf(Int32(_SC_PAGESIZE)))
     let start = (Int(bitPattern: base) + page - 1) & -page
     let end = (Int(bitPattern: base) + buffer.count) & -page

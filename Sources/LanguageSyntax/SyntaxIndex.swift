@@ -111,9 +111,9 @@ public struct SyntaxIndex: Sendable {
         let firstLine = max(0, line(containingUTF8Offset: max(lower - 1, 0)))
         let editEndInNew = lower + utf8Count
         var scanned = ScannedLines()
-        let regionStart = lineStarts[firstLine]
-        var start = regionStart
-        var state = self.state(atLineStart: regionStart)
+        let rescanStart = lineStarts[firstLine]
+        var start = rescanStart
+        var state = self.state(atLineStart: rescanStart)
         var oldLine = firstLine + 1
         var convergedAt: Int?
         while true {
@@ -134,7 +134,7 @@ public struct SyntaxIndex: Sendable {
 
         // The lines re-scanned, in the old text.
         let tailStart = convergedAt ?? lineStarts.count
-        let oldLines = regionStart..<(tailStart < lineStarts.count ? lineStarts[tailStart] : oldCount)
+        let oldLines = rescanStart..<(tailStart < lineStarts.count ? lineStarts[tailStart] : oldCount)
         // The following lines, states and regions only move, lazily: the part of a keystroke that
         // would otherwise grow with the file.
         lineStarts.replaceSubrange(firstLine..<tailStart, with: scanned.lineStarts, shiftingFollowingBy: delta)

@@ -47,16 +47,8 @@ struct ByteSearch: Sendable, Hashable {
                     let chunk = raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self)
                     var hits = zero
                     for needle in needles { hits |= zero.replacing(with: 0xFF, where: chunk .== needle) }
-                    let (low, high) = withUnsafeBytes(of: hits) { lanes in
-                        (UInt64(littleEndian: lanes.loadUnaligned(as: UInt64.self)),
-                         UInt64(littleEndian: lanes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-                    }
-                    if low != 0 {
-                        position += low.trailingZeroBitCount / 8
-                        return
-                    }
-                    if high != 0 {
-                        position += 8 + high.trailingZeroBitCount / 8
+                    if let lane = Self.firstHit(hits) {
+                        position += lane
                         return
                     }
                     position += 16
@@ -84,16 +76,24 @@ struct ByteSearch: Sendable, Hashable {
             while end - position >= 16 {
                 let chunk = raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self)
                 let hits = zero.replacing(with: 0xFF, where: (chunk .== SIMD16(repeating: 0x0A)) .| (chunk .== SIMD16(repeating: 0x0D)))
-                let (low, high) = withUnsafeBytes(of: hits) { lanes in
-                    (UInt64(littleEndian: lanes.loadUnaligned(as: UInt64.self)),
-                     UInt64(littleEndian: lanes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-                }
-                if low != 0 { return position + low.trailingZeroBitCount / 8 }
-                if high != 0 { return position + 8 + high.trailingZeroBitCount / 8 }
+                if let lane = firstHit(hits) { return position + lane }
                 position += 16
             }
         }
         while position < end, bytes[position] != 0x0A, bytes[position] != 0x0D { position += 1 }
         return position
+    }
+
+    /// The first lane of `hits` (0xFF or 0 each) that is set, read from the lanes as two words, without a reduction
+    /// that does not inline; nil when none is.
+    @inline(__always)
+    private static func firstHit(_ hits: SIMD16<UInt8>) -> Int? {
+        let (low, high) = withUnsafeBytes(of: hits) { lanes in
+            (UInt64(littleEndian: lanes.loadUnaligned(as: UInt64.self)),
+             UInt64(littleEndian: lanes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+        if low != 0 { return low.trailingZeroBitCount / 8 }
+        if high != 0 { return 8 + high.trailingZeroBitCount / 8 }
+        return nil
     }
 }
